@@ -1,0 +1,35 @@
+// The `suitsim` command: argument dispatch only; the work is in the libraries.
+#include <cstdio>
+#include <cstring>
+
+#include "commands.h"
+
+namespace {
+
+void printUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: suitsim <command> [options]\n"
+               "\n"
+               "commands:\n"
+               "  run SCENE --out DIR [--duration S] [--dt S] [--threads N] [--quiet]\n"
+               "      simulate a scene headless; writes DIR/stream.csv and DIR/summary.json\n"
+               "\n"
+               "exit codes: 0 success, 1 run-time failure, 2 bad input (scene or options)\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printUsage(stderr);
+    return 2;
+  }
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
+    printUsage(stdout);
+    return 0;
+  }
+  if (std::strcmp(argv[1], "run") == 0) return suitsim::cli::runCommand(argc - 1, argv + 1);
+  std::fprintf(stderr, "suitsim: unknown command '%s'\n", argv[1]);
+  printUsage(stderr);
+  return 2;
+}

@@ -1,0 +1,112 @@
+// The compiled, immutable description of what the engine simulates.
+//
+// A Model is built once (by ModelBuilder, which the scene reader drives) and
+// never written by step(). Everything is structure-of-arrays: one contiguous
+// array per quantity, indexed by entity. Units are SI throughout.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace suitsim {
+
+using Vec3 = std::array<double, 3>;
+
+/// Three coordinate arrays of equal length: x[i], y[i], z[i] belong to entity i.
+struct Vec3Array {
+  std::vector<double> x, y, z;
+  void assign(std::size_t n, double value) {
+    x.assign(n, value);
+    y.assign(n, value);
+    z.assign(n, value);
+  }
+  std::size_t size() const { return x.size(); }
+  Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
+  void set(std::size_t i, const Vec3& v) {
+    x[i] = v[0];
+    y[i] = v[1];
+    z[i] = v[2];
+  }
+};
+
+/// Time integrators selectable per scene (see step.h for their properties).
+enum class Integrator : std::uint8_t {
+  kSemiImplicitEuler,  ///< symplectic Euler: v += a dt, then x += v dt
+  kVelocityVerlet,     ///< kick-drift-kick leapfrog, second order, symplectic
+  kRk4,                ///< classical fourth-order Runge-Kutta, four force evaluations
+};
+
+/// Parses "euler" / "semi_implicit_euler", "verlet" / "velocity_verlet", "rk4".
+/// Returns false when the name is unknown.
+bool parseIntegrator(const std::string& name, Integrator* out);
+/// The canonical scene name of an integrator ("semi_implicit_euler", ...).
+const char* integratorName(Integrator integrator);
+
+/// A ground plane {p : normal . p = offset} with penalty contact.
+///
+/// Normal contact is a one-sided spring-damper on penetration depth. Friction
+/// is an elasto-plastic (anchor) model: a tangential spring-damper pulls each
+/// contact particle toward an anchor point while the force stays inside the
+/// static cone mu_static * N; beyond it the particle slides with kinetic
+/// force mu_kinetic * N and the anchor is dragged along. This gives true
+/// sticking (no creep) with a finite, regularising tangential stiffness.
+struct GroundModel {
+  bool enabled = false;
+  Vec3 normal{0.0, 0.0, 1.0};   ///< unit outward normal
+  Vec3 tangent_u{1.0, 0.0, 0.0};  ///< unit tangent, normal x tangent_u = tangent_v
+  Vec3 tangent_v{0.0, 1.0, 0.0};  ///< unit tangent
+  double offset = 0.0;            ///< plane offset along normal (m)
+  double stiffness = 0.0;         ///< normal penalty stiffness per particle (N/m)
+  double damping = 0.0;           ///< normal damping per particle (N s/m), pushes only
+  double friction_stiffness = 0.0;  ///< tangential anchor stiffness (N/m)
+  double friction_damping = 0.0;    ///< tangential anchor damping (N s/m)
+  double mu_static = 0.0;           ///< static friction coefficient
+  double mu_kinetic = 0.0;          ///< kinetic friction coefficient, <= mu_static
+  double stick_speed = 1e-3;        ///< slip speed below which a sliding contact may re-stick (m/s)
+};
+
+struct Model {
+  // ---- particles -----------------------------------------------------------
+  int num_particles = 0;
+  std::vector<double> particle_mass;         ///< mass (kg), (num_particles)
+  std::vector<double> particle_inv_mass;     ///< 1/mass, 0 for fixed particles (1/kg), (num_particles)
+  std::vector<std::uint8_t> particle_fixed;  ///< 1 if held fixed in the world, (num_particles)
+  std::vector<std::string> particle_name;    ///< unique name, (num_particles)
+  Vec3Array particle_initial_position;       ///< position at t = 0 (m), (num_particles)
+  Vec3Array particle_initial_velocity;       ///< velocity at t = 0 (m/s), (num_particles)
+  std::vector<double> particle_force_x;      ///< constant external force x (N), (num_particles)
+  std::vector<double> particle_force_y;      ///< constant external force y (N), (num_particles)
+  std::vector<double> particle_force_z;      ///< constant external force z (N), (num_particles)
+
+  // ---- springs ---------------------------------------------------------------
+  // Stored sorted by colour: no two springs of one colour share a particle, so
+  // each colour's forces scatter in parallel without races, and every
+  // particle receives its spring forces in the same order for any thread count.
+  int num_springs = 0;
+  std::vector<std::int32_t> spring_a;          ///< first particle, (num_springs)
+  std::vector<std::int32_t> spring_b;          ///< second particle, (num_springs)
+  std::vector<double> spring_stiffness;        ///< k (N/m), (num_springs)
+  std::vector<double> spring_damping;          ///< c along the spring (N s/m), (num_springs)
+  std::vector<double> spring_rest_length;      ///< l0 (m), (num_springs)
+  std::vector<std::int32_t> spring_input_index;  ///< index in the order the springs were added, (num_springs)
+  std::vector<std::int32_t> spring_colour_begin;  ///< first spring of each colour, (num_colours + 1)
+
+  // ---- contact -----------------------------------------------------------------
+  GroundModel ground;
+  std::vector<std::int32_t> contact_particle;  ///< particles that touch the ground, (num_contacts)
+
+  // ---- world -----------------------------------------------------------------
+  Vec3 gravity{0.0, 0.0, -9.81};  ///< gravitational acceleration (m/s^2)
+
+  int numContacts() const { return static_cast<int>(contact_particle.size()); }
+  int numSpringColours() const { return static_cast<int>(spring_colour_begin.size()) - 1; }
+  /// Sorted position of the spring that was added as number `input_index`.
+  int springIndexFromInput(int input_index) const;
+  /// Index of the particle with this name, or -1.
+  int findParticle(const std::string& name) const;
+  double totalMass() const;
+};
+
+}  // namespace suitsim

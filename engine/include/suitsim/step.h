@@ -1,0 +1,83 @@
+// Advancing a State in time, and the quantities derived from it.
+//
+// Design note. One step is: evaluate forces at a phase-space point (springs,
+// gravity, ground contact, constant and caller-applied forces), turn them into
+// accelerations, and combine evaluations as the chosen integrator says.
+//
+//   semi-implicit Euler  1 force evaluation, first order, symplectic
+//   velocity Verlet      1 evaluation (the end-of-step acceleration is cached
+//                        in the State), second order, symplectic; damping
+//                        forces use the half-step velocity
+//   RK4                  4 evaluations, fourth order, not symplectic
+//
+// Threads: the force loops run in one OpenMP team of ws.num_threads threads.
+// Springs are scattered colour by colour (Model stores them sorted by colour),
+// every other loop writes only its own particle, and there are no parallel
+// reductions, so the result is bit-identical for every thread count.
+//
+// Memory: Workspace owns every buffer a step needs; step() allocates nothing.
+#pragma once
+
+#include "suitsim/model.h"
+#include "suitsim/state.h"
+
+namespace suitsim {
+
+/// Force and stage buffers sized once from a Model, plus the thread count.
+struct Workspace {
+  explicit Workspace(const Model& model, int num_threads = 1);
+
+  int num_threads = 1;  ///< OpenMP threads used by step(); results do not depend on it
+  Vec3Array force;      ///< force accumulator (N), (num_particles)
+  // RK4 stages: stage positions/velocities and the accumulated increments.
+  Vec3Array stage_position, stage_velocity;
+  Vec3Array stage_acceleration;
+  Vec3Array sum_dx, sum_dv;
+  // Per-contact scratch written by the force pass and read at the end of the
+  // step to move friction anchors (tangential trial force, stick/slip flag).
+  std::vector<double> contact_normal_force;  ///< N >= 0 (N), (num_contacts)
+  std::vector<std::uint8_t> contact_slipped;  ///< 1 if the cone was exceeded, (num_contacts)
+};
+
+/// Read-only view of a phase-space point: positions and velocities.
+struct PhasePoint {
+  const double* px;
+  const double* py;
+  const double* pz;
+  const double* vx;
+  const double* vy;
+  const double* vz;
+};
+
+/// Accelerations (m/s^2) at the phase point `x` with the anchors and applied
+/// forces of `state`. Writes ws.force (total force) and `acc`. Fixed particles
+/// get zero acceleration.
+void computeAcceleration(const Model& model, const State& state, const PhasePoint& x,
+                         Workspace& ws, Vec3Array& acc);
+
+/// Advances `state` by dt seconds with `integrator`. Allocates nothing.
+void step(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt);
+
+/// Mechanical energy of the state (J): kinetic, gravity, spring, ground
+/// penalty and friction-anchor potentials. Damping and sliding dissipate it.
+struct Energy {
+  double kinetic = 0.0;
+  double gravity = 0.0;
+  double spring = 0.0;
+  double contact = 0.0;
+  double total() const { return kinetic + gravity + spring + contact; }
+};
+Energy computeEnergy(const Model& model, const State& state);
+
+/// Total linear momentum (kg m/s) and angular momentum about the origin (kg m^2/s).
+void computeMomentum(const Model& model, const State& state, Vec3* linear, Vec3* angular);
+
+/// Upper bound (Gershgorin) on the highest natural frequency of the model's
+/// springs and ground contact (rad/s). Explicit integrators are stable for
+/// omega * dt below about 2 (symplectic Euler, Verlet) or 2.8 (RK4).
+double maxNaturalFrequency(const Model& model);
+
+/// True when every position and velocity is finite.
+bool stateIsFinite(const State& state);
+
+}  // namespace suitsim

@@ -1,0 +1,63 @@
+// Strict attribute access for scene-like XML files (io-internal).
+//
+// Every element is read through an ElementReader that first rejects any
+// attribute it was not told about (so a misspelt attribute is an error, never
+// a silent default), then parses values strictly: the whole text must be a
+// finite number. Errors read "path:line: <element> ...".
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include <tinyxml2.h>
+
+#include "suitsim/model.h"
+
+namespace suitsim::io {
+
+class ElementReader {
+ public:
+  ElementReader(const std::string& path, const tinyxml2::XMLElement* element,
+                std::initializer_list<const char*> allowed_attributes);
+
+  bool has(const char* name) const;
+  std::string text(const char* name) const;                              ///< required
+  std::string text(const char* name, const std::string& fallback) const;  ///< optional
+  double number(const char* name) const;
+  double number(const char* name, double fallback) const;
+  int integer(const char* name) const;
+  int integer(const char* name, int fallback) const;
+  bool boolean(const char* name, bool fallback) const;
+  Vec3 vec3(const char* name) const;
+  Vec3 vec3(const char* name, const Vec3& fallback) const;
+  std::vector<int> integers(const char* name, std::size_t count) const;  ///< exactly `count` integers
+
+  // Physical checks on a value already read; they name the attribute.
+  double positive(const char* name, double value) const;
+  double nonNegative(const char* name, double value) const;
+
+  [[noreturn]] void fail(const std::string& problem) const;
+  [[noreturn]] void failAttribute(const char* name, const std::string& problem) const;
+
+  int line() const { return element_->GetLineNum(); }
+  const char* tag() const { return element_->Name(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  const char* raw(const char* name) const;
+  std::string path_;
+  const tinyxml2::XMLElement* element_;
+};
+
+/// Parses a double from the whole of `s`; false on junk or non-finite values.
+bool parseNumber(const std::string& s, double* out);
+
+/// Loads an XML document, or throws SceneError with the parser's line.
+void loadXml(const std::string& path, tinyxml2::XMLDocument& doc);
+
+/// Throws for any child element whose name is not in `allowed`.
+void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
+                           std::initializer_list<const char*> allowed);
+
+}  // namespace suitsim::io

@@ -1,0 +1,249 @@
+#include "suitsim/builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <unordered_map>
+
+#include "vec3.h"
+
+namespace suitsim {
+
+namespace {
+
+std::string particleLabel(const ParticleSpec& p, int index) {
+  std::ostringstream out;
+  out << "particle " << index << " ('" << p.name << "')";
+  return out.str();
+}
+
+void requireFinite(const Vec3& v, const std::string& what) {
+  for (double c : v) {
+    if (!std::isfinite(c)) throw ModelError(what + " must be finite");
+  }
+}
+
+}  // namespace
+
+int ModelBuilder::addParticle(const ParticleSpec& spec) {
+  const int index = numParticles();
+  if (spec.name.empty()) throw ModelError("particle " + std::to_string(index) + " has no name");
+  if (!(spec.mass > 0.0) || !std::isfinite(spec.mass)) {
+    throw ModelError(particleLabel(spec, index) + ": mass must be > 0");
+  }
+  requireFinite(spec.position, particleLabel(spec, index) + ": position");
+  requireFinite(spec.velocity, particleLabel(spec, index) + ": velocity");
+  requireFinite(spec.force, particleLabel(spec, index) + ": force");
+  particles_.push_back(spec);
+  return index;
+}
+
+int ModelBuilder::addSpring(const SpringSpec& spec) {
+  const int index = numSprings();
+  const std::string label = "spring " + std::to_string(index);
+  if (spec.a < 0 || spec.a >= numParticles() || spec.b < 0 || spec.b >= numParticles()) {
+    throw ModelError(label + ": particle index out of range");
+  }
+  if (spec.a == spec.b) throw ModelError(label + ": joins a particle to itself");
+  if (!(spec.stiffness > 0.0) || !std::isfinite(spec.stiffness)) {
+    throw ModelError(label + ": stiffness must be > 0");
+  }
+  if (!(spec.damping >= 0.0) || !std::isfinite(spec.damping)) {
+    throw ModelError(label + ": damping must be >= 0");
+  }
+  SpringSpec s = spec;
+  if (s.rest_length < 0.0) {
+    s.rest_length = norm(sub(particles_[s.b].position, particles_[s.a].position));
+  }
+  if (!std::isfinite(s.rest_length)) throw ModelError(label + ": rest length must be finite");
+  springs_.push_back(s);
+  return index;
+}
+
+int ModelBuilder::addCloth(const ClothSpec& spec) {
+  if (spec.nu < 2 || spec.nv < 2) throw ModelError("cloth '" + spec.name + "' needs at least 2 x 2 particles");
+  if (!(spec.spacing > 0.0)) throw ModelError("cloth '" + spec.name + "': spacing must be > 0");
+  const Vec3 u = normalized(spec.u);
+  const Vec3 v = normalized(spec.v);
+  const int first = numParticles();
+  const double m = spec.mass / (static_cast<double>(spec.nu) * spec.nv);
+  for (int j = 0; j < spec.nv; ++j) {
+    for (int i = 0; i < spec.nu; ++i) {
+      ParticleSpec p;
+      p.name = spec.name + "." + std::to_string(j * spec.nu + i);
+      p.position = add(spec.origin, add(scale(u, i * spec.spacing), scale(v, j * spec.spacing)));
+      p.mass = m;
+      p.contact = spec.contact;
+      const bool top = j == spec.nv - 1;
+      if (spec.pin == ClothSpec::Pin::kTopEdge && top) p.fixed = true;
+      if (spec.pin == ClothSpec::Pin::kTopCorners && top && (i == 0 || i == spec.nu - 1)) p.fixed = true;
+      addParticle(p);
+    }
+  }
+  auto id = [&](int i, int j) { return first + j * spec.nu + i; };
+  auto spring = [&](int a, int b, double k) {
+    if (k > 0.0) addSpring({a, b, k, spec.damping, -1.0});
+  };
+  for (int j = 0; j < spec.nv; ++j) {
+    for (int i = 0; i < spec.nu; ++i) {
+      if (i + 1 < spec.nu) spring(id(i, j), id(i + 1, j), spec.stiffness);
+      if (j + 1 < spec.nv) spring(id(i, j), id(i, j + 1), spec.stiffness);
+      if (i + 1 < spec.nu && j + 1 < spec.nv) {
+        spring(id(i, j), id(i + 1, j + 1), spec.stiffness);
+        spring(id(i + 1, j), id(i, j + 1), spec.stiffness);
+      }
+      if (i + 2 < spec.nu) spring(id(i, j), id(i + 2, j), spec.bend_stiffness);
+      if (j + 2 < spec.nv) spring(id(i, j), id(i, j + 2), spec.bend_stiffness);
+    }
+  }
+  return first;
+}
+
+int ModelBuilder::addBlock(const BlockSpec& spec) {
+  if (spec.nx < 1 || spec.ny < 1 || spec.nz < 1) throw ModelError("block '" + spec.name + "' needs at least 1 particle per side");
+  if (!(spec.spacing > 0.0)) throw ModelError("block '" + spec.name + "': spacing must be > 0");
+  const int first = numParticles();
+  const double m = spec.mass / (static_cast<double>(spec.nx) * spec.ny * spec.nz);
+  for (int k = 0; k < spec.nz; ++k) {
+    for (int j = 0; j < spec.ny; ++j) {
+      for (int i = 0; i < spec.nx; ++i) {
+        ParticleSpec p;
+        p.name = spec.name + "." + std::to_string((k * spec.ny + j) * spec.nx + i);
+        p.position = add(spec.origin, Vec3{i * spec.spacing, j * spec.spacing, k * spec.spacing});
+        p.velocity = spec.velocity;
+        p.mass = m;
+        p.contact = spec.contact;
+        addParticle(p);
+      }
+    }
+  }
+  auto id = [&](int i, int j, int k) { return first + (k * spec.ny + j) * spec.nx + i; };
+  // The 13 "forward" neighbour offsets: each of the 26 neighbours counted once.
+  for (int k = 0; k < spec.nz; ++k) {
+    for (int j = 0; j < spec.ny; ++j) {
+      for (int i = 0; i < spec.nx; ++i) {
+        for (int dk = -1; dk <= 1; ++dk) {
+          for (int dj = -1; dj <= 1; ++dj) {
+            for (int di = -1; di <= 1; ++di) {
+              const int code = (dk * 3 + dj) * 3 + di;  // forward iff code > 0
+              if (code <= 0) continue;
+              const int i2 = i + di, j2 = j + dj, k2 = k + dk;
+              if (i2 < 0 || j2 < 0 || k2 < 0 || i2 >= spec.nx || j2 >= spec.ny || k2 >= spec.nz) continue;
+              addSpring({id(i, j, k), id(i2, j2, k2), spec.stiffness, spec.damping, -1.0});
+            }
+          }
+        }
+      }
+    }
+  }
+  return first;
+}
+
+void ModelBuilder::setGround(const GroundModel& ground) {
+  GroundModel g = ground;
+  if (g.enabled) {
+    const double n = norm(g.normal);
+    if (!(n > 0.0)) throw ModelError("ground normal must be non-zero");
+    g.normal = scale(g.normal, 1.0 / n);
+    // Any unit vector not parallel to the normal seeds the tangent basis.
+    const Vec3 seed = std::abs(g.normal[0]) < 0.9 ? Vec3{1.0, 0.0, 0.0} : Vec3{0.0, 1.0, 0.0};
+    g.tangent_u = normalized(sub(seed, scale(g.normal, dot(seed, g.normal))));
+    g.tangent_v = cross(g.normal, g.tangent_u);
+    if (!(g.stiffness > 0.0)) throw ModelError("ground stiffness must be > 0");
+    if (g.damping < 0.0 || g.friction_stiffness < 0.0 || g.friction_damping < 0.0) {
+      throw ModelError("ground damping and friction parameters must be >= 0");
+    }
+    if (g.mu_static < 0.0 || g.mu_kinetic < 0.0) throw ModelError("friction coefficients must be >= 0");
+    if (g.mu_kinetic > g.mu_static) throw ModelError("mu_kinetic must not exceed mu_static");
+    if ((g.mu_static > 0.0) && !(g.friction_stiffness > 0.0)) {
+      throw ModelError("friction needs friction_stiffness > 0");
+    }
+  }
+  ground_ = g;
+}
+
+Model ModelBuilder::build() const {
+  Model m;
+  const int np = numParticles();
+  m.num_particles = np;
+  m.particle_mass.resize(np);
+  m.particle_inv_mass.resize(np);
+  m.particle_fixed.resize(np);
+  m.particle_name.resize(np);
+  m.particle_initial_position.assign(np, 0.0);
+  m.particle_initial_velocity.assign(np, 0.0);
+  m.particle_force_x.resize(np);
+  m.particle_force_y.resize(np);
+  m.particle_force_z.resize(np);
+  std::unordered_map<std::string, int> names;
+  for (int i = 0; i < np; ++i) {
+    const ParticleSpec& p = particles_[i];
+    if (!names.emplace(p.name, i).second) throw ModelError("duplicate particle name '" + p.name + "'");
+    m.particle_mass[i] = p.mass;
+    m.particle_fixed[i] = p.fixed ? 1 : 0;
+    m.particle_inv_mass[i] = p.fixed ? 0.0 : 1.0 / p.mass;
+    m.particle_name[i] = p.name;
+    m.particle_initial_position.set(i, p.position);
+    m.particle_initial_velocity.set(i, p.fixed ? Vec3{0.0, 0.0, 0.0} : p.velocity);
+    m.particle_force_x[i] = p.force[0];
+    m.particle_force_y[i] = p.force[1];
+    m.particle_force_z[i] = p.force[2];
+    if (ground_.enabled && p.contact && !p.fixed) m.contact_particle.push_back(i);
+  }
+
+  // Greedy edge colouring: a spring takes the lowest colour that neither of
+  // its particles has used yet. Greedy needs at most 2*degree - 1 colours.
+  const int ns = numSprings();
+  std::vector<int> degree(np, 0);
+  for (const SpringSpec& s : springs_) {
+    ++degree[s.a];
+    ++degree[s.b];
+  }
+  const int max_degree = np > 0 ? *std::max_element(degree.begin(), degree.end()) : 0;
+  const int words = std::max(1, (2 * max_degree + 63) / 64);
+  std::vector<std::uint64_t> used(static_cast<std::size_t>(np) * words, 0);
+  std::vector<int> colour(ns);
+  int num_colours = 0;
+  for (int s = 0; s < ns; ++s) {
+    const std::uint64_t* ua = &used[static_cast<std::size_t>(springs_[s].a) * words];
+    const std::uint64_t* ub = &used[static_cast<std::size_t>(springs_[s].b) * words];
+    int c = -1;
+    for (int w = 0; w < words && c < 0; ++w) {
+      const std::uint64_t free_bits = ~(ua[w] | ub[w]);
+      if (free_bits != 0) c = w * 64 + __builtin_ctzll(free_bits);
+    }
+    colour[s] = c;
+    used[static_cast<std::size_t>(springs_[s].a) * words + c / 64] |= std::uint64_t{1} << (c % 64);
+    used[static_cast<std::size_t>(springs_[s].b) * words + c / 64] |= std::uint64_t{1} << (c % 64);
+    num_colours = std::max(num_colours, c + 1);
+  }
+  // Counting sort by colour, stable so input order survives within a colour.
+  m.spring_colour_begin.assign(num_colours + 1, 0);
+  for (int s = 0; s < ns; ++s) ++m.spring_colour_begin[colour[s] + 1];
+  for (int c = 0; c < num_colours; ++c) m.spring_colour_begin[c + 1] += m.spring_colour_begin[c];
+  std::vector<int> next(m.spring_colour_begin.begin(), m.spring_colour_begin.end() - 1);
+  m.num_springs = ns;
+  m.spring_a.resize(ns);
+  m.spring_b.resize(ns);
+  m.spring_stiffness.resize(ns);
+  m.spring_damping.resize(ns);
+  m.spring_rest_length.resize(ns);
+  m.spring_input_index.resize(ns);
+  for (int s = 0; s < ns; ++s) {
+    const int d = next[colour[s]]++;
+    m.spring_a[d] = springs_[s].a;
+    m.spring_b[d] = springs_[s].b;
+    m.spring_stiffness[d] = springs_[s].stiffness;
+    m.spring_damping[d] = springs_[s].damping;
+    m.spring_rest_length[d] = springs_[s].rest_length;
+    m.spring_input_index[d] = s;
+  }
+  if (num_colours == 0) m.spring_colour_begin.assign(1, 0);
+
+  m.ground = ground_;
+  m.gravity = gravity_;
+  return m;
+}
+
+}  // namespace suitsim

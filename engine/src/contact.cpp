@@ -1,0 +1,130 @@
+#include <algorithm>
+#include <cmath>
+
+#include "forces.h"
+
+namespace suitsim::detail {
+
+namespace {
+
+/// What the ground does to one contact particle at a phase point.
+struct ContactForce {
+  double depth = 0.0;    // penetration (m), > 0 when touching
+  double normal = 0.0;   // normal force N >= 0 (N)
+  double trial_u = 0.0;  // anchor spring-damper force before the cone (N)
+  double trial_v = 0.0;
+  double slip_u = 0.0;   // tangential velocity (m/s)
+  double slip_v = 0.0;
+  double pos_u = 0.0;    // tangential position (m)
+  double pos_v = 0.0;
+};
+
+inline ContactForce evaluateContact(const GroundModel& g, const PhasePoint& x, int i, bool anchored,
+                                    double anchor_u, double anchor_v) {
+  ContactForce f;
+  const double p[3] = {x.px[i], x.py[i], x.pz[i]};
+  const double v[3] = {x.vx[i], x.vy[i], x.vz[i]};
+  f.depth = g.offset - (g.normal[0] * p[0] + g.normal[1] * p[1] + g.normal[2] * p[2]);
+  if (f.depth <= 0.0) return f;
+  const double vn = g.normal[0] * v[0] + g.normal[1] * v[1] + g.normal[2] * v[2];
+  // The ground pushes and never pulls: damping may not make N negative.
+  f.normal = std::max(0.0, g.stiffness * f.depth - g.damping * vn);
+  f.pos_u = g.tangent_u[0] * p[0] + g.tangent_u[1] * p[1] + g.tangent_u[2] * p[2];
+  f.pos_v = g.tangent_v[0] * p[0] + g.tangent_v[1] * p[1] + g.tangent_v[2] * p[2];
+  f.slip_u = g.tangent_u[0] * v[0] + g.tangent_u[1] * v[1] + g.tangent_u[2] * v[2];
+  f.slip_v = g.tangent_v[0] * v[0] + g.tangent_v[1] * v[1] + g.tangent_v[2] * v[2];
+  const double du = anchored ? f.pos_u - anchor_u : 0.0;
+  const double dv = anchored ? f.pos_v - anchor_v : 0.0;
+  f.trial_u = -g.friction_stiffness * du - g.friction_damping * f.slip_u;
+  f.trial_v = -g.friction_stiffness * dv - g.friction_damping * f.slip_v;
+  return f;
+}
+
+}  // namespace
+
+void addContactForces(const Model& model, const State& state, const PhasePoint& x, Vec3Array& force) {
+  const GroundModel& g = model.ground;
+  if (!g.enabled) return;
+  const int nc = model.numContacts();
+#pragma omp for schedule(static)
+  for (int c = 0; c < nc; ++c) {
+    const int i = model.contact_particle[c];
+    const ContactForce f = evaluateContact(g, x, i, state.anchor_active[c] != 0, state.anchor_u[c], state.anchor_v[c]);
+    if (f.depth <= 0.0) continue;
+    // Coulomb cone: static limit while sticking, kinetic limit while sliding.
+    const double mu = state.contact_sliding[c] ? g.mu_kinetic : g.mu_static;
+    const double trial = std::hypot(f.trial_u, f.trial_v);
+    double fu = f.trial_u, fv = f.trial_v;
+    if (trial > mu * f.normal) {
+      // Leaving the static cone means sliding: the force drops to kinetic.
+      const double s = g.mu_kinetic * f.normal / trial;
+      fu *= s;
+      fv *= s;
+    }
+    force.x[i] += f.normal * g.normal[0] + fu * g.tangent_u[0] + fv * g.tangent_v[0];
+    force.y[i] += f.normal * g.normal[1] + fu * g.tangent_u[1] + fv * g.tangent_v[1];
+    force.z[i] += f.normal * g.normal[2] + fu * g.tangent_u[2] + fv * g.tangent_v[2];
+  }
+}
+
+void updateContactAnchors(const Model& model, State& state, const PhasePoint& x) {
+  const GroundModel& g = model.ground;
+  if (!g.enabled) return;
+  const int nc = model.numContacts();
+  for (int c = 0; c < nc; ++c) {
+    const int i = model.contact_particle[c];
+    const bool anchored = state.anchor_active[c] != 0;
+    const ContactForce f = evaluateContact(g, x, i, anchored, state.anchor_u[c], state.anchor_v[c]);
+    if (f.depth <= 0.0) {
+      state.anchor_active[c] = 0;
+      state.contact_sliding[c] = 0;
+      continue;
+    }
+    if (!anchored) {
+      // First touch: anchor where the particle is, sticking.
+      state.anchor_active[c] = 1;
+      state.contact_sliding[c] = 0;
+      state.anchor_u[c] = f.pos_u;
+      state.anchor_v[c] = f.pos_v;
+      continue;
+    }
+    const double trial = std::hypot(f.trial_u, f.trial_v);
+    const double slip_speed = std::hypot(f.slip_u, f.slip_v);
+    bool sliding = state.contact_sliding[c] != 0;
+    if (sliding && slip_speed < g.stick_speed && trial <= g.mu_static * f.normal) sliding = false;
+    if (!sliding && trial > g.mu_static * f.normal) sliding = true;
+    state.contact_sliding[c] = sliding ? 1 : 0;
+    if (!sliding || g.friction_stiffness <= 0.0) continue;
+    // Drag the anchor so that its spring alone carries the kinetic force.
+    const double du = f.pos_u - state.anchor_u[c];
+    const double dv = f.pos_v - state.anchor_v[c];
+    const double d = std::hypot(du, dv);
+    const double d_max = g.mu_kinetic * f.normal / g.friction_stiffness;
+    if (d > d_max && d > 0.0) {
+      state.anchor_u[c] = f.pos_u - du * (d_max / d);
+      state.anchor_v[c] = f.pos_v - dv * (d_max / d);
+    }
+  }
+}
+
+double contactPotentialEnergy(const Model& model, const State& state) {
+  const GroundModel& g = model.ground;
+  if (!g.enabled) return 0.0;
+  double energy = 0.0;
+  const PhasePoint x = phasePoint(state.position, state.velocity);
+  for (int c = 0; c < model.numContacts(); ++c) {
+    const int i = model.contact_particle[c];
+    const bool anchored = state.anchor_active[c] != 0;
+    const ContactForce f = evaluateContact(g, x, i, anchored, state.anchor_u[c], state.anchor_v[c]);
+    if (f.depth <= 0.0) continue;
+    energy += 0.5 * g.stiffness * f.depth * f.depth;
+    if (anchored) {
+      const double du = f.pos_u - state.anchor_u[c];
+      const double dv = f.pos_v - state.anchor_v[c];
+      energy += 0.5 * g.friction_stiffness * (du * du + dv * dv);
+    }
+  }
+  return energy;
+}
+
+}  // namespace suitsim::detail

@@ -1,0 +1,51 @@
+#include "forces.h"
+
+namespace suitsim {
+
+namespace {
+// Below this many force terms a parallel region costs more than it saves.
+constexpr int kParallelWork = 4096;
+}  // namespace
+
+Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 ? 1 : threads) {
+  const std::size_t np = model.num_particles;
+  force.assign(np, 0.0);
+  stage_position.assign(np, 0.0);
+  stage_velocity.assign(np, 0.0);
+  stage_acceleration.assign(np, 0.0);
+  sum_dx.assign(np, 0.0);
+  sum_dv.assign(np, 0.0);
+}
+
+void computeAcceleration(const Model& model, const State& state, const PhasePoint& x, Workspace& ws,
+                         Vec3Array& acc) {
+  const int np = model.num_particles;
+  const bool parallel = ws.num_threads > 1 && (np + model.num_springs) >= kParallelWork;
+  double* fx = ws.force.x.data();
+  double* fy = ws.force.y.data();
+  double* fz = ws.force.z.data();
+  const double* m = model.particle_mass.data();
+  const double* inv_m = model.particle_inv_mass.data();
+  const Vec3 g = model.gravity;
+#pragma omp parallel num_threads(ws.num_threads) if (parallel)
+  {
+    // Start from the forces that need no neighbour: constant, caller-applied, gravity.
+#pragma omp for simd schedule(static)
+    for (int i = 0; i < np; ++i) {
+      fx[i] = model.particle_force_x[i] + state.applied_force.x[i] + m[i] * g[0];
+      fy[i] = model.particle_force_y[i] + state.applied_force.y[i] + m[i] * g[1];
+      fz[i] = model.particle_force_z[i] + state.applied_force.z[i] + m[i] * g[2];
+    }
+    detail::addSpringForces(model, x, ws.force);
+    detail::addContactForces(model, state, x, ws.force);
+    // Newton: a = F / m; fixed particles have inverse mass 0 and stay put.
+#pragma omp for simd schedule(static)
+    for (int i = 0; i < np; ++i) {
+      acc.x[i] = fx[i] * inv_m[i];
+      acc.y[i] = fy[i] * inv_m[i];
+      acc.z[i] = fz[i] * inv_m[i];
+    }
+  }
+}
+
+}  // namespace suitsim

@@ -1,0 +1,36 @@
+// Force kernels shared by the integrators (engine-internal).
+//
+// The add*Forces functions contain orphaned `omp for` loops: called inside a
+// parallel region they split their work across the team, called outside one
+// they run serially. Each loop writes a particle's force from exactly one
+// iteration per pass, in an order fixed by the Model, never by the schedule.
+#pragma once
+
+#include "suitsim/model.h"
+#include "suitsim/state.h"
+#include "suitsim/step.h"
+
+namespace suitsim::detail {
+
+/// T(6)-(10): each spring pulls its two particles together (or apart) along
+/// their separation with k (l - l0), plus damping c on the relative velocity
+/// along that line: an internal pair, so it moves no momentum.
+void addSpringForces(const Model& model, const PhasePoint& x, Vec3Array& force);
+
+/// Ground contact: normal penalty spring-damper and anchor friction.
+void addContactForces(const Model& model, const State& state, const PhasePoint& x, Vec3Array& force);
+
+/// Moves friction anchors to match the phase point `x` (end of a step):
+/// new contacts anchor where they touch, a contact whose anchor force
+/// exceeds the static cone starts sliding, a sliding contact drags its anchor
+/// and re-sticks once slow. Lifted contacts release their anchor.
+void updateContactAnchors(const Model& model, State& state, const PhasePoint& x);
+
+double springPotentialEnergy(const Model& model, const State& state);
+double contactPotentialEnergy(const Model& model, const State& state);
+
+inline PhasePoint phasePoint(const Vec3Array& p, const Vec3Array& v) {
+  return {p.x.data(), p.y.data(), p.z.data(), v.x.data(), v.y.data(), v.z.data()};
+}
+
+}  // namespace suitsim::detail

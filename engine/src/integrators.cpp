@@ -1,0 +1,103 @@
+#include "forces.h"
+
+namespace suitsim {
+
+namespace {
+
+constexpr int kParallelParticles = 8192;
+
+// y += h * d for the three coordinates of n entities.
+inline void axpy(int n, double h, const Vec3Array& d, Vec3Array& y, int threads) {
+#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelParticles) schedule(static)
+  for (int i = 0; i < n; ++i) {
+    y.x[i] += h * d.x[i];
+    y.y[i] += h * d.y[i];
+    y.z[i] += h * d.z[i];
+  }
+}
+
+// out = base + h * d
+inline void offset(int n, const Vec3Array& base, double h, const Vec3Array& d, Vec3Array& out, int threads) {
+#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelParticles) schedule(static)
+  for (int i = 0; i < n; ++i) {
+    out.x[i] = base.x[i] + h * d.x[i];
+    out.y[i] = base.y[i] + h * d.y[i];
+    out.z[i] = base.z[i] + h * d.z[i];
+  }
+}
+
+// out = a + w * b  (RK4 accumulation)
+inline void accumulate(int n, Vec3Array& out, double w, const Vec3Array& b, bool first, int threads) {
+#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelParticles) schedule(static)
+  for (int i = 0; i < n; ++i) {
+    out.x[i] = (first ? 0.0 : out.x[i]) + w * b.x[i];
+    out.y[i] = (first ? 0.0 : out.y[i]) + w * b.y[i];
+    out.z[i] = (first ? 0.0 : out.z[i]) + w * b.z[i];
+  }
+}
+
+void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double dt) {
+  const int n = model.num_particles;
+  computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, ws.stage_acceleration);
+  axpy(n, dt, ws.stage_acceleration, s.velocity, ws.num_threads);
+  axpy(n, dt, s.velocity, s.position, ws.num_threads);  // uses the new velocity: symplectic
+  detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
+  s.acceleration_valid = false;
+}
+
+void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) {
+  const int n = model.num_particles;
+  if (!s.acceleration_valid) {
+    computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, s.acceleration);
+  }
+  axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // kick to the half step
+  axpy(n, dt, s.velocity, s.position, ws.num_threads);             // drift
+  // Anchors move before the closing evaluation so the cached acceleration
+  // matches the anchors the next step starts from.
+  const PhasePoint half = detail::phasePoint(s.position, s.velocity);
+  detail::updateContactAnchors(model, s, half);
+  computeAcceleration(model, s, half, ws, s.acceleration);  // damping sees the half-step velocity
+  axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // closing kick
+  s.acceleration_valid = true;
+}
+
+void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
+  const int n = model.num_particles;
+  const int t = ws.num_threads;
+  Vec3Array& acc = ws.stage_acceleration;
+  // Stage 1 at the start point.
+  computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, acc);
+  accumulate(n, ws.sum_dx, 1.0, s.velocity, true, t);
+  accumulate(n, ws.sum_dv, 1.0, acc, true, t);
+  offset(n, s.position, 0.5 * dt, s.velocity, ws.stage_position, t);
+  offset(n, s.velocity, 0.5 * dt, acc, ws.stage_velocity, t);
+  // Stages 2 and 3 at the midpoint, stage 4 at the end.
+  for (int stage = 2; stage <= 4; ++stage) {
+    computeAcceleration(model, s, detail::phasePoint(ws.stage_position, ws.stage_velocity), ws, acc);
+    const double w = stage == 4 ? 1.0 : 2.0;
+    accumulate(n, ws.sum_dx, w, ws.stage_velocity, false, t);
+    accumulate(n, ws.sum_dv, w, acc, false, t);
+    if (stage < 4) {
+      const double h = stage == 2 ? 0.5 * dt : dt;
+      offset(n, s.position, h, ws.stage_velocity, ws.stage_position, t);  // before stage_velocity changes
+      offset(n, s.velocity, h, acc, ws.stage_velocity, t);
+    }
+  }
+  axpy(n, dt / 6.0, ws.sum_dx, s.position, t);
+  axpy(n, dt / 6.0, ws.sum_dv, s.velocity, t);
+  detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
+  s.acceleration_valid = false;
+}
+
+}  // namespace
+
+void step(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt) {
+  switch (integrator) {
+    case Integrator::kSemiImplicitEuler: stepSemiImplicitEuler(model, state, ws, dt); break;
+    case Integrator::kVelocityVerlet: stepVelocityVerlet(model, state, ws, dt); break;
+    case Integrator::kRk4: stepRk4(model, state, ws, dt); break;
+  }
+  state.time += dt;
+}
+
+}  // namespace suitsim

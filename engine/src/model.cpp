@@ -1,0 +1,64 @@
+#include "suitsim/model.h"
+
+#include <numeric>
+
+#include "suitsim/state.h"
+
+namespace suitsim {
+
+bool parseIntegrator(const std::string& name, Integrator* out) {
+  if (name == "semi_implicit_euler" || name == "euler") {
+    *out = Integrator::kSemiImplicitEuler;
+  } else if (name == "velocity_verlet" || name == "verlet") {
+    *out = Integrator::kVelocityVerlet;
+  } else if (name == "rk4") {
+    *out = Integrator::kRk4;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+const char* integratorName(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::kSemiImplicitEuler: return "semi_implicit_euler";
+    case Integrator::kVelocityVerlet: return "velocity_verlet";
+    case Integrator::kRk4: return "rk4";
+  }
+  return "unknown";
+}
+
+int Model::springIndexFromInput(int input_index) const {
+  for (int s = 0; s < num_springs; ++s) {
+    if (spring_input_index[s] == input_index) return s;
+  }
+  return -1;
+}
+
+int Model::findParticle(const std::string& name) const {
+  for (int i = 0; i < num_particles; ++i) {
+    if (particle_name[i] == name) return i;
+  }
+  return -1;
+}
+
+double Model::totalMass() const {
+  return std::accumulate(particle_mass.begin(), particle_mass.end(), 0.0);
+}
+
+State makeState(const Model& model) {
+  State s;
+  const std::size_t np = model.num_particles;
+  const std::size_t nc = model.contact_particle.size();
+  s.position = model.particle_initial_position;
+  s.velocity = model.particle_initial_velocity;
+  s.applied_force.assign(np, 0.0);
+  s.acceleration.assign(np, 0.0);
+  s.anchor_u.assign(nc, 0.0);
+  s.anchor_v.assign(nc, 0.0);
+  s.anchor_active.assign(nc, 0);
+  s.contact_sliding.assign(nc, 0);
+  return s;
+}
+
+}  // namespace suitsim
