@@ -27,8 +27,7 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
   const double* m = model.particle_mass.data();
   const double* inv_m = model.particle_inv_mass.data();
   const Vec3 g = model.gravity;
-#pragma omp parallel num_threads(ws.num_threads) if (parallel)
-  {
+  auto accumulate = [&] {
     // Start from the forces that need no neighbour: constant, caller-applied, gravity.
 #pragma omp for simd schedule(static)
     for (int i = 0; i < np; ++i) {
@@ -45,6 +44,14 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
       acc.y[i] = fy[i] * inv_m[i];
       acc.z[i] = fz[i] * inv_m[i];
     }
+  };
+  // Small models skip the parallel region: its fork and join cost more than
+  // the work. The orphaned loops inside then run serially, in the same order.
+  if (parallel) {
+#pragma omp parallel num_threads(ws.num_threads)
+    accumulate();
+  } else {
+    accumulate();
   }
 }
 

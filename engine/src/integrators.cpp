@@ -6,34 +6,44 @@ namespace {
 
 constexpr int kParallelParticles = 8192;
 
+// Runs body(i) for every particle: in parallel for large models, else as a
+// plain loop (a parallel region's fork and join outweigh small loops).
+template <typename Body>
+inline void forEachParticle(int n, int threads, Body body) {
+  if (threads > 1 && n >= kParallelParticles) {
+#pragma omp parallel for simd num_threads(threads) schedule(static)
+    for (int i = 0; i < n; ++i) body(i);
+  } else {
+#pragma omp simd
+    for (int i = 0; i < n; ++i) body(i);
+  }
+}
+
 // y += h * d for the three coordinates of n entities.
 inline void axpy(int n, double h, const Vec3Array& d, Vec3Array& y, int threads) {
-#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelParticles) schedule(static)
-  for (int i = 0; i < n; ++i) {
+  forEachParticle(n, threads, [&](int i) {
     y.x[i] += h * d.x[i];
     y.y[i] += h * d.y[i];
     y.z[i] += h * d.z[i];
-  }
+  });
 }
 
 // out = base + h * d
 inline void offset(int n, const Vec3Array& base, double h, const Vec3Array& d, Vec3Array& out, int threads) {
-#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelParticles) schedule(static)
-  for (int i = 0; i < n; ++i) {
+  forEachParticle(n, threads, [&](int i) {
     out.x[i] = base.x[i] + h * d.x[i];
     out.y[i] = base.y[i] + h * d.y[i];
     out.z[i] = base.z[i] + h * d.z[i];
-  }
+  });
 }
 
-// out = a + w * b  (RK4 accumulation)
+// out = (first ? 0 : out) + w * b   (RK4 accumulation)
 inline void accumulate(int n, Vec3Array& out, double w, const Vec3Array& b, bool first, int threads) {
-#pragma omp parallel for simd num_threads(threads) if (threads > 1 && n >= kParallelParticles) schedule(static)
-  for (int i = 0; i < n; ++i) {
+  forEachParticle(n, threads, [&](int i) {
     out.x[i] = (first ? 0.0 : out.x[i]) + w * b.x[i];
     out.y[i] = (first ? 0.0 : out.y[i]) + w * b.y[i];
     out.z[i] = (first ? 0.0 : out.z[i]) + w * b.z[i];
-  }
+  });
 }
 
 void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double dt) {

@@ -1,0 +1,78 @@
+// A robot as a kinematic tree of rigid links and joints: the one description
+// that both sides use. The engine compiles it into particles; the evaluator
+// builds its rigid-body model from it (from the a-priori copy only).
+//
+// Frames follow URDF: every link has a frame; a joint's frame is placed in its
+// parent link's frame by (origin_xyz, origin_rpy) and IS the child link's
+// frame; the joint axis is a unit vector in that frame. Angles in radians,
+// SI units throughout.
+#pragma once
+
+#include <array>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "suitsim/model.h"
+
+namespace suitsim {
+
+/// Inertial parameters of one link, in the link's frame.
+struct LinkInertial {
+  double mass = 0.0;           ///< (kg), >= 0; 0 for a massless frame link
+  Vec3 com{0.0, 0.0, 0.0};     ///< centre of mass (m)
+  /// Inertia tensor about the centre of mass, axes of the link frame
+  /// (kg m^2): {ixx, iyy, izz, ixy, ixz, iyz}. URDF's <inertial><origin rpy>
+  /// is folded in by the reader, so this is always in link-frame axes.
+  std::array<double, 6> inertia{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+};
+
+struct RobotLink {
+  std::string name;
+  int parent_joint = -1;  ///< joint whose child this link is; -1 for the root
+  LinkInertial inertial;
+};
+
+enum class JointType { kRevolute, kContinuous, kPrismatic, kFixed, kFloating, kPlanar };
+
+/// Actuator and friction parameters of a joint, A(6)-(7).
+struct JointActuation {
+  double motor_constant = 1.0;   ///< k_T: torque per unit motor current (N m/A)
+  double torque_offset = 0.0;    ///< tau_o: torque at zero current (N m)
+  double viscous = 0.0;          ///< k_d: viscous friction (N m s/rad)
+  double coulomb = 0.0;          ///< tau_c: Coulomb friction (N m)
+  double static_max = 0.0;       ///< tau_s^max: largest static friction (N m), >= coulomb
+  double stribeck_velocity = 0.0;  ///< speed scale of the Stribeck drop (rad/s); 0 disables it
+};
+
+struct RobotJoint {
+  std::string name;
+  JointType type = JointType::kRevolute;
+  int parent_link = -1;
+  int child_link = -1;
+  Vec3 origin_xyz{0.0, 0.0, 0.0};  ///< joint frame origin in the parent link frame (m)
+  Vec3 origin_rpy{0.0, 0.0, 0.0};  ///< fixed-axis roll, pitch, yaw of the joint frame (rad)
+  Vec3 axis{1.0, 0.0, 0.0};        ///< unit axis in the joint frame
+  double lower = -std::numeric_limits<double>::infinity();  ///< position limit (rad)
+  double upper = std::numeric_limits<double>::infinity();   ///< position limit (rad)
+  double effort_limit = std::numeric_limits<double>::infinity();    ///< (N m)
+  double velocity_limit = std::numeric_limits<double>::infinity();  ///< (rad/s)
+  JointActuation actuation;
+  std::string mimic_joint;  ///< URDF <mimic joint>: kept for information only, not enforced
+};
+
+struct RobotDescription {
+  std::string name;
+  std::vector<RobotLink> links;
+  std::vector<RobotJoint> joints;
+  int root_link = -1;          ///< the one link that is no joint's child
+  bool floating_base = true;   ///< false: the root is welded to the world
+
+  int findLink(const std::string& name) const;
+  int findJoint(const std::string& name) const;
+  double totalMass() const;
+  /// Joints that move (revolute, continuous, prismatic), in tree order.
+  std::vector<int> movableJoints() const;
+};
+
+}  // namespace suitsim
