@@ -5,11 +5,15 @@
 // finished, so a failed run leaves no partial output behind.
 #include <omp.h>
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,15 +47,37 @@ int usageError(const std::string& message) {
   return 2;
 }
 
+// More steps than this is a typo (dt = 1e-300), not a run anyone can wait
+// for; it also keeps the step count well inside a long.
+constexpr double kMaxSteps = 1e12;
+
+// from_chars, unlike stod, takes the whole text or nothing: no leading
+// blanks, no hex, no "1e0" for a thread count.
 bool parsePositive(const std::string& text, double* out) {
-  std::size_t used = 0;
-  try {
-    *out = std::stod(text, &used);
-  } catch (...) {
-    return false;
-  }
-  return used == text.size() && std::isfinite(*out) && *out > 0.0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, *out);
+  return r.ec == std::errc() && r.ptr == end && !text.empty() && std::isfinite(*out) && *out > 0.0;
 }
+
+bool parseCount(const std::string& text, int* out) {
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, *out);
+  return r.ec == std::errc() && r.ptr == end && !text.empty();
+}
+
+// Removes the temporary files on every way out of a run, including an
+// exception; after the final renames there is nothing left to remove.
+class PartialFiles {
+ public:
+  void add(const fs::path& p) { paths_.push_back(p); }
+  ~PartialFiles() {
+    std::error_code ec;
+    for (const fs::path& p : paths_) fs::remove(p, ec);
+  }
+
+ private:
+  std::vector<fs::path> paths_;
+};
 
 // Returns 0 on success, else the exit code after printing the problem.
 int parseOptions(int argc, char** argv, RunOptions* opt) {
@@ -70,11 +96,11 @@ int parseOptions(int argc, char** argv, RunOptions* opt) {
     } else if (arg == "--dt") {
       if (!value(&v) || !parsePositive(v, &opt->dt)) return usageError("--dt needs a number > 0 (s)");
     } else if (arg == "--threads") {
-      double t = 0.0;
-      if (!value(&v) || !parsePositive(v, &t) || t != std::floor(t) || t > 1024) {
+      int t = 0;
+      if (!value(&v) || !parseCount(v, &t) || t < 1 || t > 1024) {
         return usageError("--threads needs a whole number from 1 to 1024");
       }
-      opt->threads = static_cast<int>(t);
+      opt->threads = t;
     } else if (arg == "--quiet") {
       opt->quiet = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -96,9 +122,7 @@ void writeCsvRow(std::FILE* f, double time, const std::vector<double>& row) {
   std::fputc('\n', f);
 }
 
-}  // namespace
-
-int runCommand(int argc, char** argv) {
+int runChecked(int argc, char** argv) {
   RunOptions opt;
   if (const int code = parseOptions(argc, argv, &opt)) return code;
 
@@ -115,6 +139,12 @@ int runCommand(int argc, char** argv) {
   if (opt.threads > 0) sim.threads = opt.threads;
   if (sim.threads == 0) sim.threads = omp_get_num_procs();
   if (sim.dt > sim.duration) return usageError("the time step is longer than the duration");
+  if (!(sim.duration / sim.dt <= kMaxSteps)) {
+    char message[160];
+    std::snprintf(message, sizeof message, "duration / dt = %.3g steps; at most %.0e are allowed",
+                  sim.duration / sim.dt, kMaxSteps);
+    return usageError(message);
+  }
 
   const Model& model = scene.model;
   const double omega_dt = maxNaturalFrequency(model) * sim.dt;
@@ -134,7 +164,12 @@ int runCommand(int argc, char** argv) {
   }
   const fs::path out(opt.out_dir);
   const fs::path stream_tmp = out / ".stream.csv.partial";
-  std::FILE* stream = std::fopen(stream_tmp.c_str(), "w");
+  const fs::path summary_tmp = out / ".summary.json.partial";
+  PartialFiles partial;
+  partial.add(stream_tmp);
+  partial.add(summary_tmp);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream_file(std::fopen(stream_tmp.c_str(), "w"), &std::fclose);
+  std::FILE* stream = stream_file.get();
   if (!stream) {
     std::fprintf(stderr, "error: cannot write '%s'\n", stream_tmp.c_str());
     return 1;
@@ -146,7 +181,9 @@ int runCommand(int argc, char** argv) {
   std::vector<double> row(recorder.columns().size());
 
   const long num_steps = std::max(1L, std::lround(sim.duration / sim.dt));
-  const long sample_every = std::max(1L, std::lround(1.0 / (sim.output_rate * sim.dt)));
+  // Capped at the step count: a very low rate must not overflow lround.
+  const long sample_every =
+      std::max(1L, std::lround(std::min(static_cast<double>(num_steps), 1.0 / (sim.output_rate * sim.dt))));
   std::fprintf(stream, "# scene: %s\n# integrator: %s\n# dt_s: %.9g\n# output_rate_hz: %.9g\n", scene.name.c_str(),
                integratorName(sim.integrator), sim.dt, 1.0 / (sample_every * sim.dt));
   std::fprintf(stream, "time[s]");
@@ -175,11 +212,11 @@ int runCommand(int argc, char** argv) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish();
-  const bool write_failed = std::ferror(stream) != 0;
-  std::fclose(stream);
+  // fclose flushes: a full disk may only show up here.
+  bool write_failed = std::ferror(stream) != 0;
+  write_failed = std::fclose(stream_file.release()) != 0 || write_failed;
 
   if (diverged || write_failed) {
-    fs::remove(stream_tmp, ec);
     if (diverged) {
       std::fprintf(stderr,
                    "error: the simulation diverged at t = %.6g s (positions or velocities became non-finite); "
@@ -205,18 +242,24 @@ int runCommand(int argc, char** argv) {
   summary["realtime_factor"] = wall > 0.0 ? state.time / wall : 0.0;
   summary["energy_start_j"] = energy_start.total();
   summary["energy_end_j"] = energy_end.total();
-  const fs::path summary_tmp = out / ".summary.json.partial";
   {
     std::ofstream f(summary_tmp);
-    f << summary.dump(2) << "\n";
+    // The scene name comes from the file and need not be valid UTF-8; the
+    // default handler would throw from dump().
+    f << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    f.close();
     if (!f) {
-      fs::remove(stream_tmp, ec);
       std::fprintf(stderr, "error: writing '%s' failed\n", summary_tmp.c_str());
       return 1;
     }
   }
   fs::rename(stream_tmp, out / "stream.csv", ec);
-  if (!ec) fs::rename(summary_tmp, out / "summary.json", ec);
+  if (!ec) {
+    fs::rename(summary_tmp, out / "summary.json", ec);
+    // A stream without its summary would look like a finished run.
+    std::error_code ignored;
+    if (ec) fs::remove(out / "stream.csv", ignored);
+  }
   if (ec) {
     std::fprintf(stderr, "error: cannot move results into '%s': %s\n", opt.out_dir.c_str(), ec.message().c_str());
     return 1;
@@ -228,6 +271,20 @@ int runCommand(int argc, char** argv) {
     std::printf("wrote %s and %s\n", (out / "stream.csv").c_str(), (out / "summary.json").c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+int runCommand(int argc, char** argv) {
+  // Bad input is reported and checked before anything runs; what is left
+  // (out of memory for a huge scene, a filesystem error) is reported here
+  // rather than ending the process with std::terminate.
+  try {
+    return runChecked(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
 }
 
 }  // namespace suitsim::cli

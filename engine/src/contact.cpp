@@ -11,7 +11,9 @@ namespace {
 struct ContactForce {
   double depth = 0.0;    // penetration (m), > 0 when touching
   double normal = 0.0;   // normal force N >= 0 (N)
-  double trial_u = 0.0;  // anchor spring-damper force before the cone (N)
+  double elastic_u = 0.0;  // anchor spring force, -k_t d (N)
+  double elastic_v = 0.0;
+  double trial_u = 0.0;    // anchor spring plus damper, before the cone (N)
   double trial_v = 0.0;
   double slip_u = 0.0;   // tangential velocity (m/s)
   double slip_v = 0.0;
@@ -35,8 +37,10 @@ inline ContactForce evaluateContact(const GroundModel& g, const PhasePoint& x, i
   f.slip_v = g.tangent_v[0] * v[0] + g.tangent_v[1] * v[1] + g.tangent_v[2] * v[2];
   const double du = anchored ? f.pos_u - anchor_u : 0.0;
   const double dv = anchored ? f.pos_v - anchor_v : 0.0;
-  f.trial_u = -g.friction_stiffness * du - g.friction_damping * f.slip_u;
-  f.trial_v = -g.friction_stiffness * dv - g.friction_damping * f.slip_v;
+  f.elastic_u = -g.friction_stiffness * du;
+  f.elastic_v = -g.friction_stiffness * dv;
+  f.trial_u = f.elastic_u - g.friction_damping * f.slip_u;
+  f.trial_v = f.elastic_v - g.friction_damping * f.slip_v;
   return f;
 }
 
@@ -51,13 +55,17 @@ void addContactForces(const Model& model, const State& state, const PhasePoint& 
     const int i = model.contact_particle[c];
     const ContactForce f = evaluateContact(g, x, i, state.anchor_active[c] != 0, state.anchor_u[c], state.anchor_v[c]);
     if (f.depth <= 0.0) continue;
-    // Coulomb cone: static limit while sticking, kinetic limit while sliding.
-    const double mu = state.contact_sliding[c] ? g.mu_kinetic : g.mu_static;
+    // Coulomb cone. A sticking contact breaks loose when its anchor spring
+    // (the elastic part, as in bristle models) exceeds mu_s N; the damper is
+    // a regulariser and only clips at the cone. A sliding contact is held to
+    // mu_k N, along the spring-damper's direction.
+    const bool slipping =
+        state.contact_sliding[c] || std::hypot(f.elastic_u, f.elastic_v) > g.mu_static * f.normal;
+    const double limit = (slipping ? g.mu_kinetic : g.mu_static) * f.normal;
     const double trial = std::hypot(f.trial_u, f.trial_v);
     double fu = f.trial_u, fv = f.trial_v;
-    if (trial > mu * f.normal) {
-      // Leaving the static cone means sliding: the force drops to kinetic.
-      const double s = g.mu_kinetic * f.normal / trial;
+    if (trial > limit) {
+      const double s = limit / trial;
       fu *= s;
       fv *= s;
     }
@@ -88,11 +96,11 @@ void updateContactAnchors(const Model& model, State& state, const PhasePoint& x)
       state.anchor_v[c] = f.pos_v;
       continue;
     }
-    const double trial = std::hypot(f.trial_u, f.trial_v);
+    const double elastic = std::hypot(f.elastic_u, f.elastic_v);
     const double slip_speed = std::hypot(f.slip_u, f.slip_v);
     bool sliding = state.contact_sliding[c] != 0;
-    if (sliding && slip_speed < g.stick_speed && trial <= g.mu_static * f.normal) sliding = false;
-    if (!sliding && trial > g.mu_static * f.normal) sliding = true;
+    if (sliding && slip_speed < g.stick_speed && elastic <= g.mu_static * f.normal) sliding = false;
+    if (!sliding && elastic > g.mu_static * f.normal) sliding = true;
     state.contact_sliding[c] = sliding ? 1 : 0;
     if (!sliding || g.friction_stiffness <= 0.0) continue;
     // Drag the anchor so that its spring alone carries the kinetic force.

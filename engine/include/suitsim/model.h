@@ -47,11 +47,14 @@ const char* integratorName(Integrator integrator);
 /// A ground plane {p : normal . p = offset} with penalty contact.
 ///
 /// Normal contact is a one-sided spring-damper on penetration depth. Friction
-/// is an elasto-plastic (anchor) model: a tangential spring-damper pulls each
-/// contact particle toward an anchor point while the force stays inside the
-/// static cone mu_static * N; beyond it the particle slides with kinetic
-/// force mu_kinetic * N and the anchor is dragged along. This gives true
-/// sticking (no creep) with a finite, regularising tangential stiffness.
+/// is an elasto-plastic (anchor, or "bristle") model: a tangential
+/// spring-damper pulls each contact particle toward an anchor point. The
+/// contact sticks while the anchor spring's force stays within mu_static * N;
+/// beyond it the particle slides with force mu_kinetic * N and the anchor is
+/// dragged along, until the slip speed falls below stick_speed. This gives
+/// true sticking (no creep) with a finite, regularising tangential stiffness.
+/// Damp the anchor near critically (2 sqrt(k_t m)) or a suddenly applied load
+/// overshoots and breaks a contact loose early.
 struct GroundModel {
   bool enabled = false;
   Vec3 normal{0.0, 0.0, 1.0};   ///< unit outward normal

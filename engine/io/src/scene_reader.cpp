@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 
 #include "suitsim/builder.h"
 #include "suitsim/io/scene.h"
@@ -14,6 +15,111 @@ namespace suitsim::io {
 namespace {
 
 using tinyxml2::XMLElement;
+
+// The format as a table. loadScene checks a file in passes over it so that
+// the first error reported is the most basic one (STYLE.md, Errors): unknown
+// elements and attributes, then missing ones, then wrong counts and
+// malformed values, and only then references and physical checks. A typo
+// such as `stifness` is thus reported as itself, never as "missing
+// stiffness" or as a complaint about some later element.
+enum class ValueKind { kText, kNumber, kInteger, kBoolean, kVec3, kInt2, kInt3 };
+
+struct AttributeRule {
+  const char* name;
+  ValueKind kind;
+  bool required;
+};
+
+struct ElementRule {
+  const char* tag;
+  std::span<const AttributeRule> attributes;
+  bool single;  // may appear at most once
+};
+
+constexpr AttributeRule kSimulationAttributes[] = {
+    {"integrator", ValueKind::kText, true},    {"dt", ValueKind::kNumber, true},
+    {"duration", ValueKind::kNumber, true},    {"output_rate", ValueKind::kNumber, false},
+    {"threads", ValueKind::kInteger, false},
+};
+constexpr AttributeRule kWorldAttributes[] = {{"gravity", ValueKind::kVec3, false}};
+constexpr AttributeRule kGroundAttributes[] = {
+    {"normal", ValueKind::kVec3, false},
+    {"height", ValueKind::kNumber, false},
+    {"stiffness", ValueKind::kNumber, true},
+    {"damping", ValueKind::kNumber, false},
+    {"mu_static", ValueKind::kNumber, false},
+    {"mu_kinetic", ValueKind::kNumber, false},
+    {"friction_stiffness", ValueKind::kNumber, false},
+    {"friction_damping", ValueKind::kNumber, false},
+    {"stick_speed", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kParticleAttributes[] = {
+    {"name", ValueKind::kText, true},      {"pos", ValueKind::kVec3, true},       {"vel", ValueKind::kVec3, false},
+    {"mass", ValueKind::kNumber, true},    {"fixed", ValueKind::kBoolean, false}, {"contact", ValueKind::kBoolean, false},
+    {"force", ValueKind::kVec3, false},
+};
+constexpr AttributeRule kSpringAttributes[] = {
+    {"name", ValueKind::kText, false},     {"a", ValueKind::kText, true},          {"b", ValueKind::kText, true},
+    {"stiffness", ValueKind::kNumber, true}, {"damping", ValueKind::kNumber, false},
+    {"rest_length", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kClothAttributes[] = {
+    {"name", ValueKind::kText, true},         {"origin", ValueKind::kVec3, true},
+    {"u", ValueKind::kVec3, false},           {"v", ValueKind::kVec3, false},
+    {"count", ValueKind::kInt2, true},        {"spacing", ValueKind::kNumber, true},
+    {"mass", ValueKind::kNumber, true},       {"stiffness", ValueKind::kNumber, true},
+    {"bend_stiffness", ValueKind::kNumber, false}, {"damping", ValueKind::kNumber, false},
+    {"pin", ValueKind::kText, false},         {"contact", ValueKind::kBoolean, false},
+};
+constexpr AttributeRule kBlockAttributes[] = {
+    {"name", ValueKind::kText, true},     {"origin", ValueKind::kVec3, true},    {"count", ValueKind::kInt3, true},
+    {"spacing", ValueKind::kNumber, true}, {"mass", ValueKind::kNumber, true},    {"stiffness", ValueKind::kNumber, true},
+    {"damping", ValueKind::kNumber, false}, {"vel", ValueKind::kVec3, false},     {"contact", ValueKind::kBoolean, false},
+};
+constexpr AttributeRule kRecordAttributes[] = {
+    {"particle", ValueKind::kText, false},
+    {"spring", ValueKind::kText, false},
+    {"body", ValueKind::kText, false},
+    {"quantity", ValueKind::kText, true},
+};
+
+constexpr ElementRule kElementRules[] = {
+    {"simulation", kSimulationAttributes, true}, {"world", kWorldAttributes, true},
+    {"ground", kGroundAttributes, true},         {"particle", kParticleAttributes, false},
+    {"spring", kSpringAttributes, false},        {"cloth", kClothAttributes, false},
+    {"block", kBlockAttributes, false},          {"record", kRecordAttributes, false},
+};
+
+/// The rule for a child of <scene>; the caller has already rejected unknown tags.
+const ElementRule& ruleFor(const XMLElement* e) {
+  for (const ElementRule& rule : kElementRules) {
+    if (std::string(rule.tag) == e->Name()) return rule;
+  }
+  return kElementRules[0];  // unreachable after the unknown-element pass
+}
+
+ElementReader readerFor(const std::string& path, const XMLElement* e) {
+  std::vector<const char*> allowed;
+  for (const AttributeRule& a : ruleFor(e).attributes) allowed.push_back(a.name);
+  return ElementReader(path, e, allowed);
+}
+
+/// Parses every attribute that is present for its syntax only (numbers, counts
+/// of numbers, booleans); the values are read again, checked, by the readers.
+void checkSyntax(const ElementReader& r, const ElementRule& rule) {
+  for (const AttributeRule& a : rule.attributes) {
+    if (!r.has(a.name)) continue;
+    switch (a.kind) {
+      case ValueKind::kText: break;
+      case ValueKind::kNumber: r.number(a.name); break;
+      case ValueKind::kInteger: r.integer(a.name); break;
+      case ValueKind::kBoolean: r.boolean(a.name, false); break;
+      case ValueKind::kVec3: r.vec3(a.name); break;
+      case ValueKind::kInt2: r.integers(a.name, 2); break;
+      case ValueKind::kInt3: r.integers(a.name, 3); break;
+    }
+  }
+}
 
 /// Everything the reader has named so far: particles, springs and bodies.
 struct Names {
@@ -26,24 +132,38 @@ bool isIndex(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-int particleRef(const ElementReader& r, const char* attr, const Names& names, int num_particles) {
+// `so_far`: springs may name only particles defined above them, records any.
+int particleRef(const ElementReader& r, const char* attr, const Names& names, int num_particles, bool so_far) {
   const std::string ref = r.text(attr);
   if (isIndex(ref)) {
     const long index = std::stol(ref.size() > 9 ? std::string("999999999") : ref);
     if (index >= num_particles) {
       r.failAttribute(attr, "particle index out of range (the scene has " + std::to_string(num_particles) +
-                                " particles so far)");
+                                (so_far ? " particles so far)" : " particles)"));
     }
     return static_cast<int>(index);
   }
   const auto it = names.particles.find(ref);
-  if (it == names.particles.end()) r.failAttribute(attr, "names no particle defined before this line");
+  if (it == names.particles.end()) {
+    r.failAttribute(attr, so_far ? "names no particle defined before this line" : "names no particle");
+  }
   return it->second;
+}
+
+// Names become CSV column labels ("bob.position.x[m]"), so characters that
+// would split or quote a column, or break a line, are refused.
+void checkName(const ElementReader& r, const char* attr, const std::string& name) {
+  if (name.empty()) r.failAttribute(attr, "must not be empty");
+  for (const unsigned char c : name) {
+    if (std::isspace(c) || std::iscntrl(c) || c == ',' || c == '"' || c == '\'') {
+      r.failAttribute(attr, "must not contain spaces, commas or quotes (it becomes a column name)");
+    }
+  }
 }
 
 void claimName(const ElementReader& r, std::map<std::string, int>& table, const std::string& name, int value,
                const char* what) {
-  if (name.empty()) r.failAttribute("name", "must not be empty");
+  checkName(r, "name", name);
   if (isIndex(name)) r.failAttribute("name", std::string("must not be a number (numbers are ") + what + " indices)");
   if (!table.emplace(name, value).second) r.failAttribute("name", std::string("repeats an earlier ") + what + " name");
 }
@@ -110,8 +230,8 @@ void readParticle(const ElementReader& r, ModelBuilder& builder, Names& names) {
 
 void readSpring(const ElementReader& r, ModelBuilder& builder, Names& names) {
   SpringSpec s;
-  s.a = particleRef(r, "a", names, builder.numParticles());
-  s.b = particleRef(r, "b", names, builder.numParticles());
+  s.a = particleRef(r, "a", names, builder.numParticles(), true);
+  s.b = particleRef(r, "b", names, builder.numParticles(), true);
   s.stiffness = r.positive("stiffness", r.number("stiffness"));
   s.damping = r.nonNegative("damping", r.number("damping", 0.0));
   s.rest_length = r.has("rest_length") ? r.nonNegative("rest_length", r.number("rest_length")) : -1.0;
@@ -125,7 +245,7 @@ void claimBody(const ElementReader& r, ModelBuilder& builder, Names& names, cons
   for (int i = first; i < builder.numParticles(); ++i) {
     members.push_back(i);
     if (!names.particles.emplace(builder.particle(i).name, i).second) {
-      r.fail("generates particle '" + builder.particle(i).name + "', a name already taken");
+      r.failAttribute("name", "generates particle '" + builder.particle(i).name + "', a name already taken");
     }
   }
 }
@@ -152,6 +272,7 @@ void readCloth(const ElementReader& r, ModelBuilder& builder, Names& names) {
   else r.failAttribute("pin", "must be none, top_edge or top_corners");
   if (c.nu < 2 || c.nv < 2) r.failAttribute("count", "must be at least 2 in each direction");
   if (static_cast<long>(c.nu) * c.nv > 10'000'000) r.failAttribute("count", "is too large (over 1e7 particles)");
+  checkName(r, "name", c.name);
   if (names.bodies.count(c.name)) r.failAttribute("name", "repeats an earlier body name");
   const double cos_uv = std::abs(c.u[0] * c.v[0] + c.u[1] * c.v[1] + c.u[2] * c.v[2]) /
                         std::max(1e-300, std::hypot(c.u[0], c.u[1], c.u[2]) * std::hypot(c.v[0], c.v[1], c.v[2]));
@@ -176,6 +297,7 @@ void readBlock(const ElementReader& r, ModelBuilder& builder, Names& names) {
   b.contact = r.boolean("contact", true);
   if (b.nx < 1 || b.ny < 1 || b.nz < 1) r.failAttribute("count", "must be at least 1 in each direction");
   if (static_cast<long>(b.nx) * b.ny * b.nz > 10'000'000) r.failAttribute("count", "is too large (over 1e7 particles)");
+  checkName(r, "name", b.name);
   if (names.bodies.count(b.name)) r.failAttribute("name", "repeats an earlier body name");
   const int first = located(r, [&] { return builder.addBlock(b); });
   claimBody(r, builder, names, b.name, first);
@@ -188,7 +310,7 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
   const int targets = r.has("particle") + r.has("spring") + r.has("body");
   if (targets > 1) r.fail("names more than one of particle, spring and body");
   if (r.has("particle")) {
-    c.index = particleRef(r, "particle", names, model.num_particles);
+    c.index = particleRef(r, "particle", names, model.num_particles, false);
     c.label = model.particle_name[c.index];
     if (quantity == "position") c.kind = Kind::kParticlePosition;
     else if (quantity == "velocity") c.kind = Kind::kParticleVelocity;
@@ -237,75 +359,81 @@ Scene loadScene(const std::string& path) {
     throw SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <" + root->Name() +
                      "> the root element must be <scene>");
   }
+  const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
+
+  // Pass 1: unknown elements and attributes, anywhere in the file.
   const ElementReader root_reader(path, root, {"name"});
   rejectUnknownChildren(path, root, {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record"});
+  for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    readerFor(path, e);
+    rejectUnknownChildren(path, e, {});
+  }
 
+  // Pass 2: missing elements, then missing attributes.
+  if (!root->FirstChildElement("simulation")) {
+    throw SceneError(root_location + " missing required element <simulation>");
+  }
+  if (!root->FirstChildElement("particle") && !root->FirstChildElement("cloth") && !root->FirstChildElement("block")) {
+    throw SceneError(root_location + " has no particles (add <particle>, <cloth> or <block>)");
+  }
+  for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const ElementReader r = readerFor(path, e);
+    for (const AttributeRule& a : ruleFor(e).attributes) {
+      if (a.required) r.text(a.name);
+    }
+  }
+
+  // Pass 3: wrong counts (elements that may appear once; numbers per
+  // attribute) and values that are not what their attribute takes.
+  for (const ElementRule& rule : kElementRules) {
+    if (!rule.single) continue;
+    const XMLElement* first = root->FirstChildElement(rule.tag);
+    if (const XMLElement* second = first ? first->NextSiblingElement(rule.tag) : nullptr) {
+      throw SceneError(path + ":" + std::to_string(second->GetLineNum()) + ": <" + rule.tag +
+                       "> may appear only once (first at line " + std::to_string(first->GetLineNum()) + ")");
+    }
+  }
+  for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    checkSyntax(readerFor(path, e), ruleFor(e));
+  }
+
+  // Pass 4: read in file order, checking references and physics.
   Scene scene;
   scene.path = path;
   scene.name = root_reader.text("name", std::filesystem::path(path).stem().string());
-
-  // Elements that may appear once.
-  auto single = [&](const char* tag, bool required) -> const XMLElement* {
-    const XMLElement* first = root->FirstChildElement(tag);
-    if (!first && required) {
-      throw SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <scene> missing required element <" +
-                       tag + ">");
-    }
-    if (first && first->NextSiblingElement(tag)) {
-      const XMLElement* second = first->NextSiblingElement(tag);
-      throw SceneError(path + ":" + std::to_string(second->GetLineNum()) + ": <" + tag +
-                       "> may appear only once (first at line " + std::to_string(first->GetLineNum()) + ")");
-    }
-    return first;
-  };
+  // The name is written into the stream's comment header: one line only.
+  if (std::any_of(scene.name.begin(), scene.name.end(), [](unsigned char c) { return std::iscntrl(c); })) {
+    root_reader.failAttribute("name", "must not contain line breaks or control characters");
+  }
 
   ModelBuilder builder;
-  if (const XMLElement* e = single("simulation", true)) {
-    readSimulation(ElementReader(path, e, {"integrator", "dt", "duration", "output_rate", "threads"}),
-                   scene.simulation);
+  readSimulation(readerFor(path, root->FirstChildElement("simulation")), scene.simulation);
+  if (const XMLElement* e = root->FirstChildElement("world")) {
+    builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
   }
-  if (const XMLElement* e = single("world", false)) {
-    const ElementReader r(path, e, {"gravity"});
-    builder.setGravity(r.vec3("gravity", {0.0, 0.0, -9.81}));
-  }
-  if (const XMLElement* e = single("ground", false)) {
-    readGround(ElementReader(path, e,
-                             {"normal", "height", "stiffness", "damping", "mu_static", "mu_kinetic",
-                              "friction_stiffness", "friction_damping", "stick_speed"}),
-               builder);
-  }
+  if (const XMLElement* e = root->FirstChildElement("ground")) readGround(readerFor(path, e), builder);
 
   Names names;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
     if (tag == "particle") {
-      readParticle(ElementReader(path, e, {"name", "pos", "vel", "mass", "fixed", "contact", "force"}), builder, names);
+      readParticle(readerFor(path, e), builder, names);
     } else if (tag == "spring") {
-      readSpring(ElementReader(path, e, {"name", "a", "b", "stiffness", "damping", "rest_length"}), builder, names);
+      readSpring(readerFor(path, e), builder, names);
     } else if (tag == "cloth") {
-      readCloth(ElementReader(path, e,
-                              {"name", "origin", "u", "v", "count", "spacing", "mass", "stiffness", "bend_stiffness",
-                               "damping", "pin", "contact"}),
-                builder, names);
+      readCloth(readerFor(path, e), builder, names);
     } else if (tag == "block") {
-      readBlock(ElementReader(path, e,
-                              {"name", "origin", "count", "spacing", "mass", "stiffness", "damping", "vel", "contact"}),
-                builder, names);
+      readBlock(readerFor(path, e), builder, names);
     }
-  }
-  if (builder.numParticles() == 0) {
-    throw SceneError(path + ":" + std::to_string(root->GetLineNum()) +
-                     ": <scene> has no particles (add <particle>, <cloth> or <block>)");
   }
   try {
     scene.model = builder.build();
   } catch (const ModelError& e) {
-    throw SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <scene> " + e.what());
+    throw SceneError(root_location + " " + e.what());
   }
 
   for (const XMLElement* e = root->FirstChildElement("record"); e; e = e->NextSiblingElement("record")) {
-    scene.channels.push_back(
-        readRecord(ElementReader(path, e, {"particle", "spring", "body", "quantity"}), scene.model, names));
+    scene.channels.push_back(readRecord(readerFor(path, e), scene.model, names));
   }
   return scene;
 }

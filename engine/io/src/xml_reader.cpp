@@ -1,8 +1,11 @@
 #include "xml_reader.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "suitsim/io/scene.h"
@@ -41,30 +44,106 @@ bool parseNumber(const std::string& s, double* out) {
   return true;
 }
 
+namespace {
+
+// tinyxml2 names the element it was in only inside ErrorStr(), as
+// "... XMLElement name=particle"; the message is better with it.
+std::string errorElement(const tinyxml2::XMLDocument& doc) {
+  const std::string detail = doc.ErrorStr() ? doc.ErrorStr() : "";
+  const std::string key = "XMLElement name=";
+  const std::size_t at = detail.find(key);
+  if (at == std::string::npos) return "";
+  std::string name = detail.substr(at + key.size());
+  const std::size_t end = name.find_first_of(" \t\r\n");
+  if (end != std::string::npos) name.resize(end);
+  return name;
+}
+
+// The parser's error codes say where it gave up, not what the author did
+// wrong; these say the usual cause.
+std::string describeXmlError(tinyxml2::XMLError err) {
+  switch (err) {
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+      return "not closed, or closed by a tag with another name";
+    case tinyxml2::XML_ERROR_PARSING_ELEMENT: return "a badly formed tag";
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
+      return "a malformed or repeated attribute (values need quotes; each attribute may appear once)";
+    case tinyxml2::XML_ERROR_PARSING_TEXT: return "malformed text (a stray '<' or '&', or text outside any element)";
+    case tinyxml2::XML_ERROR_PARSING_CDATA: return "an unterminated CDATA section";
+    case tinyxml2::XML_ERROR_PARSING_COMMENT: return "an unterminated comment";
+    case tinyxml2::XML_ERROR_PARSING_DECLARATION: return "a malformed <?...?> declaration";
+    case tinyxml2::XML_ERROR_PARSING_UNKNOWN: return "a malformed <!...> section";
+    case tinyxml2::XML_ERROR_PARSING: return "an element not closed before the end of the file";
+    default: return "unreadable XML";
+  }
+}
+
+}  // namespace
+
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
+  // tinyxml2 happily fopen()s a directory and reports a confusing error, so
+  // the common file problems are told apart first.
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw SceneError(path + ": cannot open file (no such file)");
+  if (std::filesystem::is_directory(status)) throw SceneError(path + ": is a directory, not a scene file");
+
   const tinyxml2::XMLError err = doc.LoadFile(path.c_str());
   if (err == tinyxml2::XML_ERROR_FILE_NOT_FOUND || err == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
       err == tinyxml2::XML_ERROR_FILE_READ_ERROR) {
-    throw SceneError(path + ": cannot open file");
+    throw SceneError(path + ": cannot open file (" + std::string(doc.ErrorName()) + ")");
+  }
+  if (err == tinyxml2::XML_ERROR_EMPTY_DOCUMENT) {
+    throw SceneError(path + ":1: malformed XML: the file is empty (expected a <scene> element)");
   }
   if (err != tinyxml2::XML_SUCCESS) {
     std::ostringstream out;
-    out << path << ":" << doc.ErrorLineNum() << ": malformed XML (" << doc.ErrorName() << ")";
+    const std::string element = errorElement(doc);
+    out << path << ":" << std::max(1, doc.ErrorLineNum()) << ": ";
+    if (!element.empty()) out << "<" << element << "> ";
+    out << "malformed XML: " << describeXmlError(err) << " ("
+        << doc.ErrorName() << ")";
     throw SceneError(out.str());
   }
-  if (doc.RootElement() == nullptr) throw SceneError(path + ":1: no root element");
+  const tinyxml2::XMLElement* root = doc.RootElement();
+  if (root == nullptr) throw SceneError(path + ":1: malformed XML: the file has no element (expected <scene>)");
+  // XML allows one root; tinyxml2 reads a second one and we would ignore it.
+  if (const tinyxml2::XMLElement* extra = root->NextSiblingElement()) {
+    throw SceneError(location(path, extra) + " a second top-level element (everything belongs inside <" +
+                     root->Name() + ">, closed at the end of the file)");
+  }
 }
 
 void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
                            std::initializer_list<const char*> allowed) {
-  for (const tinyxml2::XMLElement* c = parent->FirstChildElement(); c; c = c->NextSiblingElement()) {
+  for (const tinyxml2::XMLNode* n = parent->FirstChild(); n; n = n->NextSibling()) {
+    if (const tinyxml2::XMLText* t = n->ToText()) {
+      // Text is never part of the format: a value typed between the tags
+      // instead of into an attribute must not vanish silently.
+      std::string text = t->Value() ? t->Value() : "";
+      if (std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); })) continue;
+      const auto first = text.find_first_not_of(" \t\r\n");
+      text = text.substr(first);
+      if (text.size() > 40) text = text.substr(0, 40) + "...";
+      std::ostringstream out;
+      out << path << ":" << n->GetLineNum() << ": <" << parent->Name()
+          << "> unexpected text (values go in attributes) (got '" << text << "')";
+      throw SceneError(out.str());
+    }
+    const tinyxml2::XMLElement* c = n->ToElement();
+    if (!c) continue;  // comments and declarations
     bool known = false;
     for (const char* a : allowed) known = known || std::strcmp(a, c->Name()) == 0;
     if (!known) {
       std::ostringstream out;
-      out << location(path, c) << " unknown element inside <" << parent->Name() << "> (allowed:";
-      for (const char* a : allowed) out << " <" << a << ">";
-      out << ")";
+      out << location(path, c) << " unknown element inside <" << parent->Name() << ">";
+      if (allowed.size() == 0) {
+        out << " (<" << parent->Name() << "> takes no child elements)";
+      } else {
+        out << " (allowed:";
+        for (const char* a : allowed) out << " <" << a << ">";
+        out << ")";
+      }
       throw SceneError(out.str());
     }
   }
@@ -73,13 +152,24 @@ void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* 
 ElementReader::ElementReader(const std::string& path, const tinyxml2::XMLElement* element,
                              std::initializer_list<const char*> allowed)
     : path_(path), element_(element) {
-  for (const tinyxml2::XMLAttribute* a = element->FirstAttribute(); a; a = a->Next()) {
+  rejectUnknownAttributes(allowed.begin(), allowed.end());
+}
+
+ElementReader::ElementReader(const std::string& path, const tinyxml2::XMLElement* element,
+                             const std::vector<const char*>& allowed)
+    : path_(path), element_(element) {
+  rejectUnknownAttributes(allowed.data(), allowed.data() + allowed.size());
+}
+
+void ElementReader::rejectUnknownAttributes(const char* const* allowed_begin, const char* const* allowed_end) const {
+  for (const tinyxml2::XMLAttribute* a = element_->FirstAttribute(); a; a = a->Next()) {
     bool known = false;
-    for (const char* name : allowed) known = known || std::strcmp(name, a->Name()) == 0;
+    for (auto name = allowed_begin; name != allowed_end; ++name) known = known || std::strcmp(*name, a->Name()) == 0;
     if (!known) {
       std::ostringstream out;
       out << "unknown attribute '" << a->Name() << "' (allowed:";
-      for (const char* name : allowed) out << " " << name;
+      for (auto name = allowed_begin; name != allowed_end; ++name) out << " " << *name;
+      if (allowed_begin == allowed_end) out << " none";
       out << ")";
       fail(out.str());
     }
@@ -141,7 +231,7 @@ bool ElementReader::boolean(const char* name, bool fallback) const {
   const std::string s = text(name);
   if (s == "true" || s == "1") return true;
   if (s == "false" || s == "0") return false;
-  failAttribute(name, "must be true or false");
+  failAttribute(name, "must be true, false, 1 or 0");
 }
 
 Vec3 ElementReader::vec3(const char* name) const {

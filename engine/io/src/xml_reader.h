@@ -20,6 +20,9 @@ class ElementReader {
  public:
   ElementReader(const std::string& path, const tinyxml2::XMLElement* element,
                 std::initializer_list<const char*> allowed_attributes);
+  /// The same, for readers that keep their attribute lists in a table.
+  ElementReader(const std::string& path, const tinyxml2::XMLElement* element,
+                const std::vector<const char*>& allowed_attributes);
 
   bool has(const char* name) const;
   std::string text(const char* name) const;                              ///< required
@@ -46,6 +49,7 @@ class ElementReader {
 
  private:
   const char* raw(const char* name) const;
+  void rejectUnknownAttributes(const char* const* allowed_begin, const char* const* allowed_end) const;
   std::string path_;
   const tinyxml2::XMLElement* element_;
 };
@@ -53,10 +57,13 @@ class ElementReader {
 /// Parses a double from the whole of `s`; false on junk or non-finite values.
 bool parseNumber(const std::string& s, double* out);
 
-/// Loads an XML document, or throws SceneError with the parser's line.
+/// Loads an XML document, or throws SceneError with the parser's line. A
+/// missing file, a directory, an empty file and a second top-level element
+/// are errors too.
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc);
 
-/// Throws for any child element whose name is not in `allowed`.
+/// Throws for any child element whose name is not in `allowed` (an empty list
+/// means the element takes no children), and for any non-blank text.
 void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
                            std::initializer_list<const char*> allowed);
 

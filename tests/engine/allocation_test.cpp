@@ -1,0 +1,54 @@
+// step() allocates nothing: the global operator new is replaced by a
+// counting one, and the count must not move across many steps of every
+// integrator, on one and two threads, with springs and ground contacts.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "suitsim/builder.h"
+#include "suitsim/step.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace suitsim {
+namespace {
+
+TEST(Allocation, StepAllocatesNothing) {
+  ModelBuilder b;
+  GroundModel g;
+  g.enabled = true;
+  g.stiffness = 5e3;
+  g.friction_stiffness = 5e3;
+  g.mu_static = 0.6;
+  g.mu_kinetic = 0.4;
+  b.setGround(g);
+  b.addBlock({.name = "box", .origin = {0, 0, 0.01}, .nx = 16, .ny = 16, .nz = 8, .spacing = 0.01, .mass = 1.0,
+              .stiffness = 3e3, .damping = 0.5, .velocity = {1.0, 0, -0.5}});
+  const Model model = b.build();
+  ASSERT_GE(model.num_springs, 8192);  // large enough for the parallel path too
+  for (int threads : {1, 2}) {
+    for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+      State state = makeState(model);
+      Workspace ws(model, threads);
+      for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-5);  // let OpenMP set up its team
+      const long before = g_allocations.load();
+      for (int k = 0; k < 200; ++k) step(model, state, ws, integrator, 1e-5);
+      EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator) << " threads " << threads;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace suitsim

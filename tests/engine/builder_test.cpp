@@ -1,0 +1,102 @@
+// ModelBuilder: validation, generated bodies, spring colouring.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "suitsim/builder.h"
+
+namespace suitsim {
+namespace {
+
+TEST(Builder, SpringColoursNeverShareAParticleAndKeepEverySpring) {
+  ModelBuilder b;
+  b.addCloth({.name = "c", .nu = 12, .nv = 9, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
+  b.addBlock({.name = "k", .origin = {5, 0, 0}, .nx = 4, .ny = 3, .nz = 2, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0});
+  const int added = b.numSprings();
+  const Model m = b.build();
+  ASSERT_EQ(m.num_springs, added);
+  std::set<int> inputs;
+  for (int c = 0; c < m.numSpringColours(); ++c) {
+    std::set<int> touched;
+    for (int s = m.spring_colour_begin[c]; s < m.spring_colour_begin[c + 1]; ++s) {
+      EXPECT_TRUE(touched.insert(m.spring_a[s]).second) << "colour " << c;
+      EXPECT_TRUE(touched.insert(m.spring_b[s]).second) << "colour " << c;
+      inputs.insert(m.spring_input_index[s]);
+    }
+  }
+  EXPECT_EQ(static_cast<int>(inputs.size()), added);
+  EXPECT_EQ(m.spring_colour_begin.back(), added);
+  for (int s = 0; s < m.num_springs; ++s) EXPECT_EQ(m.springIndexFromInput(m.spring_input_index[s]), s);
+}
+
+TEST(Builder, ClothAndBlockSpringCounts) {
+  ModelBuilder b;
+  const int nu = 7, nv = 5;
+  b.addCloth({.name = "c", .nu = nu, .nv = nv, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
+  const int structural = 2 * nu * nv - nu - nv;
+  const int shear = 2 * (nu - 1) * (nv - 1);
+  const int bending = nv * (nu - 2) + nu * (nv - 2);
+  EXPECT_EQ(b.numSprings(), structural + shear + bending);
+  ModelBuilder k;
+  k.addBlock({.name = "k", .nx = 3, .ny = 3, .nz = 3, .spacing = 0.1, .mass = 2.7, .stiffness = 10.0});
+  // Pairs of lattice points at most one step apart per axis: (27 * 27 - 27 - sum of non-neighbours) / 2;
+  // counted directly: 3 axes x 18 edges, 6 faces-diagonal families... use the closed form
+  // sum over offsets d of prod_axis (3 - |d_axis|), halved over +-d.
+  int expected = 0;
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz)
+        if (dx || dy || dz) expected += (3 - std::abs(dx)) * (3 - std::abs(dy)) * (3 - std::abs(dz));
+  EXPECT_EQ(k.numSprings(), expected / 2);
+  const Model m = k.build();
+  EXPECT_NEAR(m.totalMass(), 2.7, 1e-12);
+}
+
+TEST(Builder, RestLengthDefaultsToInitialDistance) {
+  ModelBuilder b;
+  b.addParticle({.name = "a", .position = {0, 0, 0}});
+  b.addParticle({.name = "b", .position = {3, 4, 0}});
+  b.addSpring({0, 1, 10.0, 0.0, -1.0});
+  EXPECT_DOUBLE_EQ(b.build().spring_rest_length[0], 5.0);
+}
+
+TEST(Builder, RejectsNonPhysicalInput) {
+  ModelBuilder b;
+  b.addParticle({.name = "a"});
+  EXPECT_THROW(b.addParticle({.name = "z", .mass = 0.0}), ModelError);
+  EXPECT_THROW(b.addParticle({.name = "z", .mass = -1.0}), ModelError);
+  EXPECT_THROW(b.addParticle({.name = ""}), ModelError);
+  EXPECT_THROW(b.addSpring({0, 0, 10.0, 0.0, 1.0}), ModelError);  // particle to itself
+  EXPECT_THROW(b.addSpring({0, 5, 10.0, 0.0, 1.0}), ModelError);  // out of range
+  b.addParticle({.name = "b", .position = {1, 0, 0}});
+  EXPECT_THROW(b.addSpring({0, 1, 0.0, 0.0, 1.0}), ModelError);   // stiffness 0
+  EXPECT_THROW(b.addSpring({0, 1, 10.0, -1.0, 1.0}), ModelError);  // negative damping
+  b.addParticle({.name = "a", .position = {2, 0, 0}});
+  EXPECT_THROW(b.build(), ModelError);  // duplicate name
+  GroundModel g;
+  g.enabled = true;
+  g.stiffness = 100.0;
+  g.mu_static = 0.3;
+  g.mu_kinetic = 0.5;
+  g.friction_stiffness = 100.0;
+  EXPECT_THROW(b.setGround(g), ModelError);  // mu_kinetic > mu_static
+}
+
+TEST(Builder, FixedParticlesAreNotContactsAndHaveNoInverseMass) {
+  ModelBuilder b;
+  GroundModel g;
+  g.enabled = true;
+  g.stiffness = 100.0;
+  b.setGround(g);
+  b.addParticle({.name = "free"});
+  b.addParticle({.name = "pinned", .fixed = true});
+  b.addParticle({.name = "ghost", .contact = false});
+  const Model m = b.build();
+  EXPECT_EQ(m.contact_particle, std::vector<std::int32_t>{0});
+  EXPECT_EQ(m.particle_inv_mass[1], 0.0);
+  EXPECT_EQ(m.findParticle("ghost"), 2);
+  EXPECT_EQ(m.findParticle("nobody"), -1);
+}
+
+}  // namespace
+}  // namespace suitsim

@@ -1,0 +1,49 @@
+// Small helpers shared by engine tests and benchmarks: run a model for a
+// while, find oscillation periods from zero crossings.
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "suitsim/model.h"
+#include "suitsim/state.h"
+#include "suitsim/step.h"
+
+namespace suitsim::testing {
+
+/// Steps `state` for `duration` seconds, calling observe(state) after every step.
+inline void runFor(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt,
+                   double duration, const std::function<void(const State&)>& observe = {}) {
+  const long steps = std::lround(duration / dt);
+  for (long k = 0; k < steps; ++k) {
+    step(model, state, ws, integrator, dt);
+    if (observe) observe(state);
+  }
+}
+
+/// Times of upward zero crossings of a sampled signal, linearly interpolated.
+class ZeroCrossings {
+ public:
+  void add(double t, double value) {
+    if (has_previous_ && previous_value_ < 0.0 && value >= 0.0) {
+      times_.push_back(previous_t_ + (t - previous_t_) * (-previous_value_) / (value - previous_value_));
+    }
+    previous_t_ = t;
+    previous_value_ = value;
+    has_previous_ = true;
+  }
+  /// Mean period over all complete cycles seen (needs at least two crossings).
+  double meanPeriod() const {
+    if (times_.size() < 2) return NAN;
+    return (times_.back() - times_.front()) / static_cast<double>(times_.size() - 1);
+  }
+  std::size_t count() const { return times_.size(); }
+
+ private:
+  std::vector<double> times_;
+  double previous_t_ = 0.0, previous_value_ = 0.0;
+  bool has_previous_ = false;
+};
+
+}  // namespace suitsim::testing
