@@ -1,8 +1,8 @@
 // RobotDescription's lookups on a description built in code (no file), so
 // these hold for any producer, not just the URDF reader.
-#include <gtest/gtest.h>
-
 #include "suitsim/robot.h"
+
+#include <gtest/gtest.h>
 
 namespace suitsim {
 namespace {

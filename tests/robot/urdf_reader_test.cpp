@@ -90,8 +90,7 @@ TEST_F(UrdfJvrc1Test, CountsLinksAndJointsByType) {
 TEST_F(UrdfJvrc1Test, TotalMassEqualsSumOfMassElements) {
   // Independent of the reader: strip comments, then add up every
   // <mass value="..."> in the text.
-  const std::string text =
-      std::regex_replace(readText(kJvrc1), std::regex("<!--[\\s\\S]*?-->"), "");
+  const std::string text = std::regex_replace(readText(kJvrc1), std::regex("<!--[\\s\\S]*?-->"), "");
   const std::regex mass_re("<mass\\s+value\\s*=\\s*\"([^\"]*)\"");
   double expected = 0.0;
   int count = 0;
@@ -179,6 +178,15 @@ TEST(UrdfReaderTest, InertialRpyIsFoldedIntoLinkAxes) {
   expectVec3(shoulder.origin_rpy, {0.1, 0.2, 0.3});
 }
 
+TEST(UrdfReaderTest, InertiasOnTheEdgeOfValidityLoad) {
+  const RobotDescription robot = loadUrdf(kData + "inertia_edge_cases.urdf");
+  EXPECT_DOUBLE_EQ(link(robot, "plate").inertial.inertia[2], 0.000358026);
+  EXPECT_EQ(link(robot, "point").inertial.inertia, (std::array<double, 6>{0, 0, 0, 0, 0, 0}));
+  EXPECT_DOUBLE_EQ(link(robot, "point").inertial.mass, 0.3);
+  EXPECT_EQ(link(robot, "dummy").inertial.mass, 0.0);
+  EXPECT_EQ(link(robot, "dummy").inertial.inertia[0], 1.0);
+}
+
 TEST(UrdfReaderTest, JointTypesLimitsDynamicsAndMimic) {
   const RobotDescription robot = loadUrdf(kData + "joint_types.urdf");
   expectTreeOrder(robot);
@@ -187,7 +195,7 @@ TEST(UrdfReaderTest, JointTypesLimitsDynamicsAndMimic) {
   EXPECT_EQ(wheel.type, JointType::kContinuous);
   EXPECT_EQ(wheel.lower, -kInf);
   EXPECT_EQ(wheel.upper, kInf);
-  EXPECT_EQ(wheel.effort_limit, kInf);  // no <limit>: unbounded
+  EXPECT_EQ(wheel.effort_limit, kInf);      // no <limit>: unbounded
   expectVec3(wheel.axis, {0.0, 1.0, 0.0});  // "0 2 0" normalised
   EXPECT_DOUBLE_EQ(wheel.actuation.viscous, 0.3);
   EXPECT_DOUBLE_EQ(wheel.actuation.coulomb, 0.7);
@@ -224,7 +232,7 @@ TEST(UrdfReaderTest, JointTypesLimitsDynamicsAndMimic) {
 TEST(UrdfReaderTest, ClutteredRealWorldFileLoads) {
   const RobotDescription robot = loadUrdf(kData + "tolerant.urdf");
   EXPECT_EQ(robot.name, "cluttered");
-  ASSERT_EQ(robot.links.size(), 2u);  // <sensor><parent>, <gazebo reference> add nothing
+  ASSERT_EQ(robot.links.size(), 2u);   // <sensor><parent>, <gazebo reference> add nothing
   ASSERT_EQ(robot.joints.size(), 1u);  // <transmission>/<ros2_control> <joint> are not joints
   EXPECT_EQ(robot.links[0].name, "torso");
   EXPECT_DOUBLE_EQ(robot.totalMass(), 6.5);
@@ -254,14 +262,13 @@ TEST(UrdfReaderTest, ParsesTextWithNameForErrors) {
               "inline.urdf");
     FAIL() << "expected SceneError";
   } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("inline.urdf:3: <mass> attribute 'value'"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("inline.urdf:3: <mass> attribute 'value'"), std::string::npos) << e.what();
   }
 }
 
 TEST(UrdfReaderTest, MalformedTextIsAnError) {
   for (const std::string& text : {std::string("<robot name=\"r\">\n<link name=\"a\">\n</robot>"), std::string(""),
-                                   std::string("<robot name=\"r\"/>\n<robot name=\"s\"/>")}) {
+                                  std::string("<robot name=\"r\"/>\n<robot name=\"s\"/>")}) {
     try {
       parseUrdf(text, "inline.urdf");
       FAIL() << "expected SceneError for: " << text;
@@ -334,6 +341,8 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"negative_mass.urdf", 5, {"<mass>", "'value'", ">= 0", "'-1.5'"}},
         InvalidCase{"mass_not_number.urdf", 5, {"<mass>", "'value'", "number", "'abc'"}},
         InvalidCase{"inertia_triangle.urdf", 6, {"<inertia>", "triangle inequality", "ixx + iyy >= izz", "izz='0.5'"}},
+        InvalidCase{
+            "inertia_triangle_rotated.urdf", 8, {"<inertia>", "triangle inequality", "principal moments", "iyz='0.2'"}},
         InvalidCase{"inertia_not_psd.urdf", 6, {"<inertia>", "positive semi-definite", "ixy='2'"}},
         InvalidCase{"zero_axis.urdf", 8, {"<axis>", "'xyz'", "non-zero", "'0 0 0'"}},
         InvalidCase{"origin_not_finite.urdf", 6, {"<origin>", "'xyz'", "finite", "'0 nan 0'"}}),
