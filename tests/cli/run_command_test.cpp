@@ -1,0 +1,284 @@
+// `suitsim run`, tested through the real binary: bad scenes and bad options
+// exit 2 with one clear message and write nothing; a good run writes a
+// stream and a summary with the expected shape; the stream does not depend
+// on the thread count.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string sourcePath(const std::string& relative) { return std::string(SUITSIM_SOURCE_DIR) + "/" + relative; }
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// A fresh directory per test; removed afterwards.
+class RunCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) / ("suitsim_cli_" + std::string(info->name()) + "_" +
+                                             std::to_string(static_cast<long>(::getpid())));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);  // kept for a look when a test fails
+  }
+
+  /// Runs `suitsim <args>`, capturing stdout and stderr to files.
+  Result run(const std::vector<std::string>& args) {
+    std::string command = quoted(SUITSIM_BINARY);
+    for (const std::string& a : args) command.append(" ").append(quoted(a));
+    const fs::path out = dir_ / "stdout.txt";
+    const fs::path err = dir_ / "stderr.txt";
+    // Appended piece by piece: "literal" + std::string&& trips GCC 12's
+    // false -Wrestrict warning.
+    command.append(" >").append(quoted(out.string()));
+    command.append(" 2>").append(quoted(err.string()));
+    command.append(" </dev/null");
+    const int status = std::system(command.c_str());
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status;  // a signal is never a pass
+    r.out = readFile(out);
+    r.err = readFile(err);
+    return r;
+  }
+
+  fs::path dir_;
+};
+
+int countLines(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+std::vector<std::string> dirEntries(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  return names;
+}
+
+// ---- bad scenes -------------------------------------------------------------
+
+struct BadScene {
+  const char* fixture;
+  int line;
+  const char* culprit;
+};
+
+TEST_F(RunCommand, BadScenesExit2WithFileAndLineAndWriteNothing) {
+  const BadScene cases[] = {
+      {"malformed_unclosed_tag", 5, "<particle>"},
+      {"unknown_attribute", 7, "stifness"},
+      {"particle_missing_mass", 5, "mass"},
+      {"pos_two_numbers", 5, "pos"},
+      {"dt_negative", 4, "dt"},
+      {"record_unknown_body", 6, "body"},
+      {"output_rate_above_one_over_dt", 4, "output_rate"},
+  };
+  for (const BadScene& c : cases) {
+    SCOPED_TRACE(c.fixture);
+    const std::string scene = sourcePath(std::string("scenes/invalid/") + c.fixture + ".xml");
+    // An existing, empty output directory must stay empty ...
+    const fs::path existing = dir_ / (std::string(c.fixture) + "_existing");
+    fs::create_directories(existing);
+    Result r = run({"run", scene, "--out", existing.string(), "--threads", "1"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(scene + ":" + std::to_string(c.line) + ":"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.culprit), std::string::npos) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << "one error, one line:\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_TRUE(dirEntries(existing).empty());
+    // ... and a missing one must not be created.
+    const fs::path missing = dir_ / (std::string(c.fixture) + "_missing");
+    r = run({"run", scene, "--out", missing.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_FALSE(fs::exists(missing));
+  }
+}
+
+TEST_F(RunCommand, MissingSceneFileExits2) {
+  const std::string scene = sourcePath("scenes/invalid/does_not_exist.xml");
+  const Result r = run({"run", scene, "--out", (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(scene), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(RunCommand, DirectoryAsSceneExits2) {
+  const Result r = run({"run", sourcePath("scenes"), "--out", (dir_ / "out").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("directory"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+// ---- bad options --------------------------------------------------------------
+
+TEST_F(RunCommand, BadOptionsExit2AndWriteNothing) {
+  const std::string scene = sourcePath("scenes/spring_mass.xml");
+  const std::string out = (dir_ / "out").string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"run", scene, "--out", out, "--dt", "-1"},
+      {"run", scene, "--out", out, "--dt", "0"},
+      {"run", scene, "--out", out, "--dt", "abc"},
+      {"run", scene, "--out", out, "--dt", " 1e-4"},
+      {"run", scene, "--out", out, "--dt", "1e-300"},  // 1e300 steps: refused, not overflowed
+      {"run", scene, "--out", out, "--duration", "-2"},
+      {"run", scene, "--out", out, "--duration", "inf"},
+      {"run", scene, "--out", out, "--duration", "1e-5"},  // shorter than one step
+      {"run", scene, "--out", out, "--threads", "0"},
+      {"run", scene, "--out", out, "--threads", "-1"},
+      {"run", scene, "--out", out, "--threads", "1.5"},
+      {"run", scene, "--out", out, "--threads", "2x"},
+      {"run", scene, "--out", out, "--threads", "100000"},
+      {"run", scene, "--out", out, "--frobnicate"},
+      {"run", scene, "--out", out, "--dt"},  // value missing
+      {"run", scene},                        // no --out
+      {"run", scene, "--out"},
+      {"run", scene, "--out", ""},
+      {"run", "--out", out},                // no scene
+      {"run", scene, scene, "--out", out},  // two scenes
+      {"walk", scene, "--out", out},        // unknown command
+      {},                                   // nothing at all
+  };
+  for (const auto& args : cases) {
+    std::string shown;
+    for (const std::string& a : args) shown += " [" + a + "]";
+    SCOPED_TRACE(shown);
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("usage"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+// ---- good runs ------------------------------------------------------------------
+
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string f;
+  while (std::getline(in, f, ',')) fields.push_back(f);
+  return fields;
+}
+
+TEST_F(RunCommand, SpringMassWritesStreamAndSummary) {
+  const fs::path out = dir_ / "out";
+  const Result r = run({"run", sourcePath("scenes/spring_mass.xml"), "--out", out.string(), "--duration", "0.5",
+                        "--dt", "1e-4", "--threads", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Exactly the two results; no temporary file left behind.
+  auto entries = dirEntries(out);
+  std::sort(entries.begin(), entries.end());
+  EXPECT_EQ(entries, (std::vector<std::string>{"stream.csv", "summary.json"}));
+
+  std::ifstream stream(out / "stream.csv");
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+  while (std::getline(stream, line)) {
+    if (!line.empty() && line[0] == '#') continue;
+    if (header.empty()) {
+      header = splitCsv(line);
+      continue;
+    }
+    std::vector<double> row;
+    for (const std::string& f : splitCsv(line)) row.push_back(std::stod(f));
+    rows.push_back(row);
+  }
+  ASSERT_FALSE(header.empty());
+  EXPECT_EQ(header[0], "time[s]");
+  for (const std::string& column : header) {
+    const auto open = column.find('[');
+    EXPECT_TRUE(open != std::string::npos && open > 0 && column.back() == ']' && column.size() > open + 2)
+        << "column without a unit: " << column;
+  }
+  // bob.position (3) + coil.tension (1) + energy (3), after time.
+  EXPECT_EQ(header.size(), 1u + 3u + 1u + 3u);
+  EXPECT_NE(std::find(header.begin(), header.end(), "coil.tension[N]"), header.end());
+  // 200 Hz over 0.5 s, plus the row at t = 0.
+  ASSERT_EQ(rows.size(), 101u);
+  for (const auto& row : rows) ASSERT_EQ(row.size(), header.size());
+  EXPECT_EQ(rows.front()[0], 0.0);
+  EXPECT_NEAR(rows[1][0], 0.005, 1e-12);
+  EXPECT_NEAR(rows.back()[0], 0.5, 1e-9);
+  EXPECT_NEAR(rows.front()[1], 0.35, 1e-12);  // bob starts 5 cm out
+
+  const auto summary = nlohmann::json::parse(readFile(out / "summary.json"));
+  for (const char* key : {"steps", "sim_time_s", "wall_time_s", "realtime_factor", "energy_start_j", "energy_end_j"}) {
+    EXPECT_TRUE(summary.contains(key)) << key;
+  }
+  EXPECT_EQ(summary.at("steps").get<long>(), 5000);
+  EXPECT_NEAR(summary.at("sim_time_s").get<double>(), 0.5, 1e-9);
+  EXPECT_GE(summary.at("wall_time_s").get<double>(), 0.0);  // its value is the machine's business
+  // 1/2 k x^2 = 1/2 * 200 N/m * (0.05 m)^2; Verlet keeps it to well under 0.1 %.
+  EXPECT_NEAR(summary.at("energy_start_j").get<double>(), 0.25, 1e-12);
+  EXPECT_NEAR(summary.at("energy_end_j").get<double>(), 0.25, 2.5e-4);
+}
+
+TEST_F(RunCommand, ClothStreamIsIdenticalForAnyThreadCount) {
+  const std::string scene = sourcePath("scenes/cloth.xml");
+  const fs::path one = dir_ / "one";
+  const fs::path two = dir_ / "two";
+  const Result r1 = run({"run", scene, "--out", one.string(), "--duration", "0.2", "--threads", "1", "--quiet"});
+  const Result r2 = run({"run", scene, "--out", two.string(), "--duration", "0.2", "--threads", "2", "--quiet"});
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  const std::string a = readFile(one / "stream.csv");
+  const std::string b = readFile(two / "stream.csv");
+  // 100 Hz over 0.2 s plus t = 0, after the comment lines and the header.
+  EXPECT_GT(countLines(a), 21);
+  EXPECT_TRUE(a == b) << "stream.csv differs between --threads 1 and --threads 2";
+  const auto s1 = nlohmann::json::parse(readFile(one / "summary.json"));
+  const auto s2 = nlohmann::json::parse(readFile(two / "summary.json"));
+  EXPECT_EQ(s1.at("threads").get<int>(), 1);
+  EXPECT_EQ(s2.at("threads").get<int>(), 2);
+  EXPECT_EQ(s1.at("energy_end_j"), s2.at("energy_end_j"));
+}
+
+// A scene name that is not UTF-8 once made the summary writer throw and the
+// process abort, leaving partial files behind.
+TEST_F(RunCommand, NonUtf8SceneNameStillWritesSummary) {
+  const fs::path scene = dir_ / "latin1.xml";
+  std::ofstream(scene) << "<scene name=\"caf\xe9\">\n"
+                          "  <simulation integrator=\"rk4\" dt=\"1e-3\" duration=\"0.01\"/>\n"
+                          "  <particle name=\"a\" pos=\"0 0 0\" mass=\"1\"/>\n"
+                          "</scene>\n";
+  const fs::path out = dir_ / "out";
+  const Result r = run({"run", scene.string(), "--out", out.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  EXPECT_TRUE(fs::exists(out / "stream.csv"));
+}
+
+}  // namespace
