@@ -151,7 +151,9 @@ const Eigen::MatrixXd& massMatrix(const RigidModel& model, RigidData& data,
     data.M.block<3, 3>(0, 0) = data.composite_mass[0] * Matrix3d::Identity();
     data.M.block<3, 3>(0, 3) = -H;
     data.M.block<3, 3>(3, 0) = H;
-    data.M.block<3, 3>(3, 3) = data.composite_I[0];
+    // Symmetrised: R I Rᵀ in the composite sums rounds asymmetrically (1e-16),
+    // and callers may rely on M == Mᵀ exactly.
+    data.M.block<3, 3>(3, 3) = 0.5 * (data.composite_I[0] + data.composite_I[0].transpose());
   }
   return data.M;
 }

@@ -46,7 +46,6 @@ void integrateConfiguration(const RigidModel& model, Configuration& q, const Vec
                             double dt) {
   detail::checkConfiguration("integrateConfiguration", model, q);
   detail::checkVector("integrateConfiguration", "v", model, v);
-  const int nb = model.base_dofs;
   if (model.floating_base) {
     // SE(3) exponential of the body twist (v_o, ω_o) dt: the base turns by
     // exp([φ]), φ = ω_o dt, and its origin moves by R V(φ) v_o dt, V being the

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross()
 
 namespace suitsim::eval::detail {
 
