@@ -140,6 +140,47 @@ int ModelBuilder::addBlock(const BlockSpec& spec) {
   return first;
 }
 
+int ModelBuilder::addHinge(const HingeSpec& spec) {
+  const std::string label = "hinge '" + spec.name + "'";
+  const int ids[] = {spec.centre, spec.axis_point, spec.parent_arm, spec.child_arm, spec.child_arm2};
+  for (int a = 0; a < 5; ++a) {
+    if (ids[a] < 0 || ids[a] >= numParticles()) throw ModelError(label + ": particle index out of range");
+    for (int b = 0; b < a; ++b) {
+      if (ids[a] == ids[b]) throw ModelError(label + ": its five particles must be distinct");
+    }
+    for (const HingeSpec& other : hinges_) {
+      for (int o : {other.centre, other.axis_point, other.parent_arm, other.child_arm, other.child_arm2}) {
+        if (o == ids[a]) throw ModelError(label + ": shares a particle with hinge '" + other.name + "'");
+      }
+    }
+  }
+  const JointActuation& j = spec.actuation;
+  if (!(j.motor_constant > 0.0)) throw ModelError(label + ": motor constant must be > 0");
+  if (j.viscous < 0.0 || j.coulomb < 0.0 || j.static_max < 0.0 || j.stribeck_velocity < 0.0) {
+    throw ModelError(label + ": friction parameters must be >= 0");
+  }
+  if (j.static_max < j.coulomb) throw ModelError(label + ": static friction must be >= Coulomb friction");
+  if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
+  hinges_.push_back(spec);
+  return numHinges() - 1;
+}
+
+int ModelBuilder::addBody(const BodySpec& spec) {
+  if (spec.count < 1 || spec.first < 0 || spec.first + spec.count > numParticles()) {
+    throw ModelError("body '" + spec.name + "': particle range out of bounds");
+  }
+  if (static_cast<int>(spec.body_position.size()) != spec.count) {
+    throw ModelError("body '" + spec.name + "': needs one body-frame position per particle");
+  }
+  for (const BodySpec& b : bodies_) {
+    if (spec.first < b.first + b.count && b.first < spec.first + spec.count) {
+      throw ModelError("body '" + spec.name + "' overlaps body '" + b.name + "'");
+    }
+  }
+  bodies_.push_back(spec);
+  return numBodies() - 1;
+}
+
 void ModelBuilder::setGround(const GroundModel& ground) {
   GroundModel g = ground;
   if (g.enabled) {
@@ -241,6 +282,44 @@ Model ModelBuilder::build() const {
   }
   if (num_colours == 0) m.spring_colour_begin.assign(1, 0);
 
+  const int nh = numHinges();
+  m.num_hinges = nh;
+  for (const HingeSpec& h : hinges_) {
+    m.hinge_name.push_back(h.name);
+    m.hinge_centre.push_back(h.centre);
+    m.hinge_axis_point.push_back(h.axis_point);
+    m.hinge_parent_arm.push_back(h.parent_arm);
+    m.hinge_child_arm.push_back(h.child_arm);
+    m.hinge_child_arm2.push_back(h.child_arm2);
+    m.hinge_motor_constant.push_back(h.actuation.motor_constant);
+    m.hinge_torque_offset.push_back(h.actuation.torque_offset);
+    m.hinge_viscous.push_back(h.actuation.viscous);
+    m.hinge_coulomb.push_back(h.actuation.coulomb);
+    m.hinge_static_max.push_back(h.actuation.static_max);
+    m.hinge_stribeck_velocity.push_back(h.actuation.stribeck_velocity);
+    m.hinge_lower.push_back(h.lower);
+    m.hinge_upper.push_back(h.upper);
+  }
+  m.hinge_constraint_frequency = hinge_settings_.constraint_frequency;
+  m.hinge_stick_speed = hinge_settings_.stick_speed;
+  m.hinge_limit_stiffness = hinge_settings_.limit_stiffness;
+  m.hinge_limit_damping = hinge_settings_.limit_damping;
+
+  // Bodies, ordered by their first particle.
+  std::vector<BodySpec> bodies = bodies_;
+  std::sort(bodies.begin(), bodies.end(), [](const BodySpec& a, const BodySpec& b) { return a.first < b.first; });
+  m.num_bodies = static_cast<int>(bodies.size());
+  m.particle_body.assign(np, -1);
+  m.particle_body_position.assign(np, 0.0);
+  for (int b = 0; b < m.num_bodies; ++b) {
+    m.body_name.push_back(bodies[b].name);
+    m.body_particle_begin.push_back(bodies[b].first);
+    m.body_particle_end.push_back(bodies[b].first + bodies[b].count);
+    for (int k = 0; k < bodies[b].count; ++k) {
+      m.particle_body[bodies[b].first + k] = b;
+      m.particle_body_position.set(bodies[b].first + k, bodies[b].body_position[k]);
+    }
+  }
   m.ground = ground_;
   m.gravity = gravity_;
   return m;

@@ -13,6 +13,9 @@ Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 
   stage_position.assign(np, 0.0);
   stage_velocity.assign(np, 0.0);
   stage_acceleration.assign(np, 0.0);
+  hinge_motor_torque.assign(model.num_hinges, 0.0);
+  hinge_friction_torque.assign(model.num_hinges, 0.0);
+  hinge_slipped.assign(model.num_hinges, 0);
   sum_dx.assign(np, 0.0);
   sum_dv.assign(np, 0.0);
 }
@@ -37,6 +40,7 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
     }
     detail::addSpringForces(model, x, ws.force);
     detail::addContactForces(model, state, x, ws.force);
+    detail::applyHinges(model, state, x, ws);  // needs every other force in place
     // Newton: a = F / m; fixed particles have inverse mass 0 and stay put.
 #pragma omp for simd schedule(static)
     for (int i = 0; i < np; ++i) {

@@ -26,6 +26,17 @@ void addContactForces(const Model& model, const State& state, const PhasePoint& 
 /// and re-sticks once slow. Lifted contacts release their anchor.
 void updateContactAnchors(const Model& model, State& state, const PhasePoint& x);
 
+/// Hinge torques (motor, friction, limits) as internal pairs and the
+/// rotation-plane constraint forces; must run after every other force.
+void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws);
+
+/// End of step: a stuck hinge whose friction gave way slips; a slipping one
+/// that slowed down or reversed sticks where it is.
+void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, const Workspace& ws);
+
+double hingeAngle(const Model& model, const PhasePoint& x, int h);
+double hingeVelocity(const Model& model, const PhasePoint& x, int h);
+
 double springPotentialEnergy(const Model& model, const State& state);
 double contactPotentialEnergy(const Model& model, const State& state);
 

@@ -52,6 +52,7 @@ void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double d
   axpy(n, dt, ws.stage_acceleration, s.velocity, ws.num_threads);
   axpy(n, dt, s.velocity, s.position, ws.num_threads);  // uses the new velocity: symplectic
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
+  detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   s.acceleration_valid = false;
 }
 
@@ -66,6 +67,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   // matches the anchors the next step starts from.
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
   detail::updateContactAnchors(model, s, half);
+  detail::updateHingeFriction(model, s, half, ws);
   computeAcceleration(model, s, half, ws, s.acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // closing kick
   s.acceleration_valid = true;
@@ -96,6 +98,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   axpy(n, dt / 6.0, ws.sum_dx, s.position, t);
   axpy(n, dt / 6.0, ws.sum_dv, s.velocity, t);
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
+  detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   s.acceleration_valid = false;
 }
 

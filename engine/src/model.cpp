@@ -2,6 +2,9 @@
 
 #include <numeric>
 
+#include <cmath>
+
+#include "forces.h"
 #include "suitsim/state.h"
 
 namespace suitsim {
@@ -58,6 +61,20 @@ State makeState(const Model& model) {
   s.anchor_v.assign(nc, 0.0);
   s.anchor_active.assign(nc, 0);
   s.contact_sliding.assign(nc, 0);
+  const std::size_t nh = model.num_hinges;
+  s.hinge_current.assign(nh, 0.0);
+  s.hinge_sticking.assign(nh, 0);
+  s.hinge_stick_angle.assign(nh, 0.0);
+  s.hinge_previous_velocity.assign(nh, 0.0);
+  // A hinge with friction that starts at rest starts stuck where it is.
+  const PhasePoint x = detail::phasePoint(s.position, s.velocity);
+  for (std::size_t h = 0; h < nh; ++h) {
+    if (model.hinge_static_max[h] <= 0.0 && model.hinge_coulomb[h] <= 0.0) continue;
+    if (std::abs(detail::hingeVelocity(model, x, static_cast<int>(h))) < model.hinge_stick_speed) {
+      s.hinge_sticking[h] = 1;
+      s.hinge_stick_angle[h] = detail::hingeAngle(model, x, static_cast<int>(h));
+    }
+  }
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "suitsim/model.h"
+#include "suitsim/robot.h"
 
 namespace suitsim {
 
@@ -68,6 +69,34 @@ struct BlockSpec {
   bool contact = true;
 };
 
+/// A rotation-plane hinge over five distinct particles (see Model).
+struct HingeSpec {
+  std::string name;
+  int centre = -1;       ///< J
+  int axis_point = -1;   ///< A, parent
+  int parent_arm = -1;   ///< B, parent
+  int child_arm = -1;    ///< C1, child
+  int child_arm2 = -1;   ///< C2, child
+  JointActuation actuation;
+  double lower = -1e300, upper = 1e300;  ///< limits (rad)
+};
+
+/// A body: the particles [first, first + count) and their body-frame places.
+struct BodySpec {
+  std::string name;
+  int first = 0;
+  int count = 0;
+  std::vector<Vec3> body_position;  ///< (count)
+};
+
+/// Model-wide hinge settings.
+struct HingeSettings {
+  double constraint_frequency = 200.0;  ///< Baumgarte rate (rad/s)
+  double stick_speed = 1e-3;            ///< (rad/s)
+  double limit_stiffness = 0.0;         ///< (N m/rad); 0 disables limits
+  double limit_damping = 0.0;           ///< (N m s/rad)
+};
+
 class ModelBuilder {
  public:
   /// Returns the new particle's index. Names must be unique and non-empty.
@@ -78,12 +107,21 @@ class ModelBuilder {
   int addCloth(const ClothSpec& spec);
   int addBlock(const BlockSpec& spec);
 
+  /// Returns the hinge index. Its five particles must be distinct and in no
+  /// other hinge.
+  int addHinge(const HingeSpec& spec);
+  /// Returns the body index. Bodies may not overlap.
+  int addBody(const BodySpec& spec);
+  void setHingeSettings(const HingeSettings& settings) { hinge_settings_ = settings; }
+
   void setGravity(const Vec3& g) { gravity_ = g; }
   /// `ground.normal` need not be unit; tangents are derived.
   void setGround(const GroundModel& ground);
 
   int numParticles() const { return static_cast<int>(particles_.size()); }
   int numSprings() const { return static_cast<int>(springs_.size()); }
+  int numHinges() const { return static_cast<int>(hinges_.size()); }
+  int numBodies() const { return static_cast<int>(bodies_.size()); }
   const ParticleSpec& particle(int i) const { return particles_[i]; }
 
   /// Validates, colours the springs and returns the immutable Model.
@@ -92,6 +130,9 @@ class ModelBuilder {
  private:
   std::vector<ParticleSpec> particles_;
   std::vector<SpringSpec> springs_;
+  std::vector<HingeSpec> hinges_;
+  std::vector<BodySpec> bodies_;
+  HingeSettings hinge_settings_;
   Vec3 gravity_{0.0, 0.0, -9.81};
   GroundModel ground_;
 };

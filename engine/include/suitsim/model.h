@@ -100,6 +100,44 @@ struct Model {
   GroundModel ground;
   std::vector<std::int32_t> contact_particle;  ///< particles that touch the ground, (num_contacts)
 
+  // ---- hinges: rotation-plane joints, T(11)-(19) ----------------------------
+  // Five particles per hinge, each in no other hinge: the centre J (shared by
+  // both links' springs, owned by the child), the parent's axis particle A
+  // (the axis n = (A - J)/|A - J| is carried by the parent), the parent's arm
+  // B and the child's arms C1, C2 (perpendicular to the axis at J). The child
+  // arms are held in the rotation plane (n . (C - J) = 0) by constraint
+  // forces; the joint angle is the angle from arm B to arm C1 about n.
+  int num_hinges = 0;
+  std::vector<std::string> hinge_name;          ///< joint name, (num_hinges)
+  std::vector<std::int32_t> hinge_centre;       ///< J, (num_hinges)
+  std::vector<std::int32_t> hinge_axis_point;   ///< A, (num_hinges)
+  std::vector<std::int32_t> hinge_parent_arm;   ///< B, (num_hinges)
+  std::vector<std::int32_t> hinge_child_arm;    ///< C1, (num_hinges)
+  std::vector<std::int32_t> hinge_child_arm2;   ///< C2, (num_hinges)
+  std::vector<double> hinge_motor_constant;     ///< k_T (N m/A), (num_hinges)
+  std::vector<double> hinge_torque_offset;      ///< tau_o (N m), (num_hinges)
+  std::vector<double> hinge_viscous;            ///< k_d (N m s/rad), (num_hinges)
+  std::vector<double> hinge_coulomb;            ///< tau_c (N m), (num_hinges)
+  std::vector<double> hinge_static_max;         ///< tau_s^max (N m), (num_hinges)
+  std::vector<double> hinge_stribeck_velocity;  ///< Stribeck speed (rad/s), 0 = off, (num_hinges)
+  std::vector<double> hinge_lower;              ///< lower limit (rad), (num_hinges)
+  std::vector<double> hinge_upper;              ///< upper limit (rad), (num_hinges)
+  double hinge_constraint_frequency = 200.0;  ///< Baumgarte stabilisation of the constraints (rad/s)
+  double hinge_stick_speed = 1e-3;            ///< a slipping hinge slower than this may stick (rad/s)
+  double hinge_limit_stiffness = 0.0;         ///< torque per rad beyond a limit (N m/rad); 0 = no limits
+  double hinge_limit_damping = 0.0;           ///< (N m s/rad), acts only beyond a limit
+
+  // ---- bodies: particle clusters that stand for rigid links ------------------
+  // A body owns a contiguous range of particles (bodies in order of it); particle_body_position gives
+  // each owned particle's place in the body frame, so the body's pose can be
+  // recovered from the particles (a mass-weighted best fit).
+  int num_bodies = 0;
+  std::vector<std::string> body_name;               ///< (num_bodies)
+  std::vector<std::int32_t> body_particle_begin;    ///< first owned particle, (num_bodies)
+  std::vector<std::int32_t> body_particle_end;      ///< one past the last owned particle, (num_bodies)
+  Vec3Array particle_body_position;                 ///< owned particle in its body frame (m), (num_particles)
+  std::vector<std::int32_t> particle_body;          ///< owning body or -1, (num_particles)
+
   // ---- world -----------------------------------------------------------------
   Vec3 gravity{0.0, 0.0, -9.81};  ///< gravitational acceleration (m/s^2)
 

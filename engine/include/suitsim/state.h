@@ -21,6 +21,12 @@ struct State {
   std::vector<std::uint8_t> anchor_active;   ///< 1 while the contact touches the ground, (num_contacts)
   std::vector<std::uint8_t> contact_sliding;  ///< 1 while the contact slides, (num_contacts)
 
+  // Hinges: the caller sets motor currents; friction keeps its stick state.
+  std::vector<double> hinge_current;           ///< motor current u, held over a step (A), (num_hinges)
+  std::vector<std::uint8_t> hinge_sticking;    ///< 1 while static friction holds the hinge, (num_hinges)
+  std::vector<double> hinge_stick_angle;       ///< angle where it stuck (rad), (num_hinges)
+  std::vector<double> hinge_previous_velocity;  ///< joint rate at the end of the last step (rad/s), (num_hinges)
+
   // Acceleration at the current state, kept by velocity Verlet so that it
   // needs one force evaluation per step. Anything that edits the state or the
   // applied forces between steps should clear the flag.

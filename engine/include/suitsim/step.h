@@ -33,10 +33,11 @@ struct Workspace {
   Vec3Array stage_position, stage_velocity;
   Vec3Array stage_acceleration;
   Vec3Array sum_dx, sum_dv;
-  // Per-contact scratch written by the force pass and read at the end of the
-  // step to move friction anchors (tangential trial force, stick/slip flag).
-  std::vector<double> contact_normal_force;  ///< N >= 0 (N), (num_contacts)
-  std::vector<std::uint8_t> contact_slipped;  ///< 1 if the cone was exceeded, (num_contacts)
+  // Per-hinge results of the latest force evaluation (for recording the
+  // truth, and for the end-of-step stick/slip update).
+  std::vector<double> hinge_motor_torque;     ///< k_T u + tau_o (N m), (num_hinges)
+  std::vector<double> hinge_friction_torque;  ///< friction acting on the joint (N m), (num_hinges)
+  std::vector<std::uint8_t> hinge_slipped;    ///< 1 if static friction gave way, (num_hinges)
 };
 
 /// Read-only view of a phase-space point: positions and velocities.

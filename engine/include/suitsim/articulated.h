@@ -1,0 +1,95 @@
+// Robots in the particle engine: compiling a RobotDescription into particle
+// clusters and rotation-plane hinges, and reading joint angles and link poses
+// back from the particles.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "suitsim/builder.h"
+#include "suitsim/model.h"
+#include "suitsim/robot.h"
+#include "suitsim/state.h"
+
+namespace suitsim {
+
+// ---- reading a simulated robot ---------------------------------------------
+
+/// Joint angle of hinge h (rad): the turn from the parent's arm to the child's
+/// about the parent-carried axis; 0 in the pose the robot was compiled at
+/// with all joint angles zero. Range (-pi, pi].
+double jointAngle(const Model& model, const State& state, int hinge);
+/// Joint rate (rad/s).
+double jointVelocity(const Model& model, const State& state, int hinge);
+/// Hinge index by joint name, or -1.
+int findHinge(const Model& model, const std::string& name);
+/// Body index by name, or -1.
+int findBody(const Model& model, const std::string& name);
+
+/// A rigid pose: world-from-body rotation (row-major 3 x 3) and origin (m).
+struct Pose {
+  std::array<double, 9> R{1, 0, 0, 0, 1, 0, 0, 0, 1};
+  Vec3 p{0.0, 0.0, 0.0};
+  Vec3 apply(const Vec3& x) const {
+    return {R[0] * x[0] + R[1] * x[1] + R[2] * x[2] + p[0], R[3] * x[0] + R[4] * x[1] + R[5] * x[2] + p[1],
+            R[6] * x[0] + R[7] * x[1] + R[8] * x[2] + p[2]};
+  }
+};
+
+/// The body's pose that best fits its particles (mass-weighted least
+/// squares over rotations: the polar factor of the cross-covariance).
+Pose bodyPose(const Model& model, const State& state, int body);
+/// Velocity of the body's centre of mass and its angular velocity (world
+/// axes), the rigid motion that best fits the particle velocities.
+void bodyVelocity(const Model& model, const State& state, int body, Vec3* v_com, Vec3* omega);
+
+// ---- compiling a robot --------------------------------------------------------
+
+/// How a robot becomes particles. The link springs are tuned by frequency:
+/// each spring gets k = (link_frequency^2 / 4) * min(m_i, m_j), so stiffer
+/// links need a smaller time step (about dt < 1 / link_frequency).
+struct RobotCompileOptions {
+  double link_frequency = 3000.0;     ///< target natural frequency of link springs (rad/s)
+  double link_damping_ratio = 0.3;    ///< damping ratio of each link spring
+  double arm_length = 0.0;   ///< hinge arms |C - J|, |B - J| (m); 0: 0.7 x the body's radius of gyration
+  double axis_length = 0.0;  ///< axis points |A - J|, |D - J| (m); 0: as arm_length
+  double structural_mass_fraction = 0.1;  ///< largest mass of one structural particle / body mass
+  HingeSettings hinge;                ///< constraint and friction settings
+};
+
+/// Where the robot starts: base pose and joint angles.
+struct RobotPose {
+  Vec3 base_position{0.0, 0.0, 0.0};  ///< root link origin in the world (m)
+  Vec3 base_rpy{0.0, 0.0, 0.0};       ///< root link roll, pitch, yaw (rad), URDF convention
+  std::vector<double> joint_angles;    ///< per description joint (rad); empty means all zero
+};
+
+/// A point of a link that touches the ground (a sole corner): it becomes a
+/// contact particle of the link's body.
+struct ContactPoint {
+  std::string link;
+  Vec3 position{0.0, 0.0, 0.0};  ///< in the link frame (m)
+};
+
+/// What addRobot built, to find things again.
+struct CompiledRobot {
+  int first_particle = 0;
+  int num_particles = 0;
+  std::vector<int> link_body;         ///< body index of each description link (merged links share one)
+  std::vector<Pose> link_in_body;     ///< each link's frame in its body's frame
+  std::vector<int> joint_hinge;       ///< hinge index of each description joint, -1 for fixed ones
+  std::vector<int> contact_particle;  ///< one per ContactPoint, in order
+  std::vector<int> body_link;         ///< description link that names each body of this robot
+};
+
+/// Compiles the robot into `builder`: a particle cluster per body (links
+/// joined by fixed joints merged) whose mass, centre of mass and inertia
+/// tensor equal the body's, joined by rotation-plane hinges. Revolute and
+/// continuous joints become hinges; prismatic, planar and floating joints are
+/// rejected (ModelError), as are moving bodies without mass. A fixed-base
+/// robot's root particles are fixed in the world.
+CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, const RobotPose& pose,
+                       const std::vector<ContactPoint>& contacts, const RobotCompileOptions& options);
+
+}  // namespace suitsim
