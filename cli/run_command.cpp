@@ -23,6 +23,7 @@
 #include "progress.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/recorder.h"
+#include "suitsim/servo.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
 
@@ -179,6 +180,12 @@ int runChecked(int argc, char** argv) {
   Workspace ws(model, sim.threads);
   Recorder recorder(model, scene.channels);
   std::vector<double> row(recorder.columns().size());
+  // A robot with a servo follows its motion (or holds its initial pose).
+  std::unique_ptr<JointServo> servo;
+  if (scene.robot && scene.robot->has_servo) {
+    servo = std::make_unique<JointServo>(model, state, scene.robot->motion, scene.robot->gains,
+                                         scene.robot->servo_rate);
+  }
 
   const long num_steps = std::max(1L, std::lround(sim.duration / sim.dt));
   // Capped at the step count: a very low rate must not overflow lround.
@@ -193,11 +200,12 @@ int runChecked(int argc, char** argv) {
   const Energy energy_start = computeEnergy(model, state);
   Progress progress(!opt.quiet);
   const auto wall_start = std::chrono::steady_clock::now();
-  recorder.sample(state, row.data());
+  recorder.sample(state, &ws, row.data());
   writeCsvRow(stream, state.time, row);
   long steps_done = 0;
   bool diverged = false;
   for (long k = 1; k <= num_steps; ++k) {
+    if (servo) servo->update(model, state);
     step(model, state, ws, sim.integrator, sim.dt);
     steps_done = k;
     if (k % sample_every == 0 || k == num_steps) {
@@ -205,7 +213,7 @@ int runChecked(int argc, char** argv) {
         diverged = true;
         break;
       }
-      recorder.sample(state, row.data());
+      recorder.sample(state, &ws, row.data());
       writeCsvRow(stream, state.time, row);
     }
     progress.update(static_cast<double>(k) / num_steps);

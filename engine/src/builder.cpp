@@ -1,6 +1,7 @@
 #include "suitsim/builder.h"
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -142,17 +143,20 @@ int ModelBuilder::addBlock(const BlockSpec& spec) {
 
 int ModelBuilder::addHinge(const HingeSpec& spec) {
   const std::string label = "hinge '" + spec.name + "'";
-  const int ids[] = {spec.centre, spec.axis_point, spec.parent_arm, spec.child_arm, spec.child_arm2};
-  for (int a = 0; a < 5; ++a) {
-    if (ids[a] < 0 || ids[a] >= numParticles()) throw ModelError(label + ": particle index out of range");
-    for (int b = 0; b < a; ++b) {
-      if (ids[a] == ids[b]) throw ModelError(label + ": its five particles must be distinct");
+  for (int b : {spec.parent_body, spec.child_body}) {
+    if (b < 0 || b >= numBodies()) throw ModelError(label + ": body index out of range");
+    if (bodies_[b].count != 4) throw ModelError(label + ": a hinge joins bodies of exactly four particles");
+  }
+  if (spec.parent_body == spec.child_body) throw ModelError(label + ": joins a body to itself");
+  for (const HingeSpec& other : hinges_) {
+    if (other.child_body == spec.child_body) {
+      throw ModelError(label + ": body already has a parent hinge ('" + other.name + "')");
     }
-    for (const HingeSpec& other : hinges_) {
-      for (int o : {other.centre, other.axis_point, other.parent_arm, other.child_arm, other.child_arm2}) {
-        if (o == ids[a]) throw ModelError(label + ": shares a particle with hinge '" + other.name + "'");
-      }
-    }
+  }
+  for (const auto* w : {&spec.centre_parent, &spec.centre_child, &spec.axis_point, &spec.parent_arm, &spec.child_arm,
+                        &spec.child_arm2}) {
+    const double sum = (*w)[0] + (*w)[1] + (*w)[2] + (*w)[3];
+    if (!(std::abs(sum - 1.0) < 1e-9)) throw ModelError(label + ": point weights must sum to 1");
   }
   const JointActuation& j = spec.actuation;
   if (!(j.motor_constant > 0.0)) throw ModelError(label + ": motor constant must be > 0");
@@ -163,6 +167,19 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
   hinges_.push_back(spec);
   return numHinges() - 1;
+}
+
+int ModelBuilder::addContactPoint(const ContactPointSpec& spec) {
+  double sum = 0.0;
+  for (int k = 0; k < 4; ++k) {
+    if (spec.particles[k] >= numParticles()) throw ModelError("contact point: particle index out of range");
+    if (spec.particles[k] < 0 && spec.weights[k] != 0.0) throw ModelError("contact point: weight on no particle");
+    sum += spec.weights[k];
+  }
+  if (spec.particles[0] < 0) throw ModelError("contact point: needs a first particle");
+  if (!(std::abs(sum - 1.0) < 1e-9)) throw ModelError("contact point: weights must sum to 1");
+  contact_points_.push_back(spec);
+  return static_cast<int>(contact_points_.size()) - 1;
 }
 
 int ModelBuilder::addBody(const BodySpec& spec) {
@@ -230,7 +247,10 @@ Model ModelBuilder::build() const {
     m.particle_force_x[i] = p.force[0];
     m.particle_force_y[i] = p.force[1];
     m.particle_force_z[i] = p.force[2];
-    if (ground_.enabled && p.contact && !p.fixed) m.contact_particle.push_back(i);
+    if (ground_.enabled && p.contact && !p.fixed) {
+      m.contact_particle.push_back({i, i, i, i});
+      m.contact_weight.push_back({1.0, 0.0, 0.0, 0.0});
+    }
   }
 
   // Greedy edge colouring: a spring takes the lowest colour that neither of
@@ -282,11 +302,24 @@ Model ModelBuilder::build() const {
   }
   if (num_colours == 0) m.spring_colour_begin.assign(1, 0);
 
+  if (ground_.enabled) {
+    for (const ContactPointSpec& c : contact_points_) {
+      std::array<std::int32_t, 4> idx{};
+      for (int k = 0; k < 4; ++k) idx[k] = c.particles[k] >= 0 ? c.particles[k] : c.particles[0];
+      m.contact_particle.push_back(idx);
+      m.contact_weight.push_back(c.weights);
+      m.contacts_share_particles = true;
+    }
+  }
+
   const int nh = numHinges();
   m.num_hinges = nh;
   for (const HingeSpec& h : hinges_) {
     m.hinge_name.push_back(h.name);
-    m.hinge_centre.push_back(h.centre);
+    m.hinge_parent_body.push_back(h.parent_body);
+    m.hinge_child_body.push_back(h.child_body);
+    m.hinge_centre_parent.push_back(h.centre_parent);
+    m.hinge_centre_child.push_back(h.centre_child);
     m.hinge_axis_point.push_back(h.axis_point);
     m.hinge_parent_arm.push_back(h.parent_arm);
     m.hinge_child_arm.push_back(h.child_arm);
@@ -300,26 +333,66 @@ Model ModelBuilder::build() const {
     m.hinge_lower.push_back(h.lower);
     m.hinge_upper.push_back(h.upper);
   }
+  // Elimination order: by depth of the child body, deepest first. Each
+  // hinge's constraints couple only with hinges sharing one of its bodies;
+  // those on its child body are deeper (gone before it), so what remains
+  // when it is eliminated are hinges on its parent body, which already
+  // couple with each other: the elimination creates no new coupling.
+  {
+    std::vector<int> depth(nh, -1);
+    std::vector<int> parent_hinge_of_body(numBodies(), -1);
+    for (int h = 0; h < nh; ++h) parent_hinge_of_body[hinges_[h].child_body] = h;
+    for (int h = 0; h < nh; ++h) {
+      int d = 0;
+      for (int b = hinges_[h].parent_body; parent_hinge_of_body[b] >= 0; b = hinges_[parent_hinge_of_body[b]].parent_body) {
+        if (++d > nh) throw ModelError("hinges form a loop (hinge '" + hinges_[h].name + "')");
+      }
+      depth[h] = d;
+    }
+    m.hinge_order.resize(nh);
+    std::iota(m.hinge_order.begin(), m.hinge_order.end(), 0);
+    std::stable_sort(m.hinge_order.begin(), m.hinge_order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
+    std::vector<int> position(nh);
+    for (int k = 0; k < nh; ++k) position[m.hinge_order[k]] = k;
+    m.hinge_coupled.assign(nh, {});
+    for (int h = 0; h < nh; ++h) {
+      const int p = hinges_[h].parent_body;
+      for (int o = 0; o < nh; ++o) {
+        if (o == h || position[o] < position[h]) continue;
+        if (hinges_[o].parent_body == p || hinges_[o].child_body == p) m.hinge_coupled[h].push_back(o);
+      }
+    }
+  }
   m.hinge_constraint_frequency = hinge_settings_.constraint_frequency;
   m.hinge_stick_speed = hinge_settings_.stick_speed;
   m.hinge_limit_stiffness = hinge_settings_.limit_stiffness;
   m.hinge_limit_damping = hinge_settings_.limit_damping;
 
-  // Bodies, ordered by their first particle.
-  std::vector<BodySpec> bodies = bodies_;
-  std::sort(bodies.begin(), bodies.end(), [](const BodySpec& a, const BodySpec& b) { return a.first < b.first; });
-  m.num_bodies = static_cast<int>(bodies.size());
+  // Bodies, ordered by their first particle (hinges follow the renumbering).
+  std::vector<int> body_order(bodies_.size());
+  std::iota(body_order.begin(), body_order.end(), 0);
+  std::stable_sort(body_order.begin(), body_order.end(),
+                   [&](int a, int b) { return bodies_[a].first < bodies_[b].first; });
+  std::vector<int> body_index(bodies_.size());
+  m.num_bodies = static_cast<int>(bodies_.size());
   m.particle_body.assign(np, -1);
   m.particle_body_position.assign(np, 0.0);
   for (int b = 0; b < m.num_bodies; ++b) {
-    m.body_name.push_back(bodies[b].name);
-    m.body_particle_begin.push_back(bodies[b].first);
-    m.body_particle_end.push_back(bodies[b].first + bodies[b].count);
-    for (int k = 0; k < bodies[b].count; ++k) {
-      m.particle_body[bodies[b].first + k] = b;
-      m.particle_body_position.set(bodies[b].first + k, bodies[b].body_position[k]);
+    const BodySpec& body = bodies_[body_order[b]];
+    body_index[body_order[b]] = b;
+    m.body_name.push_back(body.name);
+    m.body_particle_begin.push_back(body.first);
+    m.body_particle_end.push_back(body.first + body.count);
+    for (int k = 0; k < body.count; ++k) {
+      m.particle_body[body.first + k] = b;
+      m.particle_body_position.set(body.first + k, body.body_position[k]);
     }
   }
+  for (int h = 0; h < nh; ++h) {
+    m.hinge_parent_body[h] = body_index[m.hinge_parent_body[h]];
+    m.hinge_child_body[h] = body_index[m.hinge_child_body[h]];
+  }
+
   m.ground = ground_;
   m.gravity = gravity_;
   return m;

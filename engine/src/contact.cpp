@@ -21,11 +21,22 @@ struct ContactForce {
   double pos_v = 0.0;
 };
 
-inline ContactForce evaluateContact(const GroundModel& g, const PhasePoint& x, int i, bool anchored,
+inline ContactForce evaluateContact(const Model& model, const PhasePoint& x, int c, bool anchored,
                                     double anchor_u, double anchor_v) {
+  const GroundModel& g = model.ground;
   ContactForce f;
-  const double p[3] = {x.px[i], x.py[i], x.pz[i]};
-  const double v[3] = {x.vx[i], x.vy[i], x.vz[i]};
+  // The contact point: a weighted sum of up to four particles.
+  double p[3] = {0.0, 0.0, 0.0}, v[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < 4; ++k) {
+    const int i = model.contact_particle[c][k];
+    const double w = model.contact_weight[c][k];
+    p[0] += w * x.px[i];
+    p[1] += w * x.py[i];
+    p[2] += w * x.pz[i];
+    v[0] += w * x.vx[i];
+    v[1] += w * x.vy[i];
+    v[2] += w * x.vz[i];
+  }
   f.depth = g.offset - (g.normal[0] * p[0] + g.normal[1] * p[1] + g.normal[2] * p[2]);
   if (f.depth <= 0.0) return f;
   const double vn = g.normal[0] * v[0] + g.normal[1] * v[1] + g.normal[2] * v[2];
@@ -46,32 +57,49 @@ inline ContactForce evaluateContact(const GroundModel& g, const PhasePoint& x, i
 
 }  // namespace
 
-void addContactForces(const Model& model, const State& state, const PhasePoint& x, Vec3Array& force) {
+// The ground's force on contact c at phase point x (world axes).
+Vec3 contactForce(const Model& model, const State& state, const PhasePoint& x, int c) {
   const GroundModel& g = model.ground;
-  if (!g.enabled) return;
+  const ContactForce f = evaluateContact(model, x, c, state.anchor_active[c] != 0, state.anchor_u[c], state.anchor_v[c]);
+  if (f.depth <= 0.0) return {0.0, 0.0, 0.0};
+  // Coulomb cone. A sticking contact breaks loose when its anchor spring
+  // (the elastic part, as in bristle models) exceeds mu_s N; the damper is
+  // a regulariser and only clips at the cone. A sliding contact is held to
+  // mu_k N, along the spring-damper's direction.
+  const bool slipping = state.contact_sliding[c] || std::hypot(f.elastic_u, f.elastic_v) > g.mu_static * f.normal;
+  const double limit = (slipping ? g.mu_kinetic : g.mu_static) * f.normal;
+  const double trial = std::hypot(f.trial_u, f.trial_v);
+  double fu = f.trial_u, fv = f.trial_v;
+  if (trial > limit) {
+    const double s = limit / trial;
+    fu *= s;
+    fv *= s;
+  }
+  return {f.normal * g.normal[0] + fu * g.tangent_u[0] + fv * g.tangent_v[0],
+          f.normal * g.normal[1] + fu * g.tangent_u[1] + fv * g.tangent_v[1],
+          f.normal * g.normal[2] + fu * g.tangent_u[2] + fv * g.tangent_v[2]};
+}
+
+void addContactForces(const Model& model, const State& state, const PhasePoint& x, Vec3Array& force) {
+  if (!model.ground.enabled) return;
   const int nc = model.numContacts();
-#pragma omp for schedule(static)
-  for (int c = 0; c < nc; ++c) {
-    const int i = model.contact_particle[c];
-    const ContactForce f = evaluateContact(g, x, i, state.anchor_active[c] != 0, state.anchor_u[c], state.anchor_v[c]);
-    if (f.depth <= 0.0) continue;
-    // Coulomb cone. A sticking contact breaks loose when its anchor spring
-    // (the elastic part, as in bristle models) exceeds mu_s N; the damper is
-    // a regulariser and only clips at the cone. A sliding contact is held to
-    // mu_k N, along the spring-damper's direction.
-    const bool slipping =
-        state.contact_sliding[c] || std::hypot(f.elastic_u, f.elastic_v) > g.mu_static * f.normal;
-    const double limit = (slipping ? g.mu_kinetic : g.mu_static) * f.normal;
-    const double trial = std::hypot(f.trial_u, f.trial_v);
-    double fu = f.trial_u, fv = f.trial_v;
-    if (trial > limit) {
-      const double s = limit / trial;
-      fu *= s;
-      fv *= s;
+  auto apply = [&](int c) {
+    const Vec3 f = contactForce(model, state, x, c);
+    for (int k = 0; k < 4; ++k) {
+      const int i = model.contact_particle[c][k];
+      const double w = model.contact_weight[c][k];
+      force.x[i] += w * f[0];
+      force.y[i] += w * f[1];
+      force.z[i] += w * f[2];
     }
-    force.x[i] += f.normal * g.normal[0] + fu * g.tangent_u[0] + fv * g.tangent_v[0];
-    force.y[i] += f.normal * g.normal[1] + fu * g.tangent_u[1] + fv * g.tangent_v[1];
-    force.z[i] += f.normal * g.normal[2] + fu * g.tangent_u[2] + fv * g.tangent_v[2];
+  };
+  if (model.contacts_share_particles) {
+    // Points on one body share particles: one thread, in contact order.
+#pragma omp single
+    for (int c = 0; c < nc; ++c) apply(c);
+  } else {
+#pragma omp for schedule(static)
+    for (int c = 0; c < nc; ++c) apply(c);
   }
 }
 
@@ -80,9 +108,8 @@ void updateContactAnchors(const Model& model, State& state, const PhasePoint& x)
   if (!g.enabled) return;
   const int nc = model.numContacts();
   for (int c = 0; c < nc; ++c) {
-    const int i = model.contact_particle[c];
     const bool anchored = state.anchor_active[c] != 0;
-    const ContactForce f = evaluateContact(g, x, i, anchored, state.anchor_u[c], state.anchor_v[c]);
+    const ContactForce f = evaluateContact(model, x, c, anchored, state.anchor_u[c], state.anchor_v[c]);
     if (f.depth <= 0.0) {
       state.anchor_active[c] = 0;
       state.contact_sliding[c] = 0;
@@ -121,9 +148,8 @@ double contactPotentialEnergy(const Model& model, const State& state) {
   double energy = 0.0;
   const PhasePoint x = phasePoint(state.position, state.velocity);
   for (int c = 0; c < model.numContacts(); ++c) {
-    const int i = model.contact_particle[c];
     const bool anchored = state.anchor_active[c] != 0;
-    const ContactForce f = evaluateContact(g, x, i, anchored, state.anchor_u[c], state.anchor_v[c]);
+    const ContactForce f = evaluateContact(model, x, c, anchored, state.anchor_u[c], state.anchor_v[c]);
     if (f.depth <= 0.0) continue;
     energy += 0.5 * g.stiffness * f.depth * f.depth;
     if (anchored) {
@@ -136,3 +162,21 @@ double contactPotentialEnergy(const Model& model, const State& state) {
 }
 
 }  // namespace suitsim::detail
+
+namespace suitsim {
+
+Vec3 groundForce(const Model& model, const State& state, int contact) {
+  if (!model.ground.enabled) return {0.0, 0.0, 0.0};
+  return detail::contactForce(model, state, detail::phasePoint(state.position, state.velocity), contact);
+}
+
+Vec3 totalGroundForce(const Model& model, const State& state) {
+  Vec3 total{0.0, 0.0, 0.0};
+  for (int c = 0; c < model.numContacts(); ++c) {
+    const Vec3 f = groundForce(model, state, c);
+    for (int k = 0; k < 3; ++k) total[k] += f[k];
+  }
+  return total;
+}
+
+}  // namespace suitsim

@@ -48,9 +48,17 @@ double maxNaturalFrequency(const Model& model) {
   for (int i = 0; i < model.num_particles; ++i) {
     bound = std::max(bound, 2.0 * stiffness_sum[i] * model.particle_inv_mass[i]);
   }
-  for (int i : model.contact_particle) {
+  // A contact point's stiffness acts on the inverse mass sum w_i^2 / m_i of its particles.
+  for (int c = 0; c < model.numContacts(); ++c) {
     const double k = std::max(model.ground.stiffness, model.ground.friction_stiffness);
-    bound = std::max(bound, (2.0 * stiffness_sum[i] + k) * model.particle_inv_mass[i]);
+    double inv_mass = 0.0, row = 0.0;
+    for (int j = 0; j < 4; ++j) {
+      const int i = model.contact_particle[c][j];
+      const double w = model.contact_weight[c][j];
+      inv_mass += w * w * model.particle_inv_mass[i];
+      row = std::max(row, 2.0 * stiffness_sum[i] * model.particle_inv_mass[i]);
+    }
+    bound = std::max(bound, row + k * inv_mass);
   }
   return std::sqrt(bound);
 }

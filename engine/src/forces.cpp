@@ -16,6 +16,18 @@ Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 
   hinge_motor_torque.assign(model.num_hinges, 0.0);
   hinge_friction_torque.assign(model.num_hinges, 0.0);
   hinge_slipped.assign(model.num_hinges, 0);
+  const std::size_t nh = model.num_hinges;
+  hinge_rows.assign(nh, 5);
+  hinge_grad.assign(nh * 6 * 8 * 3, 0.0);
+  hinge_target.assign(nh * 6, 0.0);
+  hinge_rhs.assign(nh * 6, 0.0);
+  hinge_lambda.assign(nh * 6, 0.0);
+  hinge_block.assign(nh * nh * 36, 0.0);
+  body_hinges.assign(model.num_bodies, {});
+  for (int h = 0; h < model.num_hinges; ++h) {
+    body_hinges[model.hinge_parent_body[h]].push_back(h);
+    body_hinges[model.hinge_child_body[h]].push_back(h);
+  }
   sum_dx.assign(np, 0.0);
   sum_dv.assign(np, 0.0);
 }

@@ -17,6 +17,9 @@ namespace suitsim::detail {
 /// along that line: an internal pair, so it moves no momentum.
 void addSpringForces(const Model& model, const PhasePoint& x, Vec3Array& force);
 
+/// The ground's force on contact c at phase point x.
+Vec3 contactForce(const Model& model, const State& state, const PhasePoint& x, int c);
+
 /// Ground contact: normal penalty spring-damper and anchor friction.
 void addContactForces(const Model& model, const State& state, const PhasePoint& x, Vec3Array& force);
 

@@ -1,32 +1,35 @@
 // Hinge joints from the rotation plane, T(11)-(19), with motors, friction and
 // limits.
 //
-// Design note. Each hinge involves five particles that belong to no other
-// hinge (see Model): the centre J, the parent's axis point A and arm B, and
-// the child's arms C1 and C2. Two scalar constraints keep the child arms in
-// the rotation plane, the plane through J normal to the parent's axis
-// n = (A - J)/|A - J|:
+// Design note. Every body a hinge touches is a tetrahedron of four particles
+// holding its exact mass, centre of mass and inertia (robot_compile.cpp). A
+// hinge's points (centres J_p, J_c, axis point A, arms B, C1, C2) are fixed
+// affine combinations of its bodies' particles: no light particle sits at a
+// joint, and a force at a point reaches the body's particles by the point's
+// weights, without any Jacobian. Per hinge, five constraints:
 //
-//   g_k = n . (C_k - J) = 0,   k = 1, 2                              T(11)
+//   J_p - J_c = 0                  ball joint (three rows)
+//   g_k = n . (C_k - J_c) = 0      the child's arms stay in the rotation
+//                                  plane, n = (A - J_p)/|A - J_p|      T(11)
 //
-// T(12) removes the normal component of the child's acceleration. Removing it
-// from C_k alone would move the robot's momentum; instead we apply the
-// constraint force lambda_k grad g_k, whose parts on C_k, J and A are an
-// internal set (g_k is unchanged by moving or turning everything together,
-// so its gradient has zero net force and zero net moment), and choose
-// lambda so that g_k'' = -2 w g_k' - w^2 g_k (Baumgarte: the normal
-// acceleration is removed and any drift decays at rate w). Because the five
-// particles are exclusive to their hinge, the 2 x 2 system of one hinge is
-// independent of every other: no global solve, and hinges run in parallel.
+// T(12) removes the acceleration normal to the rotation plane. We do it with
+// constraint forces lambda grad g that are internal to the robot (each g is
+// unchanged when everything moves or turns together, so its gradient has no
+// net force or moment), choosing lambda so that every g'' = -2 w g' - w^2 g:
+// the normal acceleration goes and drift decays at the rate w. The
+// constraints of hinges sharing a body are coupled through that body's
+// particles. The system K lambda = rhs, K = G M^-1 G^T, is solved exactly by
+// block elimination from the leaves toward the root: eliminating a hinge only
+// couples hinges on its parent body, which are coupled already, so the
+// elimination creates no fill and costs a few 6 x 6 products per hinge.
 //
-// The joint angle theta = atan2(n . (u x r), u . r), u = B - J, r = C1 - J, is
-// likewise invariant, so a joint torque tau applied as the force set
-// tau grad theta is an internal pair: zero net force, moment +tau n on the
-// child and -tau n on the parent, T(13)-(19) (on C1 the force is tau/|r|,
-// T(19)). Motor torque A(6), viscous and Coulomb friction A(7), an optional
-// Stribeck drop, and limit springs all go through it. Static friction is a
-// third constraint, theta'' driven to hold the angle where the hinge stuck;
-// its multiplier is the friction torque, accepted while |lambda| <= tau_s^max,
+// The joint angle theta = atan2(n . (u x r), u . r), u = B - J_p, r = C1 - J_c,
+// is invariant in the same way, so a joint torque tau applied as the forces
+// tau grad theta is an internal pair: moment +tau n on the child, -tau n on
+// the parent, T(13)-(19). Motor A(6), viscous and Coulomb friction A(7), the
+// optional Stribeck drop and the limit springs all act so. Static friction
+// is a sixth row, theta'' driven to hold the angle where the hinge stuck; its
+// multiplier is the friction torque, accepted while |lambda| <= tau_s^max,
 // A(7)-(9). The quadratic velocity term of theta'' is left to the
 // stabilisation (it is small while the hinge is at rest).
 #include <Eigen/Dense>
@@ -39,66 +42,72 @@ namespace suitsim::detail {
 namespace {
 
 using V3 = Eigen::Vector3d;
+using M6 = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
+using V6 = Eigen::Matrix<double, 6, 1>;
+using Block = Eigen::Map<M6>;
+using Vec6Map = Eigen::Map<V6>;
 
-inline V3 load(const PhasePoint& x, int i) { return {x.px[i], x.py[i], x.pz[i]}; }
-inline V3 loadVelocity(const PhasePoint& x, int i) { return {x.vx[i], x.vy[i], x.vz[i]}; }
-inline V3 loadForce(const Vec3Array& f, int i) { return {f.x[i], f.y[i], f.z[i]}; }
-inline void addForce(Vec3Array& f, int i, const V3& v) {
-  f.x[i] += v.x();
-  f.y[i] += v.y();
-  f.z[i] += v.z();
-}
+constexpr int kRows = 6;       // ball (3), plane (2), stick (1)
+constexpr int kGradSize = kRows * 8 * 3;  // rows x (4 parent + 4 child particles) x xyz
 
-// Slot order of a hinge's particles in the local arrays below.
-enum Slot { kJ = 0, kA = 1, kB = 2, kC1 = 3, kC2 = 4, kSlots = 5 };
-
-/// Everything about one hinge at one phase point that the force pass needs.
-struct HingeFrame {
-  int particle[kSlots];
-  V3 p[kSlots], v[kSlots];
-  V3 n, n_dot;  // unit axis and its rate
-  double axis_length = 0.0, axis_length_rate = 0.0;
-  double theta = 0.0, theta_dot = 0.0;
-  V3 grad_theta[kSlots];  // d theta / d particle
+/// A hinge point: its position and velocity from its body's particles.
+struct Point {
+  V3 p, v;
 };
 
-HingeFrame hingeFrame(const Model& m, const PhasePoint& x, int h) {
-  HingeFrame f;
-  f.particle[kJ] = m.hinge_centre[h];
-  f.particle[kA] = m.hinge_axis_point[h];
-  f.particle[kB] = m.hinge_parent_arm[h];
-  f.particle[kC1] = m.hinge_child_arm[h];
-  f.particle[kC2] = m.hinge_child_arm2[h];
-  for (int s = 0; s < kSlots; ++s) {
-    f.p[s] = load(x, f.particle[s]);
-    f.v[s] = loadVelocity(x, f.particle[s]);
+Point point(const Model& m, const PhasePoint& x, int body, const std::array<double, 4>& w) {
+  Point out{V3::Zero(), V3::Zero()};
+  const int first = m.body_particle_begin[body];
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    out.p += w[k] * V3(x.px[i], x.py[i], x.pz[i]);
+    out.v += w[k] * V3(x.vx[i], x.vy[i], x.vz[i]);
   }
-  const V3 w = f.p[kA] - f.p[kJ];
-  const V3 w_dot = f.v[kA] - f.v[kJ];
-  f.axis_length = w.norm();
-  f.n = w / f.axis_length;
-  f.axis_length_rate = f.n.dot(w_dot);
-  f.n_dot = (w_dot - f.n * f.axis_length_rate) / f.axis_length;
+  return out;
+}
+
+/// Geometry of one hinge at a phase point.
+struct HingeGeometry {
+  Point jp, jc, a, b, c1, c2;
+  V3 n, n_dot;
+  double axis_length = 0.0, axis_length_rate = 0.0;
+  double theta = 0.0, theta_dot = 0.0;
+  // d theta / d point for the points it depends on.
+  V3 dtheta_c1, dtheta_b, dtheta_a, dtheta_jp, dtheta_jc;
+};
+
+HingeGeometry geometry(const Model& m, const PhasePoint& x, int h) {
+  HingeGeometry g;
+  const int pb = m.hinge_parent_body[h], cb = m.hinge_child_body[h];
+  g.jp = point(m, x, pb, m.hinge_centre_parent[h]);
+  g.jc = point(m, x, cb, m.hinge_centre_child[h]);
+  g.a = point(m, x, pb, m.hinge_axis_point[h]);
+  g.b = point(m, x, pb, m.hinge_parent_arm[h]);
+  g.c1 = point(m, x, cb, m.hinge_child_arm[h]);
+  g.c2 = point(m, x, cb, m.hinge_child_arm2[h]);
+  const V3 w = g.a.p - g.jp.p;
+  const V3 w_dot = g.a.v - g.jp.v;
+  g.axis_length = w.norm();
+  g.n = w / g.axis_length;
+  g.axis_length_rate = g.n.dot(w_dot);
+  g.n_dot = (w_dot - g.n * g.axis_length_rate) / g.axis_length;
 
   // theta = atan2(y, x) with y = n . (u x r), x = u . r: exact gradient.
-  const V3 u = f.p[kB] - f.p[kJ];
-  const V3 r = f.p[kC1] - f.p[kJ];
+  const V3 u = g.b.p - g.jp.p;
+  const V3 r = g.c1.p - g.jc.p;
   const V3 uxr = u.cross(r);
-  const double ys = f.n.dot(uxr);
+  const double ys = g.n.dot(uxr);
   const double xs = u.dot(r);
-  f.theta = std::atan2(ys, xs);
+  g.theta = std::atan2(ys, xs);
   const double inv = 1.0 / (xs * xs + ys * ys);
-  const V3 dy_dC1 = f.n.cross(u);
-  const V3 dy_dB = r.cross(f.n);
-  const V3 dy_dA = (uxr - f.n * f.n.dot(uxr)) / f.axis_length;
-  f.grad_theta[kC1] = (xs * dy_dC1 - ys * u) * inv;
-  f.grad_theta[kB] = (xs * dy_dB - ys * r) * inv;
-  f.grad_theta[kA] = xs * dy_dA * inv;
-  f.grad_theta[kC2] = V3::Zero();
-  f.grad_theta[kJ] = -(f.grad_theta[kC1] + f.grad_theta[kB] + f.grad_theta[kA]);
-  f.theta_dot = 0.0;
-  for (int s = 0; s < kSlots; ++s) f.theta_dot += f.grad_theta[s].dot(f.v[s]);
-  return f;
+  g.dtheta_c1 = (xs * g.n.cross(u) - ys * u) * inv;
+  g.dtheta_b = (xs * r.cross(g.n) - ys * r) * inv;
+  g.dtheta_a = xs * (uxr - g.n * g.n.dot(uxr)) / g.axis_length * inv;
+  g.dtheta_jp = -(g.dtheta_b + g.dtheta_a);
+  g.dtheta_jc = -g.dtheta_c1;
+  g.theta_dot = g.dtheta_c1.dot(g.c1.v) + g.dtheta_b.dot(g.b.v) + g.dtheta_a.dot(g.a.v) + g.dtheta_jp.dot(g.jp.v) +
+                g.dtheta_jc.dot(g.jc.v);
+  return g;
 }
 
 /// Friction torque of a slipping hinge: viscous plus Coulomb, with the
@@ -125,127 +134,241 @@ double limitTorque(const Model& m, int h, double theta, double theta_dot) {
   return 0.0;
 }
 
-bool hasFriction(const Model& m, int h) {
-  return m.hinge_static_max[h] > 0.0 || m.hinge_coulomb[h] > 0.0;
+bool hasFriction(const Model& m, int h) { return m.hinge_static_max[h] > 0.0 || m.hinge_coulomb[h] > 0.0; }
+
+// Per-hinge gradient storage: grad[(row * 8 + slot) * 3 + xyz], slots 0-3
+// the parent's particles, 4-7 the child's.
+inline double* gradRow(Workspace& ws, int h, int row) { return &ws.hinge_grad[(h * kRows + row) * 24]; }
+
+// Adds weight * g to the gradient slots of a point on the parent (side 0)
+// or child (side 1).
+inline void addPointGradient(double* row, int side, const std::array<double, 4>& w, const V3& g) {
+  for (int k = 0; k < 4; ++k) {
+    double* s = row + (side * 4 + k) * 3;
+    s[0] += w[k] * g.x();
+    s[1] += w[k] * g.y();
+    s[2] += w[k] * g.z();
+  }
+}
+
+inline int particleOf(const Model& m, int h, int slot) {
+  return m.body_particle_begin[slot < 4 ? m.hinge_parent_body[h] : m.hinge_child_body[h]] + (slot & 3);
 }
 
 }  // namespace
 
-double hingeAngle(const Model& model, const PhasePoint& x, int h) { return hingeFrame(model, x, h).theta; }
+double hingeAngle(const Model& model, const PhasePoint& x, int h) { return geometry(model, x, h).theta; }
 
-double hingeVelocity(const Model& model, const PhasePoint& x, int h) { return hingeFrame(model, x, h).theta_dot; }
+double hingeVelocity(const Model& model, const PhasePoint& x, int h) { return geometry(model, x, h).theta_dot; }
 
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
-  const double w = model.hinge_constraint_frequency;
-#pragma omp for schedule(static)
-  for (int h = 0; h < model.num_hinges; ++h) {
-    const HingeFrame f = hingeFrame(model, x, h);
-    const bool sticking = state.hinge_sticking[h] != 0 && hasFriction(model, h);
+  const int nh = model.num_hinges;
+  if (nh == 0) return;
+  // The hinge systems are coupled: one thread solves them all.
+#pragma omp single
+  {
+    const double w = model.hinge_constraint_frequency;
+    // ---- rows, targets and applied torques ----
+    for (int h = 0; h < nh; ++h) {
+      const HingeGeometry g = geometry(model, x, h);
+      const bool sticking = state.hinge_sticking[h] != 0 && hasFriction(model, h);
+      ws.hinge_rows[h] = sticking ? 6 : 5;
+      std::fill(gradRow(ws, h, 0), gradRow(ws, h, 0) + kGradSize, 0.0);
+      double* target = &ws.hinge_target[h * kRows];
+      // Ball joint: J_p - J_c = 0, linear in the positions.
+      for (int d = 0; d < 3; ++d) {
+        V3 e = V3::Zero();
+        e[d] = 1.0;
+        addPointGradient(gradRow(ws, h, d), 0, model.hinge_centre_parent[h], e);
+        addPointGradient(gradRow(ws, h, d), 1, model.hinge_centre_child[h], -e);
+        target[d] = -2.0 * w * (g.jp.v[d] - g.jc.v[d]) - w * w * (g.jp.p[d] - g.jc.p[d]);
+      }
+      // Rotation plane, T(11)-(12).
+      for (int k = 0; k < 2; ++k) {
+        const Point& c = k == 0 ? g.c1 : g.c2;
+        const std::array<double, 4>& wc = k == 0 ? model.hinge_child_arm[h] : model.hinge_child_arm2[h];
+        const V3 r = c.p - g.jc.p;
+        const V3 r_dot = c.v - g.jc.v;
+        const V3 t = (r - g.n * g.n.dot(r)) / g.axis_length;
+        double* row = gradRow(ws, h, 3 + k);
+        addPointGradient(row, 1, wc, g.n);
+        addPointGradient(row, 1, model.hinge_centre_child[h], -g.n);
+        addPointGradient(row, 0, model.hinge_axis_point[h], t);
+        addPointGradient(row, 0, model.hinge_centre_parent[h], -t);
+        const double g_pos = g.n.dot(r);
+        const double g_vel = g.n_dot.dot(r) + g.n.dot(r_dot);
+        // Velocity-dependent part of g'': n'' = (1 - n n^T) w''/L - 2 n' L'/L - n |n'|^2.
+        const double quadratic = 2.0 * g.n_dot.dot(r_dot) -
+                                 2.0 * r.dot(g.n_dot) * g.axis_length_rate / g.axis_length -
+                                 g_pos * g.n_dot.squaredNorm();
+        target[3 + k] = -2.0 * w * g_vel - w * w * g_pos - quadratic;
+      }
+      // The angle row: used by static friction, and to apply joint torques.
+      double* theta_row = gradRow(ws, h, 5);
+      addPointGradient(theta_row, 1, model.hinge_child_arm[h], g.dtheta_c1);
+      addPointGradient(theta_row, 1, model.hinge_centre_child[h], g.dtheta_jc);
+      addPointGradient(theta_row, 0, model.hinge_parent_arm[h], g.dtheta_b);
+      addPointGradient(theta_row, 0, model.hinge_axis_point[h], g.dtheta_a);
+      addPointGradient(theta_row, 0, model.hinge_centre_parent[h], g.dtheta_jp);
+      target[5] = -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]);
 
-    // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
-    // viscous friction always; Coulomb friction here only while slipping.
-    const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
-    double friction = sticking ? -model.hinge_viscous[h] * f.theta_dot : slipFriction(model, h, f.theta_dot);
-    double applied = motor + friction + limitTorque(model, h, f.theta, f.theta_dot);
-
-    // Constraint gradients (rows) over the five slots.
-    V3 grad[3][kSlots];
-    double target[3];
-    int rows = 2;
-    for (int k = 0; k < 2; ++k) {
-      const int c = k == 0 ? kC1 : kC2;
-      const V3 r = f.p[c] - f.p[kJ];
-      const V3 r_dot = f.v[c] - f.v[kJ];
-      const V3 t = (r - f.n * f.n.dot(r)) / f.axis_length;
-      for (V3& g : grad[k]) g.setZero();
-      grad[k][c] = f.n;
-      grad[k][kA] = t;
-      grad[k][kJ] = -f.n - t;
-      const double g_pos = f.n.dot(r);
-      const double g_vel = f.n_dot.dot(r) + f.n.dot(r_dot);
-      // Velocity-dependent part of g'' (derivation in the design note's terms:
-      // n'' = (1 - n n^T) w''/L - 2 n' L'/L - n |n'|^2).
-      const double quadratic = 2.0 * f.n_dot.dot(r_dot) - 2.0 * r.dot(f.n_dot) * f.axis_length_rate / f.axis_length -
-                               g_pos * f.n_dot.squaredNorm();
-      target[k] = -2.0 * w * g_vel - w * w * g_pos - quadratic;
-    }
-    if (sticking) {
-      for (int s = 0; s < kSlots; ++s) grad[2][s] = f.grad_theta[s];
-      target[2] = -2.0 * w * f.theta_dot - w * w * (f.theta - state.hinge_stick_angle[h]);
-      rows = 3;
+      // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
+      // viscous friction always; Coulomb friction here only while slipping.
+      const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
+      const double friction = sticking ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
+      const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
+      for (int slot = 0; slot < 8; ++slot) {
+        const int i = particleOf(model, h, slot);
+        ws.force.x[i] += applied * theta_row[slot * 3 + 0];
+        ws.force.y[i] += applied * theta_row[slot * 3 + 1];
+        ws.force.z[i] += applied * theta_row[slot * 3 + 2];
+      }
+      ws.hinge_motor_torque[h] = motor;
+      ws.hinge_friction_torque[h] = friction;
+      ws.hinge_slipped[h] = 0;
     }
 
-    // Free accelerations of the five particles with the applied torque in.
-    V3 a_free[kSlots];
-    double inv_mass[kSlots];
-    for (int s = 0; s < kSlots; ++s) {
-      inv_mass[s] = model.particle_inv_mass[f.particle[s]];
-      a_free[s] = (loadForce(ws.force, f.particle[s]) + applied * f.grad_theta[s]) * inv_mass[s];
-    }
-    auto solve = [&](int n_rows, double* lambda) {
-      Eigen::Matrix3d K = Eigen::Matrix3d::Identity();
-      Eigen::Vector3d rhs = Eigen::Vector3d::Zero();
-      for (int i = 0; i < n_rows; ++i) {
-        rhs[i] = target[i];
-        for (int s = 0; s < kSlots; ++s) rhs[i] -= grad[i][s].dot(a_free[s]);
-        for (int j = 0; j < n_rows; ++j) {
-          double kij = 0.0;
-          for (int s = 0; s < kSlots; ++s) kij += inv_mass[s] * grad[i][s].dot(grad[j][s]);
-          K(i, j) = kij;
+    // ---- solve, and once more if static friction gave way somewhere ----
+    for (int pass = 0; pass < 2; ++pass) {
+      // Right-hand sides: target minus what the free accelerations give.
+      for (int h = 0; h < nh; ++h) {
+        Vec6Map rhs(&ws.hinge_rhs[h * kRows]);
+        for (int r = 0; r < kRows; ++r) {
+          if (r >= ws.hinge_rows[h]) {
+            rhs[r] = 0.0;
+            continue;
+          }
+          const double* row = gradRow(ws, h, r);
+          double acc = 0.0;
+          for (int slot = 0; slot < 8; ++slot) {
+            const int i = particleOf(model, h, slot);
+            const double im = model.particle_inv_mass[i];
+            acc += im * (row[slot * 3] * ws.force.x[i] + row[slot * 3 + 1] * ws.force.y[i] +
+                         row[slot * 3 + 2] * ws.force.z[i]);
+          }
+          rhs[r] = ws.hinge_target[h * kRows + r] - acc;
         }
       }
-      const Eigen::Vector3d l = K.ldlt().solve(rhs);
-      for (int i = 0; i < 3; ++i) lambda[i] = i < n_rows ? l[i] : 0.0;
-    };
-    double lambda[3];
-    solve(rows, lambda);
-    bool slipped = false;
-    if (sticking) {
-      // A(8)-(9): static friction holds up to tau_s^max, in either direction.
-      if (std::abs(lambda[2]) <= model.hinge_static_max[h]) {
-        friction += lambda[2];
-      } else {
-        // Breaking loose: friction falls to its level at zero speed (tau_s^max
-        // with the Stribeck term, tau_c without), opposing the tendency.
-        slipped = true;
-        const double level = model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h]
-                                                                   : model.hinge_coulomb[h];
-        const double breakaway = (lambda[2] > 0.0 ? 1.0 : -1.0) * level;
-        friction += breakaway;
-        applied += breakaway;
-        for (int s = 0; s < kSlots; ++s) {
-          a_free[s] += breakaway * f.grad_theta[s] * inv_mass[s];
+      // K blocks for every pair of hinges on a common body. A hinge meets
+      // itself on both its bodies, so diagonal blocks start from zero here.
+      for (int h = 0; h < nh; ++h) Block(&ws.hinge_block[(h * nh + h) * 36]).setZero();
+      for (int b = 0; b < model.num_bodies; ++b) {
+        const std::vector<std::int32_t>& list = ws.body_hinges[b];
+        for (int ha : list) {
+          const int sa = model.hinge_parent_body[ha] == b ? 0 : 4;
+          for (int hb : list) {
+            const int sb = model.hinge_parent_body[hb] == b ? 0 : 4;
+            Block K(&ws.hinge_block[(ha * nh + hb) * 36]);
+            if (ha != hb) K.setZero();
+            for (int ra = 0; ra < ws.hinge_rows[ha]; ++ra) {
+              const double* ga = gradRow(ws, ha, ra);
+              for (int rb = 0; rb < ws.hinge_rows[hb]; ++rb) {
+                const double* gb = gradRow(ws, hb, rb);
+                double sum = 0.0;
+                for (int k = 0; k < 4; ++k) {
+                  const double im = model.particle_inv_mass[model.body_particle_begin[b] + k];
+                  const double* pa = ga + (sa + k) * 3;
+                  const double* pb = gb + (sb + k) * 3;
+                  sum += im * (pa[0] * pb[0] + pa[1] * pb[1] + pa[2] * pb[2]);
+                }
+                K(ra, rb) += sum;
+              }
+            }
+          }
         }
-        solve(2, lambda);
       }
+      for (int h = 0; h < nh; ++h) {
+        Block K(&ws.hinge_block[(h * nh + h) * 36]);
+        for (int r = ws.hinge_rows[h]; r < kRows; ++r) K(r, r) = 1.0;  // inactive rows: lambda = 0
+      }
+      // Block elimination, leaves first (see the design note).
+      for (int h : model.hinge_order) {
+        Block Khh(&ws.hinge_block[(h * nh + h) * 36]);
+        Eigen::LLT<M6> llt(Khh);
+        Vec6Map rhs_h(&ws.hinge_rhs[h * kRows]);
+        for (int a : model.hinge_coupled[h]) {
+          Block Kah(&ws.hinge_block[(a * nh + h) * 36]);
+          const M6 X = llt.solve(M6(Kah.transpose()));  // K_hh^-1 K_ha
+          Vec6Map(&ws.hinge_rhs[a * kRows]) -= X.transpose() * rhs_h;
+          for (int c : model.hinge_coupled[h]) {
+            Block Kac(&ws.hinge_block[(c * nh + a) * 36]);
+            Block Khc(&ws.hinge_block[(h * nh + c) * 36]);
+            Kac -= (X.transpose() * Khc).transpose();
+          }
+        }
+        Khh = llt.matrixLLT();  // keep the factor for the back substitution
+      }
+      for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
+        const int h = *it;
+        V6 rhs = Vec6Map(&ws.hinge_rhs[h * kRows]);
+        for (int a : model.hinge_coupled[h]) {
+          rhs -= Block(&ws.hinge_block[(h * nh + a) * 36]) * Vec6Map(&ws.hinge_lambda[a * kRows]);
+        }
+        const Block L(&ws.hinge_block[(h * nh + h) * 36]);
+        const auto lower = L.triangularView<Eigen::Lower>();
+        lower.solveInPlace(rhs);
+        lower.transpose().solveInPlace(rhs);
+        Vec6Map(&ws.hinge_lambda[h * kRows]) = rhs;
+      }
+      // Static friction, A(8)-(9): it holds up to tau_s^max in either
+      // direction; beyond, the hinge breaks loose at the zero-speed friction
+      // level (tau_s^max with the Stribeck term, tau_c without).
+      bool resolve = false;
+      for (int h = 0; h < nh; ++h) {
+        if (ws.hinge_rows[h] != 6) continue;
+        const double hold = ws.hinge_lambda[h * kRows + 5];
+        if (std::abs(hold) <= model.hinge_static_max[h]) continue;
+        const double level =
+            model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
+        const double breakaway = (hold > 0.0 ? 1.0 : -1.0) * level;
+        const double* theta_row = gradRow(ws, h, 5);
+        for (int slot = 0; slot < 8; ++slot) {
+          const int i = particleOf(model, h, slot);
+          ws.force.x[i] += breakaway * theta_row[slot * 3 + 0];
+          ws.force.y[i] += breakaway * theta_row[slot * 3 + 1];
+          ws.force.z[i] += breakaway * theta_row[slot * 3 + 2];
+        }
+        ws.hinge_friction_torque[h] += breakaway;
+        ws.hinge_slipped[h] = 1;
+        ws.hinge_rows[h] = 5;
+        resolve = true;
+      }
+      if (!resolve) break;
     }
-    for (int s = 0; s < kSlots; ++s) {
-      V3 force = applied * f.grad_theta[s];
-      for (int i = 0; i < 3; ++i) force += lambda[i] * grad[i][s];
-      addForce(ws.force, f.particle[s], force);
+
+    // ---- constraint forces ----
+    for (int h = 0; h < nh; ++h) {
+      for (int r = 0; r < ws.hinge_rows[h]; ++r) {
+        const double lambda = ws.hinge_lambda[h * kRows + r];
+        const double* row = gradRow(ws, h, r);
+        for (int slot = 0; slot < 8; ++slot) {
+          const int i = particleOf(model, h, slot);
+          ws.force.x[i] += lambda * row[slot * 3 + 0];
+          ws.force.y[i] += lambda * row[slot * 3 + 1];
+          ws.force.z[i] += lambda * row[slot * 3 + 2];
+        }
+      }
+      if (ws.hinge_rows[h] == 6) ws.hinge_friction_torque[h] += ws.hinge_lambda[h * kRows + 5];
     }
-    ws.hinge_motor_torque[h] = motor;
-    ws.hinge_friction_torque[h] = friction;
-    ws.hinge_slipped[h] = slipped ? 1 : 0;
   }
 }
 
 void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, const Workspace& ws) {
   for (int h = 0; h < model.num_hinges; ++h) {
     if (!hasFriction(model, h)) continue;
-    const HingeFrame f = hingeFrame(model, x, h);
+    const HingeGeometry g = geometry(model, x, h);
     if (state.hinge_sticking[h]) {
       if (ws.hinge_slipped[h]) state.hinge_sticking[h] = 0;
     } else {
       // Stick when slow, or when the motion reversed within the step (friction
       // would have stopped it first: Coulomb friction never drives a reversal).
-      const bool reversed = f.theta_dot * state.hinge_previous_velocity[h] < 0.0;
-      if (std::abs(f.theta_dot) < model.hinge_stick_speed || reversed) {
+      const bool reversed = g.theta_dot * state.hinge_previous_velocity[h] < 0.0;
+      if (std::abs(g.theta_dot) < model.hinge_stick_speed || reversed) {
         state.hinge_sticking[h] = 1;
-        state.hinge_stick_angle[h] = f.theta;
+        state.hinge_stick_angle[h] = g.theta;
       }
     }
-    state.hinge_previous_velocity[h] = f.theta_dot;
+    state.hinge_previous_velocity[h] = g.theta_dot;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "suitsim/articulated.h"
 #include "suitsim/step.h"
 
 namespace suitsim {
@@ -27,11 +28,19 @@ Recorder::Recorder(const Model& model, std::vector<ChannelSpec> channels)
         columns_.push_back("energy.potential[J]");
         columns_.push_back("energy.total[J]");
         break;
+      case Kind::kJointAngle: columns_.push_back(c.label + ".angle[rad]"); break;
+      case Kind::kJointVelocity: columns_.push_back(c.label + ".velocity[rad/s]"); break;
+      case Kind::kJointCurrent: columns_.push_back(c.label + ".current[A]"); break;
+      case Kind::kMotorTorque: columns_.push_back(c.label + ".motor_torque[N*m]"); break;
+      case Kind::kFrictionTorque: columns_.push_back(c.label + ".friction_torque[N*m]"); break;
+      case Kind::kGroundForce:
+        for (const char* axis : {"x", "y", "z"}) columns_.push_back(std::string("ground_force.") + axis + "[N]");
+        break;
     }
   }
 }
 
-void Recorder::sample(const State& state, double* row) const {
+void Recorder::sample(const State& state, const Workspace* ws, double* row) const {
   using Kind = ChannelSpec::Kind;
   const Model& m = *model_;
   for (const ChannelSpec& c : channels_) {
@@ -75,6 +84,20 @@ void Recorder::sample(const State& state, double* row) const {
         *row++ = e.kinetic;
         *row++ = e.total() - e.kinetic;
         *row++ = e.total();
+        break;
+      }
+      case Kind::kJointAngle: *row++ = jointAngle(m, state, c.index); break;
+      case Kind::kJointVelocity: *row++ = jointVelocity(m, state, c.index); break;
+      case Kind::kJointCurrent: *row++ = state.hinge_current[c.index]; break;
+      case Kind::kMotorTorque:
+        *row++ = m.hinge_motor_constant[c.index] * state.hinge_current[c.index] + m.hinge_torque_offset[c.index];
+        break;
+      case Kind::kFrictionTorque: *row++ = ws ? ws->hinge_friction_torque[c.index] : 0.0; break;
+      case Kind::kGroundForce: {
+        const Vec3 f = totalGroundForce(m, state);
+        *row++ = f[0];
+        *row++ = f[1];
+        *row++ = f[2];
         break;
       }
     }

@@ -1,33 +1,25 @@
 // Compiling a robot description into particle clusters and hinges.
 //
 // Design note. Links joined by fixed joints are merged into one body. Each
-// body becomes a cluster of particles:
+// body becomes four particles of mass m/4 at c + L v_i, where c is its centre
+// of mass, v_i the vertices of a unit regular tetrahedron (sum v v^T = 4/3)
+// and L = (3 S / m)^(1/2) for its second moment S = tr(I)/2 - I about c:
+// the cluster has exactly the body's mass, centre of mass and inertia tensor,
+// and no particle is light (each carries a quarter of the body). Six stiff
+// spring-dampers keep the tetrahedron rigid, T(1)-(10).
 //
-//   structural particles, placed where the body meets the rest of the robot:
-//     at its parent hinge: the centre J (at the joint, shared with the
-//     parent's springs), the arms C1, C2 (perpendicular to the axis) and D (on
-//     the axis, on the far side from the parent's axis particle);
-//     at each child hinge: the axis particle A and the arm B;
-//     at each contact point (sole corners): a contact particle;
-//   four inertia particles, a tetrahedron around the residual centre of mass.
+// Everything else on a body is a point: an affine combination of its four
+// particles with constant weights (barycentric coordinates in the
+// tetrahedron): the hinge centres, axis points and arms, the contact points
+// of the soles. A force at a point reaches the particles by the same
+// weights. Hinges are constraints between such points (hinges.cpp).
 //
-// Masses. A structural particle at offset y from the centre of mass gets
-// mu = min(cap, beta / (n d^2)) with d^2 = y^T S^-1 y, S the body's second
-// moment about its centre of mass (S = tr(I)/2 - I). By Cauchy-Schwarz their
-// second moment is then at most beta S, so what is left for the inertia
-// particles stays positive definite: S_r >= (1 - beta (1 + M_s/m_r)) S. The
-// four inertia particles of mass m_r/4 sit at c_r + L v_i, v_i the unit
-// tetrahedron (sum v v^T = 4/3), L = (3 S_r / m_r)^(1/2): together the
-// cluster has exactly the body's mass, centre of mass and inertia tensor.
-// Light structural particles where the body is thin in some direction are
-// the price: they set the time step.
-//
-// Springs. Every pair of the body's particles (and the J of each child hinge)
-// is joined, with k = (w^2/4) min(m_i, m_j) for the link frequency w and
-// damping at the chosen ratio, rest length as built.
+// Arm and axis lengths scale with the body (0.7 x its radius of gyration,
+// 3 to 20 cm) unless given: they only set where the hinge's points are.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -85,14 +77,6 @@ struct Body {
   Vector3d first_moment = Vector3d::Zero();  // sum m c, body frame
   Matrix3d second_moment = Matrix3d::Zero();  // sum over links of (m c c^T + S_link), body frame
   Transform world{};                          // at the initial pose
-};
-
-// One cluster's particles before they go into the builder.
-struct ClusterParticle {
-  std::string role;
-  Vector3d position;  // body frame
-  double mass = 0.0;
-  bool contact = false;
 };
 
 }  // namespace
@@ -185,6 +169,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
   }
 
   // ---- contact points per body ----
+  // (placed on the ground below, once they are known)
   std::vector<std::vector<Vector3d>> body_contacts(bodies.size());
   std::vector<std::pair<int, int>> contact_slot;  // (body, index in body_contacts)
   for (const ContactPoint& c : contacts) {
@@ -198,34 +183,39 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     body_contacts[b].push_back(link_in_body[l].apply(toEigen(c.position)));
   }
 
-  // ---- clusters ----
-  const bool fixed_root = !robot.floating_base;
+  if (pose.place_on_ground && !contacts.empty()) {
+    const Vector3d n = toEigen(pose.ground_normal).normalized();
+    double lowest = std::numeric_limits<double>::infinity();
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      for (const Vector3d& c : body_contacts[b]) lowest = std::min(lowest, n.dot(bodies[b].world.apply(c)));
+    }
+    const Vector3d shift = (pose.ground_offset - lowest) * n;
+    for (Body& b : bodies) b.world.p += shift;
+  }
+
   // Hinge arm and axis lengths: given, or scaled to the body (a fraction of
-  // its radius of gyration): the off-axis stiffness of a hinge grows with
-  // the square of its arms, and the inertia caps mass times arm squared.
+  // its radius of gyration).
   auto bodySize = [&](const Body& b) {
     if (!(b.mass > 0.0)) return 0.05;
     const Vector3d c = b.first_moment / b.mass;
     const double trace_S = (b.second_moment - b.mass * c * c.transpose()).trace();
     return std::clamp(0.7 * std::sqrt(std::max(0.0, trace_S) / b.mass), 0.03, 0.2);
   };
-  auto armOf = [&](const Body& b) { return options.arm_length > 0.0 ? options.arm_length : bodySize(b); };
-  auto axisOf = [&](const Body& b) { return options.axis_length > 0.0 ? options.axis_length : bodySize(b); };
-  std::vector<std::vector<ClusterParticle>> clusters(bodies.size());
+
+  // ---- clusters: a tetrahedron per body ----
+  const bool fixed_root = !robot.floating_base;
+  std::vector<std::array<Vector3d, 4>> tetra(bodies.size());  // body frame
+  std::vector<double> particle_mass(bodies.size());
   for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
     const Body& b = bodies[bi];
     const std::string& name = robot.links[b.link].name;
-    std::vector<ClusterParticle>& cl = clusters[bi];
-    if (bi == 0 && fixed_root) {
-      // A welded root only anchors its children: structural particles, fixed
-      // in the world, so their (nominal) masses play no part.
-      for (int hc : b.child_hinges) {
-        const Hinge& h = hinges[hc];
-        const Vector3d n = h.joint_in_parent.R * h.axis;
-        cl.push_back({"A", h.joint_in_parent.p + 0.05 * n, 1.0});
-        cl.push_back({"B", h.joint_in_parent.p + 0.05 * h.joint_in_parent.R * perpendicular(h.axis), 1.0});
-      }
-      for (const Vector3d& c : body_contacts[bi]) cl.push_back({"contact", c, 1.0, true});
+    const double s = 1.0 / std::sqrt(3.0);
+    const Vector3d v[4] = {{s, s, s}, {s, -s, -s}, {-s, s, -s}, {-s, -s, s}};
+    if (bi == 0 && fixed_root && !(b.mass > 0.0)) {
+      // A massless welded root only anchors its children: a nominal
+      // tetrahedron, fixed in the world, so its masses play no part.
+      for (int k = 0; k < 4; ++k) tetra[bi][k] = 0.05 * v[k];
+      particle_mass[bi] = 1.0;
       continue;
     }
     if (!(b.mass > 0.0)) {
@@ -239,178 +229,96 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
                        "' is flat or a line (an inertia tensor on the triangle-inequality bound): a particle "
                        "cluster needs volume");
     }
-
-    if (b.parent_hinge >= 0) {
-      const Vector3d n = hinges[b.parent_hinge].axis;
-      const Vector3d e1 = perpendicular(n), e2 = n.cross(e1);
-      cl.push_back({"J", Vector3d::Zero()});
-      cl.push_back({"C1", armOf(b) * e1});
-      cl.push_back({"C2", armOf(b) * e2});
-      cl.push_back({"D", -axisOf(b) * n});
-    }
-    for (int hc : b.child_hinges) {
-      const Hinge& h = hinges[hc];
-      const Vector3d n = h.joint_in_parent.R * h.axis;
-      const Vector3d e1 = h.joint_in_parent.R * perpendicular(h.axis);  // the child's C1 direction at q = 0
-      cl.push_back({"A", h.joint_in_parent.p + axisOf(b) * n});
-      cl.push_back({"B", h.joint_in_parent.p + armOf(b) * e1});
-    }
-    for (const Vector3d& c : body_contacts[bi]) cl.push_back({"contact", c, 0.0, true});
-
-    // Structural masses (see the design note), then the residual.
-    const int ns = static_cast<int>(cl.size());
-    const Matrix3d S_inv_sqrt = eig.eigenvectors() * eig.eigenvalues().cwiseInverse().cwiseSqrt().asDiagonal() *
-                                eig.eigenvectors().transpose();
-    // Residual mass, centre and second moment left for the inertia particles.
-    auto residual = [&](double* mr, Vector3d* cr, Matrix3d* Sr) {
-      double ms = 0.0;
-      Vector3d fs = Vector3d::Zero();
-      Matrix3d qs = Matrix3d::Zero();
-      for (const ClusterParticle& p : cl) {
-        ms += p.mass;
-        fs += p.mass * p.position;
-        qs += p.mass * p.position * p.position.transpose();
-      }
-      *mr = b.mass - ms;
-      *cr = (b.first_moment - fs) / *mr;
-      *Sr = b.second_moment - qs - *mr * *cr * cr->transpose();
-    };
-    // Feasible: the residual keeps a share of S in every direction (so the
-    // inertia tetrahedron keeps its volume) and a quarter of the mass.
-    auto feasible = [&] {
-      double mr;
-      Vector3d cr;
-      Matrix3d Sr;
-      residual(&mr, &cr, &Sr);
-      if (mr < 0.25 * b.mass) return false;
-      const Matrix3d relative = S_inv_sqrt * Sr * S_inv_sqrt;
-      return Eigen::SelfAdjointEigenSolver<Matrix3d>(0.5 * (relative + relative.transpose())).eigenvalues().minCoeff() >=
-             0.05;
-    };
-    // Masses in two passes. First every structural particle gets the same
-    // share t of its cap (the centre J, which carries the whole joint load,
-    // has three times the cap of the others), t as large as feasibility
-    // allows. Then, most loaded first, each particle grows toward its cap as
-    // far as the others leave room.
-    auto cap = [&](const ClusterParticle& p) {
-      return (p.role == "J" ? 3.0 : 1.0) * options.structural_mass_fraction * b.mass;
-    };
-    auto setShare = [&](double t) {
-      for (ClusterParticle& p : cl) p.mass = t * cap(p);
-    };
-    double lo = 0.0, hi = 1.0;
-    setShare(hi);
-    if (feasible()) {
-      lo = hi;
-    } else {
-      for (int it = 0; it < 50; ++it) {
-        setShare(0.5 * (lo + hi));
-        (feasible() ? lo : hi) = 0.5 * (lo + hi);
-      }
-    }
-    setShare(lo);
-    if (!(lo > 1e-6)) {
-      throw ModelError("body '" + name +
-                       "': its inertia leaves no room for particles at its joints and contact points (check the "
-                       "inertia tensor and where the joints are)");
-    }
-    std::vector<int> order(ns);
-    std::iota(order.begin(), order.end(), 0);
-    auto rank = [&](const std::string& role) {
-      return role == "J" ? 0 : role == "A" ? 1 : (role == "C1" || role == "C2") ? 2 : role == "B" ? 3 : 4;
-    };
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return rank(cl[x].role) < rank(cl[y].role); });
-    for (int k : order) {
-      double low = cl[k].mass, high = cap(cl[k]);
-      for (int it = 0; it < 40 && high > low * (1.0 + 1e-3); ++it) {
-        cl[k].mass = 0.5 * (low + high);
-        (feasible() ? low : high) = cl[k].mass;
-      }
-      cl[k].mass = low;
-    }
-    double mr;
-    Vector3d cr;
-    Matrix3d Sr;
-    residual(&mr, &cr, &Sr);
-    const Eigen::SelfAdjointEigenSolver<Matrix3d> eig_r(0.5 * (Sr + Sr.transpose()));
-    // L = (3 S_r / m_r)^(1/2), the symmetric square root.
-    const Matrix3d L = eig_r.eigenvectors() *
-                       (3.0 * eig_r.eigenvalues().cwiseMax(0.0) / mr).cwiseSqrt().asDiagonal() *
-                       eig_r.eigenvectors().transpose();
-    const double s = 1.0 / std::sqrt(3.0);
-    const Vector3d tetra[4] = {{s, s, s}, {s, -s, -s}, {-s, s, -s}, {-s, -s, s}};
-    for (const Vector3d& v : tetra) cl.push_back({"inertia", cr + L * v, mr / 4.0});
+    // L = (3 S / m)^(1/2), the symmetric square root.
+    const Matrix3d L = eig.eigenvectors() * (3.0 * eig.eigenvalues() / b.mass).cwiseSqrt().asDiagonal() *
+                       eig.eigenvectors().transpose();
+    for (int k = 0; k < 4; ++k) tetra[bi][k] = com + L * v[k];
+    particle_mass[bi] = b.mass / 4.0;
   }
 
-  // ---- particles and bodies into the builder ----
+  // Barycentric weights of a body-frame point in a body's tetrahedron.
+  auto weights = [&](int body, const Vector3d& x) {
+    const std::array<Vector3d, 4>& t = tetra[body];
+    Matrix3d E;
+    E << t[1] - t[0], t[2] - t[0], t[3] - t[0];
+    const Vector3d w = E.partialPivLu().solve(x - t[0]);
+    return std::array<double, 4>{1.0 - w.sum(), w[0], w[1], w[2]};
+  };
+
+  // ---- particles, bodies and springs into the builder ----
   out.first_particle = builder.numParticles();
-  std::vector<std::vector<int>> cluster_index(bodies.size());
+  std::vector<int> body_index(bodies.size());
   for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
     const std::string& name = robot.links[bodies[bi].link].name;
-    BodySpec body{name, builder.numParticles(), 0, {}};
-    std::map<std::string, int> role_count;
-    for (const ClusterParticle& p : clusters[bi]) {
+    BodySpec body{name, builder.numParticles(), 4, {}};
+    for (int k = 0; k < 4; ++k) {
       ParticleSpec spec;
-      spec.name = name + "." + p.role + std::to_string(role_count[p.role]++);
-      spec.position = toVec3(bodies[bi].world.apply(p.position));
-      spec.mass = p.mass;
-      // A child of a welded root turns about a point fixed in the world: its
-      // centre J is fixed too (a mass at the pivot adds no moment about it).
-      spec.fixed = fixed_root && (bi == 0 || (p.role == "J" && hinges[bodies[bi].parent_hinge].parent_body == 0));
-      spec.contact = p.contact;
-      cluster_index[bi].push_back(builder.addParticle(spec));
-      body.body_position.push_back(toVec3(p.position));
+      spec.name = name + ".p" + std::to_string(k);
+      spec.position = toVec3(bodies[bi].world.apply(tetra[bi][k]));
+      spec.mass = particle_mass[bi];
+      spec.fixed = fixed_root && bi == 0;
+      spec.contact = false;
+      builder.addParticle(spec);
+      body.body_position.push_back(toVec3(tetra[bi][k]));
     }
-    body.count = static_cast<int>(clusters[bi].size());
-    builder.addBody(body);
+    body_index[bi] = builder.addBody(body);
     out.body_link.push_back(bodies[bi].link);
-  }
-  out.num_particles = builder.numParticles() - out.first_particle;
-
-  // ---- springs: every pair of a body's particles, plus its children's J ----
-  const double w2 = options.link_frequency * options.link_frequency;
-  for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
-    std::vector<int> members = cluster_index[bi];
-    for (int hc : bodies[bi].child_hinges) members.push_back(cluster_index[hinges[hc].child_body][0]);  // J
-    for (std::size_t a = 0; a < members.size(); ++a) {
-      for (std::size_t c = a + 1; c < members.size(); ++c) {
-        if (builder.particle(members[a]).fixed && builder.particle(members[c]).fixed) continue;
-        const double ma = builder.particle(members[a]).mass, mc = builder.particle(members[c]).mass;
-        const double k = 0.25 * w2 * std::min(ma, mc);
-        const double reduced = ma * mc / (ma + mc);
-        builder.addSpring({members[a], members[c], k, 2.0 * options.link_damping_ratio * std::sqrt(k * reduced), -1.0});
+    out.body_first_particle.push_back(body.first);
+    out.body_num_particles.push_back(4);
+    if (fixed_root && bi == 0) continue;  // fixed particles need no springs
+    const double w2 = options.link_frequency * options.link_frequency;
+    for (int a = 0; a < 4; ++a) {
+      for (int c = a + 1; c < 4; ++c) {
+        // Equal masses m/4: k = (w^2/4) (m/4) gives the tetrahedron's
+        // modes frequencies of the order of w.
+        const double k = 0.25 * w2 * particle_mass[bi];
+        const double reduced = 0.5 * particle_mass[bi];
+        builder.addSpring({body.first + a, body.first + c, k, 2.0 * options.link_damping_ratio * std::sqrt(k * reduced),
+                           -1.0});
       }
     }
   }
+  out.num_particles = builder.numParticles() - out.first_particle;
 
   // ---- hinges ----
   builder.setHingeSettings(options.hinge);
   for (const Hinge& h : hinges) {
     const RobotJoint& joint = robot.joints[h.joint];
-    const std::vector<int>& child = cluster_index[h.child_body];
-    const std::vector<int>& parent = cluster_index[h.parent_body];
-    // The parent's A and B for this hinge: its position among the parent's
-    // child hinges, after the parent's own J, C1, C2, D.
-    const Body& pb = bodies[h.parent_body];
-    const int slot = static_cast<int>(std::find(pb.child_hinges.begin(), pb.child_hinges.end(), out.joint_hinge[h.joint]) -
-                                      pb.child_hinges.begin());
-    const int base = (pb.parent_hinge >= 0 ? 4 : 0) + 2 * slot;
+    const Body& parent = bodies[h.parent_body];
+    const Body& child = bodies[h.child_body];
+    const double arm = options.arm_length > 0.0 ? options.arm_length : bodySize(child);
+    const double axis_len = options.axis_length > 0.0 ? options.axis_length : bodySize(parent);
+    // In the parent frame: the joint at o with axis n; the child's arm C1
+    // points along the parent's arm B at q = 0, so the angle starts at q.
+    const Vector3d o = h.joint_in_parent.p;
+    const Vector3d n = h.joint_in_parent.R * h.axis;
+    const Vector3d e1 = perpendicular(h.axis), e2 = h.axis.cross(e1);  // child frame
     HingeSpec spec;
     spec.name = joint.name;
-    spec.centre = child[0];
-    spec.child_arm = child[1];
-    spec.child_arm2 = child[2];
-    spec.axis_point = parent[base];
-    spec.parent_arm = parent[base + 1];
+    spec.parent_body = body_index[h.parent_body];
+    spec.child_body = body_index[h.child_body];
+    spec.centre_parent = weights(h.parent_body, o);
+    spec.axis_point = weights(h.parent_body, o + axis_len * n);
+    spec.parent_arm = weights(h.parent_body, o + arm * (h.joint_in_parent.R * e1));
+    spec.centre_child = weights(h.child_body, Vector3d::Zero());
+    spec.child_arm = weights(h.child_body, arm * e1);
+    spec.child_arm2 = weights(h.child_body, arm * e2);
     spec.actuation = joint.actuation;
     spec.lower = joint.type == JointType::kContinuous ? -1e300 : joint.lower;
     spec.upper = joint.type == JointType::kContinuous ? 1e300 : joint.upper;
+    (void)parent;
     builder.addHinge(spec);
   }
 
+  // ---- contact points ----
   for (const auto& [b, k] : contact_slot) {
-    const int structural_before = (bodies[b].parent_hinge >= 0 ? 4 : 0) + 2 * static_cast<int>(bodies[b].child_hinges.size());
-    out.contact_particle.push_back(cluster_index[b][structural_before + k]);
+    ContactPointSpec c;
+    const std::array<double, 4> w = weights(b, body_contacts[b][k]);
+    for (int j = 0; j < 4; ++j) {
+      c.particles[j] = out.body_first_particle[b] + j;
+      c.weights[j] = w[j];
+    }
+    out.contact_point.push_back(builder.addContactPoint(c));
   }
   for (int& b : out.link_body) b += first_body;
   out.link_in_body.resize(nl);

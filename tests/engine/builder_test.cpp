@@ -92,7 +92,9 @@ TEST(Builder, FixedParticlesAreNotContactsAndHaveNoInverseMass) {
   b.addParticle({.name = "pinned", .fixed = true});
   b.addParticle({.name = "ghost", .contact = false});
   const Model m = b.build();
-  EXPECT_EQ(m.contact_particle, std::vector<std::int32_t>{0});
+  ASSERT_EQ(m.numContacts(), 1);
+  EXPECT_EQ(m.contact_particle[0][0], 0);
+  EXPECT_EQ(m.contact_weight[0][0], 1.0);
   EXPECT_EQ(m.particle_inv_mass[1], 0.0);
   EXPECT_EQ(m.findParticle("ghost"), 2);
   EXPECT_EQ(m.findParticle("nobody"), -1);

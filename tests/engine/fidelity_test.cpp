@@ -4,8 +4,8 @@
 //
 // The particle links are springs, so they give under load; the angle error
 // falls as 1 / link_frequency^2 (measured: 3000 -> 10000 rad/s cuts it 11x).
-// These tests use stiff links and the small time steps they need; the note on
-// issue 3 quotes the errors at the humanoid's default settings.
+// With 10000 rad/s links a 0.1 ms step is stable and keeps the error below
+// 1e-3 rad over the 2 s swings below (measured 1.2e-4 and 4.7e-4 rad).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,7 +58,7 @@ double worstAngleError(const RobotDescription& robot, const std::vector<double>&
 
 TEST(Fidelity, DoublePendulumTracksRigidBodyDynamicsFor2s) {
   const RobotDescription robot = testing::doublePendulum();
-  EXPECT_LT(worstAngleError(robot, {0.9, -0.6}, 2.0, 1e4, 2e-5), 1e-3);
+  EXPECT_LT(worstAngleError(robot, {0.9, -0.6}, 2.0, 1e4, 1e-4), 1e-3);
 }
 
 TEST(Fidelity, SpatialChainTracksRigidBodyDynamicsFor2s) {
@@ -81,7 +81,7 @@ TEST(Fidelity, SpatialChainTracksRigidBodyDynamicsFor2s) {
   for (int j = 0; j < rigid.num_joints; ++j) {
     angles[robot.findJoint(rigid.joint_name[j])] = rest.q.joints[j] + offset[j];
   }
-  EXPECT_LT(worstAngleError(robot, angles, 2.0, 3e4, 5e-6), 1e-3);
+  EXPECT_LT(worstAngleError(robot, angles, 2.0, 1e4, 1e-4), 1e-3);
 }
 
 }  // namespace

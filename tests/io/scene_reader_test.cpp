@@ -119,7 +119,7 @@ const std::vector<BadScene>& badScenes() {
       {"block_particle_name_clash", 6, {"<block>", "'name'", "'box.0'", "(got 'box')"}},
       {"record_unknown_particle", 6, {"<record>", "'particle'", "names no particle", "(got 'bob')"}},
       {"record_unknown_spring", 8, {"<record>", "'spring'", "names no spring", "(got 'coil')"}},
-      {"record_unknown_body", 6, {"<record>", "'body'", "names no cloth or block", "(got 'sheet')"}},
+      {"record_unknown_body", 6, {"<record>", "'body'", "names no cloth, block or robot body", "(got 'sheet')"}},
       {"record_wrong_quantity", 6, {"<record>", "'quantity'", "position or velocity", "(got 'tension')"}},
       // Precedence (STYLE.md, Errors): each fixture holds two faults and the
       // more basic one is reported although it comes later in the file.

@@ -46,15 +46,14 @@ void bodyVelocity(const Model& model, const State& state, int body, Vec3* v_com,
 
 // ---- compiling a robot --------------------------------------------------------
 
-/// How a robot becomes particles. The link springs are tuned by frequency:
-/// each spring gets k = (link_frequency^2 / 4) * min(m_i, m_j), so stiffer
-/// links need a smaller time step (about dt < 1 / link_frequency).
+/// How a robot becomes particles. Each body is a tetrahedron of four equal
+/// particles; its six springs get k = (link_frequency^2 / 4) (m / 4), so
+/// stiffer links need a smaller time step (about dt < 1 / link_frequency).
 struct RobotCompileOptions {
   double link_frequency = 3000.0;     ///< target natural frequency of link springs (rad/s)
   double link_damping_ratio = 0.3;    ///< damping ratio of each link spring
-  double arm_length = 0.0;   ///< hinge arms |C - J|, |B - J| (m); 0: 0.7 x the body's radius of gyration
-  double axis_length = 0.0;  ///< axis points |A - J|, |D - J| (m); 0: as arm_length
-  double structural_mass_fraction = 0.1;  ///< largest mass of one structural particle / body mass
+  double arm_length = 0.0;   ///< hinge arms |C - J|, |B - J| (m); 0: 0.7 x the child's radius of gyration
+  double axis_length = 0.0;  ///< axis point |A - J| (m); 0: 0.7 x the parent's radius of gyration
   HingeSettings hinge;                ///< constraint and friction settings
 };
 
@@ -63,6 +62,11 @@ struct RobotPose {
   Vec3 base_position{0.0, 0.0, 0.0};  ///< root link origin in the world (m)
   Vec3 base_rpy{0.0, 0.0, 0.0};       ///< root link roll, pitch, yaw (rad), URDF convention
   std::vector<double> joint_angles;    ///< per description joint (rad); empty means all zero
+  /// When set, the base is lowered or raised along the ground normal so that
+  /// the lowest contact point just touches the ground plane.
+  bool place_on_ground = false;
+  Vec3 ground_normal{0.0, 0.0, 1.0};  ///< unit
+  double ground_offset = 0.0;         ///< plane: normal . p = offset
 };
 
 /// A point of a link that touches the ground (a sole corner): it becomes a
@@ -79,13 +83,16 @@ struct CompiledRobot {
   std::vector<int> link_body;         ///< body index of each description link (merged links share one)
   std::vector<Pose> link_in_body;     ///< each link's frame in its body's frame
   std::vector<int> joint_hinge;       ///< hinge index of each description joint, -1 for fixed ones
-  std::vector<int> contact_particle;  ///< one per ContactPoint, in order
+  std::vector<int> contact_point;     ///< builder contact-point index of each ContactPoint, in order
   std::vector<int> body_link;         ///< description link that names each body of this robot
+  std::vector<int> body_first_particle;  ///< first particle each body owns
+  std::vector<int> body_num_particles;   ///< how many particles each body owns
 };
 
-/// Compiles the robot into `builder`: a particle cluster per body (links
+/// Compiles the robot into `builder`: a particle tetrahedron per body (links
 /// joined by fixed joints merged) whose mass, centre of mass and inertia
-/// tensor equal the body's, joined by rotation-plane hinges. Revolute and
+/// tensor equal the body's, joined by rotation-plane hinges between points
+/// of the bodies. Revolute and
 /// continuous joints become hinges; prismatic, planar and floating joints are
 /// rejected (ModelError), as are moving bodies without mass. A fixed-base
 /// robot's root particles are fixed in the world.

@@ -69,16 +69,23 @@ struct BlockSpec {
   bool contact = true;
 };
 
-/// A rotation-plane hinge over five distinct particles (see Model).
+/// A rotation-plane hinge between two four-particle bodies (see Model): each
+/// point is given by its affine weights on its body's particles.
 struct HingeSpec {
   std::string name;
-  int centre = -1;       ///< J
-  int axis_point = -1;   ///< A, parent
-  int parent_arm = -1;   ///< B, parent
-  int child_arm = -1;    ///< C1, child
-  int child_arm2 = -1;   ///< C2, child
+  int parent_body = -1;
+  int child_body = -1;
+  std::array<double, 4> centre_parent{}, centre_child{};
+  std::array<double, 4> axis_point{}, parent_arm{};
+  std::array<double, 4> child_arm{}, child_arm2{};
   JointActuation actuation;
   double lower = -1e300, upper = 1e300;  ///< limits (rad)
+};
+
+/// A ground contact at an affine combination of up to four particles.
+struct ContactPointSpec {
+  std::array<int, 4> particles{-1, -1, -1, -1};  ///< -1: unused
+  std::array<double, 4> weights{0.0, 0.0, 0.0, 0.0};
 };
 
 /// A body: the particles [first, first + count) and their body-frame places.
@@ -107,14 +114,18 @@ class ModelBuilder {
   int addCloth(const ClothSpec& spec);
   int addBlock(const BlockSpec& spec);
 
-  /// Returns the hinge index. Its five particles must be distinct and in no
-  /// other hinge.
+  /// Returns the hinge index. Both bodies must own exactly four particles;
+  /// hinges must form a tree over the bodies.
   int addHinge(const HingeSpec& spec);
+  /// A contact point that is not a single particle (particles with
+  /// contact = true are contacts by themselves).
+  int addContactPoint(const ContactPointSpec& spec);
   /// Returns the body index. Bodies may not overlap.
   int addBody(const BodySpec& spec);
   void setHingeSettings(const HingeSettings& settings) { hinge_settings_ = settings; }
 
   void setGravity(const Vec3& g) { gravity_ = g; }
+  const GroundModel& ground() const { return ground_; }
   /// `ground.normal` need not be unit; tangents are derived.
   void setGround(const GroundModel& ground);
 
@@ -131,6 +142,7 @@ class ModelBuilder {
   std::vector<ParticleSpec> particles_;
   std::vector<SpringSpec> springs_;
   std::vector<HingeSpec> hinges_;
+  std::vector<ContactPointSpec> contact_points_;
   std::vector<BodySpec> bodies_;
   HingeSettings hinge_settings_;
   Vec3 gravity_{0.0, 0.0, -9.81};

@@ -97,23 +97,39 @@ struct Model {
   std::vector<std::int32_t> spring_colour_begin;  ///< first spring of each colour, (num_colours + 1)
 
   // ---- contact -----------------------------------------------------------------
+  // A contact is a point: a particle (weight 1), or an affine combination
+  // of up to four particles of a body (unused slots repeat the first
+  // particle with weight 0). The ground force goes back by the weights.
   GroundModel ground;
-  std::vector<std::int32_t> contact_particle;  ///< particles that touch the ground, (num_contacts)
+  std::vector<std::array<std::int32_t, 4>> contact_particle;  ///< (num_contacts)
+  std::vector<std::array<double, 4>> contact_weight;          ///< (num_contacts)
+  bool contacts_share_particles = false;  ///< then the contact pass runs on one thread
 
   // ---- hinges: rotation-plane joints, T(11)-(19) ----------------------------
-  // Five particles per hinge, each in no other hinge: the centre J (shared by
-  // both links' springs, owned by the child), the parent's axis particle A
-  // (the axis n = (A - J)/|A - J| is carried by the parent), the parent's arm
-  // B and the child's arms C1, C2 (perpendicular to the axis at J). The child
-  // arms are held in the rotation plane (n . (C - J) = 0) by constraint
-  // forces; the joint angle is the angle from arm B to arm C1 about n.
+  // A hinge joins a parent and a child body, each a tetrahedron of four
+  // particles. Its points are fixed affine combinations of a body's four
+  // particles (weights summing to 1), so they move with the body and pass
+  // forces back to its particles by the same weights: the joint centre on
+  // each side (J_p, J_c), the parent's axis point A (the axis
+  // n = (A - J_p)/|A - J_p| is carried by the parent), the parent's arm B and
+  // the child's arms C1, C2, both perpendicular to the axis. Constraints keep
+  // J_p = J_c (a ball joint) and the child arms in the rotation plane
+  // (n . (C - J_c) = 0); the joint angle is the turn from B to C1 about n.
   int num_hinges = 0;
-  std::vector<std::string> hinge_name;          ///< joint name, (num_hinges)
-  std::vector<std::int32_t> hinge_centre;       ///< J, (num_hinges)
-  std::vector<std::int32_t> hinge_axis_point;   ///< A, (num_hinges)
-  std::vector<std::int32_t> hinge_parent_arm;   ///< B, (num_hinges)
-  std::vector<std::int32_t> hinge_child_arm;    ///< C1, (num_hinges)
-  std::vector<std::int32_t> hinge_child_arm2;   ///< C2, (num_hinges)
+  std::vector<std::string> hinge_name;             ///< joint name, (num_hinges)
+  std::vector<std::int32_t> hinge_parent_body;     ///< (num_hinges)
+  std::vector<std::int32_t> hinge_child_body;      ///< (num_hinges)
+  std::vector<std::array<double, 4>> hinge_centre_parent;  ///< J_p weights on the parent's particles, (num_hinges)
+  std::vector<std::array<double, 4>> hinge_centre_child;   ///< J_c weights on the child's particles, (num_hinges)
+  std::vector<std::array<double, 4>> hinge_axis_point;     ///< A weights (parent), (num_hinges)
+  std::vector<std::array<double, 4>> hinge_parent_arm;     ///< B weights (parent), (num_hinges)
+  std::vector<std::array<double, 4>> hinge_child_arm;      ///< C1 weights (child), (num_hinges)
+  std::vector<std::array<double, 4>> hinge_child_arm2;     ///< C2 weights (child), (num_hinges)
+  /// Elimination order of the hinge constraint system (children before
+  /// parents), and for each hinge the hinges eliminated after it that share
+  /// its parent body: the block structure the solver works in.
+  std::vector<std::int32_t> hinge_order;                  ///< (num_hinges)
+  std::vector<std::vector<std::int32_t>> hinge_coupled;   ///< (num_hinges) lists
   std::vector<double> hinge_motor_constant;     ///< k_T (N m/A), (num_hinges)
   std::vector<double> hinge_torque_offset;      ///< tau_o (N m), (num_hinges)
   std::vector<double> hinge_viscous;            ///< k_d (N m s/rad), (num_hinges)
@@ -128,7 +144,8 @@ struct Model {
   double hinge_limit_damping = 0.0;           ///< (N m s/rad), acts only beyond a limit
 
   // ---- bodies: particle clusters that stand for rigid links ------------------
-  // A body owns a contiguous range of particles (bodies in order of it); particle_body_position gives
+  // A body owns a contiguous range of particles (bodies in order of it; a
+  // body with hinges owns exactly four, a tetrahedron); particle_body_position gives
   // each owned particle's place in the body frame, so the body's pose can be
   // recovered from the particles (a mass-weighted best fit).
   int num_bodies = 0;

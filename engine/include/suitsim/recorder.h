@@ -6,6 +6,7 @@
 
 #include "suitsim/model.h"
 #include "suitsim/state.h"
+#include "suitsim/step.h"
 
 namespace suitsim {
 
@@ -18,6 +19,12 @@ struct ChannelSpec {
     kSpringTension,     ///< elastic tension k (l - l0) (N) of spring `index`; > 0 stretched
     kCentreOfMass,      ///< mass-weighted mean position (m) of `particles`
     kEnergy,            ///< kinetic, potential and total mechanical energy (J)
+    kJointAngle,        ///< hinge `index` angle (rad)
+    kJointVelocity,     ///< hinge `index` rate (rad/s)
+    kJointCurrent,      ///< hinge `index` motor current (A)
+    kMotorTorque,       ///< hinge `index` motor torque k_T u + tau_o (N m)
+    kFrictionTorque,    ///< hinge `index` friction torque (N m), from the latest force evaluation
+    kGroundForce,       ///< total ground reaction force on the model (N)
   };
   Kind kind = Kind::kEnergy;
   int index = -1;
@@ -31,7 +38,8 @@ class Recorder {
   /// Column names with units, e.g. "bob.position.x[m]"; time is not included.
   const std::vector<std::string>& columns() const { return columns_; }
   /// Writes columns().size() values for `state` into `row`. Allocates nothing.
-  void sample(const State& state, double* row) const;
+  /// `ws` (the workspace of the last step) is needed for friction torques.
+  void sample(const State& state, const Workspace* ws, double* row) const;
 
  private:
   const Model* model_;

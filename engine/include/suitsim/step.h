@@ -38,6 +38,14 @@ struct Workspace {
   std::vector<double> hinge_motor_torque;     ///< k_T u + tau_o (N m), (num_hinges)
   std::vector<double> hinge_friction_torque;  ///< friction acting on the joint (N m), (num_hinges)
   std::vector<std::uint8_t> hinge_slipped;    ///< 1 if static friction gave way, (num_hinges)
+  // Hinge constraint solver scratch (hinges.cpp): per hinge up to six rows,
+  // their gradients on the eight particles of its two bodies, targets,
+  // right-hand sides, multipliers, and 6 x 6 blocks for every hinge pair.
+  std::vector<int> hinge_rows;                          ///< active rows, (num_hinges)
+  std::vector<double> hinge_grad;                       ///< (num_hinges x 6 x 8 x 3)
+  std::vector<double> hinge_target, hinge_rhs, hinge_lambda;  ///< (num_hinges x 6)
+  std::vector<double> hinge_block;                      ///< (num_hinges^2 x 36)
+  std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
 };
 
 /// Read-only view of a phase-space point: positions and velocities.
@@ -77,6 +85,11 @@ void computeMomentum(const Model& model, const State& state, Vec3* linear, Vec3*
 /// springs and ground contact (rad/s). Explicit integrators are stable for
 /// omega * dt below about 2 (symplectic Euler, Verlet) or 2.8 (RK4).
 double maxNaturalFrequency(const Model& model);
+
+/// Force the ground exerts on contact `c` (N) in the state (its anchors as
+/// they stand), and the sum over all contacts.
+Vec3 groundForce(const Model& model, const State& state, int contact);
+Vec3 totalGroundForce(const Model& model, const State& state);
 
 /// True when every position and velocity is finite.
 bool stateIsFinite(const State& state);

@@ -8,6 +8,7 @@
 
 #include "suitsim/builder.h"
 #include "suitsim/io/scene.h"
+#include "robot_scene.h"
 #include "xml_reader.h"
 
 namespace suitsim::io {
@@ -33,7 +34,8 @@ struct AttributeRule {
 struct ElementRule {
   const char* tag;
   std::span<const AttributeRule> attributes;
-  bool single;  // may appear at most once
+  bool single;                             // may appear at most once
+  std::span<const ElementRule> children;  // allowed child elements (none: a leaf)
 };
 
 constexpr AttributeRule kSimulationAttributes[] = {
@@ -83,29 +85,115 @@ constexpr AttributeRule kRecordAttributes[] = {
     {"quantity", ValueKind::kText, true},
 };
 
+// <robot> and what it holds (see robot_scene.cpp for their meaning).
+constexpr AttributeRule kRobotAttributes[] = {
+    {"name", ValueKind::kText, false},           {"urdf", ValueKind::kText, true},
+    {"base", ValueKind::kText, false},           {"pos", ValueKind::kVec3, false},
+    {"rpy", ValueKind::kVec3, false},            {"link_frequency", ValueKind::kNumber, false},
+    {"link_damping_ratio", ValueKind::kNumber, false}, {"constraint_frequency", ValueKind::kNumber, false},
+    {"limit_stiffness", ValueKind::kNumber, false},    {"limit_damping", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kInitialAttributes[] = {{"angles", ValueKind::kText, true}};
+constexpr AttributeRule kFreezeAttributes[] = {{"joints", ValueKind::kText, true}};
+constexpr AttributeRule kActuationAttributes[] = {
+    {"joints", ValueKind::kText, false},          {"motor_constant", ValueKind::kNumber, false},
+    {"torque_offset", ValueKind::kNumber, false}, {"viscous", ValueKind::kNumber, false},
+    {"coulomb", ValueKind::kNumber, false},       {"static", ValueKind::kNumber, false},
+    {"stribeck_velocity", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kContactAttributes[] = {{"link", ValueKind::kText, true}, {"points", ValueKind::kText, true}};
+constexpr AttributeRule kServoAttributes[] = {
+    {"joints", ValueKind::kText, false}, {"kp", ValueKind::kNumber, true}, {"kd", ValueKind::kNumber, true},
+    {"rate", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kPayloadAttributes[] = {
+    {"link", ValueKind::kText, true}, {"mass", ValueKind::kNumber, true}, {"com", ValueKind::kVec3, false},
+    {"radius", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kAprioriAttributes[] = {
+    {"payloads", ValueKind::kBoolean, false},     {"friction", ValueKind::kBoolean, false},
+    {"motor_constant_scale", ValueKind::kNumber, false}, {"torque_offset", ValueKind::kBoolean, false},
+    {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
+};
+constexpr AttributeRule kMotionAttributes[] = {{"file", ValueKind::kText, false}};
+constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
+constexpr ElementRule kMotionChildren[] = {{"keyframe", kKeyframeAttributes, false, {}}};
+constexpr ElementRule kRobotChildren[] = {
+    {"initial", kInitialAttributes, true, {}},     {"freeze", kFreezeAttributes, false, {}},
+    {"actuation", kActuationAttributes, false, {}}, {"contact", kContactAttributes, false, {}},
+    {"servo", kServoAttributes, false, {}},         {"payload", kPayloadAttributes, false, {}},
+    {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, true, kMotionChildren},
+};
+constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false}};
+
 constexpr ElementRule kElementRules[] = {
-    {"simulation", kSimulationAttributes, true}, {"world", kWorldAttributes, true},
-    {"ground", kGroundAttributes, true},         {"particle", kParticleAttributes, false},
-    {"spring", kSpringAttributes, false},        {"cloth", kClothAttributes, false},
-    {"block", kBlockAttributes, false},          {"record", kRecordAttributes, false},
+    {"simulation", kSimulationAttributes, true, {}}, {"world", kWorldAttributes, true, {}},
+    {"ground", kGroundAttributes, true, {}},         {"particle", kParticleAttributes, false, {}},
+    {"spring", kSpringAttributes, false, {}},        {"cloth", kClothAttributes, false, {}},
+    {"block", kBlockAttributes, false, {}},          {"record", kRecordAttributes, false, {}},
+    {"robot", kRobotAttributes, true, kRobotChildren},
 };
 
-/// The rule for a child of <scene>; the caller has already rejected unknown tags.
-const ElementRule& ruleFor(const XMLElement* e) {
-  for (const ElementRule& rule : kElementRules) {
+/// The rule for element `e` among `rules`; the caller has already rejected unknown tags.
+const ElementRule& ruleFor(const XMLElement* e, std::span<const ElementRule> rules = kElementRules) {
+  for (const ElementRule& rule : rules) {
     if (std::string(rule.tag) == e->Name()) return rule;
   }
-  return kElementRules[0];  // unreachable after the unknown-element pass
+  return rules[0];  // unreachable after the unknown-element pass
 }
 
-ElementReader readerFor(const std::string& path, const XMLElement* e) {
+ElementReader readerFor(const std::string& path, const XMLElement* e, const ElementRule& rule) {
   std::vector<const char*> allowed;
-  for (const AttributeRule& a : ruleFor(e).attributes) allowed.push_back(a.name);
+  for (const AttributeRule& a : rule.attributes) allowed.push_back(a.name);
+  // <record> also takes `joint` (a robot's joint channels).
+  if (std::string(rule.tag) == "record") {
+    for (const AttributeRule& a : kRobotRecordAttributes) allowed.push_back(a.name);
+  }
   return ElementReader(path, e, allowed);
+}
+
+ElementReader readerFor(const std::string& path, const XMLElement* e) { return readerFor(path, e, ruleFor(e)); }
+
+std::vector<const char*> childTags(const ElementRule& rule) {
+  std::vector<const char*> tags;
+  for (const ElementRule& c : rule.children) tags.push_back(c.tag);
+  return tags;
+}
+
+// The passes below walk the rule tree: each element is checked against its
+// rule, and its children against the rule's children.
+void checkNames(const std::string& path, const XMLElement* e, const ElementRule& rule) {
+  readerFor(path, e, rule);
+  rejectUnknownChildren(path, e, childTags(rule));
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    checkNames(path, c, ruleFor(c, rule.children));
+  }
+}
+
+void checkRequired(const std::string& path, const XMLElement* e, const ElementRule& rule) {
+  const ElementReader r = readerFor(path, e, rule);
+  for (const AttributeRule& a : rule.attributes) {
+    if (a.required) r.text(a.name);
+  }
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    checkRequired(path, c, ruleFor(c, rule.children));
+  }
+}
+
+void checkSingles(const std::string& path, const XMLElement* parent, std::span<const ElementRule> rules) {
+  for (const ElementRule& rule : rules) {
+    if (!rule.single) continue;
+    const XMLElement* first = parent->FirstChildElement(rule.tag);
+    if (const XMLElement* second = first ? first->NextSiblingElement(rule.tag) : nullptr) {
+      throw SceneError(path + ":" + std::to_string(second->GetLineNum()) + ": <" + rule.tag +
+                       "> may appear only once (first at line " + std::to_string(first->GetLineNum()) + ")");
+    }
+  }
 }
 
 /// Parses every attribute that is present for its syntax only (numbers, counts
 /// of numbers, booleans); the values are read again, checked, by the readers.
+void checkSyntax(const std::string& path, const XMLElement* e, const ElementRule& rule);
 void checkSyntax(const ElementReader& r, const ElementRule& rule) {
   for (const AttributeRule& a : rule.attributes) {
     if (!r.has(a.name)) continue;
@@ -118,6 +206,14 @@ void checkSyntax(const ElementReader& r, const ElementRule& rule) {
       case ValueKind::kInt2: r.integers(a.name, 2); break;
       case ValueKind::kInt3: r.integers(a.name, 3); break;
     }
+  }
+}
+
+void checkSyntax(const std::string& path, const XMLElement* e, const ElementRule& rule) {
+  checkSyntax(readerFor(path, e, rule), rule);
+  checkSingles(path, e, rule.children);
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    checkSyntax(path, c, ruleFor(c, rule.children));
   }
 }
 
@@ -307,9 +403,19 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
   using Kind = ChannelSpec::Kind;
   ChannelSpec c;
   const std::string quantity = r.text("quantity");
-  const int targets = r.has("particle") + r.has("spring") + r.has("body");
-  if (targets > 1) r.fail("names more than one of particle, spring and body");
-  if (r.has("particle")) {
+  const int targets = r.has("particle") + r.has("spring") + r.has("body") + r.has("joint");
+  if (targets > 1) r.fail("names more than one of particle, spring, body and joint");
+  if (r.has("joint")) {
+    c.index = findHinge(model, r.text("joint"));
+    if (c.index < 0) r.failAttribute("joint", "names no moving joint of the scene's robot");
+    c.label = r.text("joint");
+    if (quantity == "angle") c.kind = Kind::kJointAngle;
+    else if (quantity == "velocity") c.kind = Kind::kJointVelocity;
+    else if (quantity == "current") c.kind = Kind::kJointCurrent;
+    else if (quantity == "motor_torque") c.kind = Kind::kMotorTorque;
+    else if (quantity == "friction_torque") c.kind = Kind::kFrictionTorque;
+    else r.failAttribute("quantity", "must be angle, velocity, current, motor_torque or friction_torque for a joint");
+  } else if (r.has("particle")) {
     c.index = particleRef(r, "particle", names, model.num_particles, false);
     c.label = model.particle_name[c.index];
     if (quantity == "position") c.kind = Kind::kParticlePosition;
@@ -337,13 +443,17 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
     else r.failAttribute("quantity", "must be length or tension for a spring");
   } else if (r.has("body")) {
     const auto it = names.bodies.find(r.text("body"));
-    if (it == names.bodies.end()) r.failAttribute("body", "names no cloth or block");
+    if (it == names.bodies.end()) r.failAttribute("body", "names no cloth, block or robot body");
     c.particles = it->second;
     c.label = it->first;
     if (quantity != "com") r.failAttribute("quantity", "must be com for a body");
     c.kind = Kind::kCentreOfMass;
+  } else if (quantity == "ground_force") {
+    c.kind = Kind::kGroundForce;
   } else {
-    if (quantity != "energy") r.failAttribute("quantity", "must be energy when no particle, spring or body is named");
+    if (quantity != "energy") {
+      r.failAttribute("quantity", "must be energy or ground_force when no particle, spring, body or joint is named");
+    }
     c.kind = Kind::kEnergy;
   }
   return c;
@@ -363,38 +473,29 @@ Scene loadScene(const std::string& path) {
 
   // Pass 1: unknown elements and attributes, anywhere in the file.
   const ElementReader root_reader(path, root, {"name"});
-  rejectUnknownChildren(path, root, {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record"});
+  rejectUnknownChildren(path, root,
+                        {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record", "robot"});
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    readerFor(path, e);
-    rejectUnknownChildren(path, e, {});
+    checkNames(path, e, ruleFor(e));
   }
 
   // Pass 2: missing elements, then missing attributes.
   if (!root->FirstChildElement("simulation")) {
     throw SceneError(root_location + " missing required element <simulation>");
   }
-  if (!root->FirstChildElement("particle") && !root->FirstChildElement("cloth") && !root->FirstChildElement("block")) {
-    throw SceneError(root_location + " has no particles (add <particle>, <cloth> or <block>)");
+  if (!root->FirstChildElement("particle") && !root->FirstChildElement("cloth") && !root->FirstChildElement("block") &&
+      !root->FirstChildElement("robot")) {
+    throw SceneError(root_location + " has no particles (add <particle>, <cloth>, <block> or <robot>)");
   }
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    const ElementReader r = readerFor(path, e);
-    for (const AttributeRule& a : ruleFor(e).attributes) {
-      if (a.required) r.text(a.name);
-    }
+    checkRequired(path, e, ruleFor(e));
   }
 
   // Pass 3: wrong counts (elements that may appear once; numbers per
   // attribute) and values that are not what their attribute takes.
-  for (const ElementRule& rule : kElementRules) {
-    if (!rule.single) continue;
-    const XMLElement* first = root->FirstChildElement(rule.tag);
-    if (const XMLElement* second = first ? first->NextSiblingElement(rule.tag) : nullptr) {
-      throw SceneError(path + ":" + std::to_string(second->GetLineNum()) + ": <" + rule.tag +
-                       "> may appear only once (first at line " + std::to_string(first->GetLineNum()) + ")");
-    }
-  }
+  checkSingles(path, root, kElementRules);
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    checkSyntax(readerFor(path, e), ruleFor(e));
+    checkSyntax(path, e, ruleFor(e));
   }
 
   // Pass 4: read in file order, checking references and physics.
@@ -424,6 +525,19 @@ Scene loadScene(const std::string& path) {
       readCloth(readerFor(path, e), builder, names);
     } else if (tag == "block") {
       readBlock(readerFor(path, e), builder, names);
+    } else if (tag == "robot") {
+      scene.robot = readRobot(path, e, builder);
+      // Robot bodies can be recorded like cloths and blocks (their com).
+      const RobotSetup& robot = *scene.robot;
+      // Every link, merged ones too, names the body it belongs to.
+      const int first_body = robot.compiled.link_body[robot.truth.root_link];
+      for (std::size_t l = 0; l < robot.truth.links.size(); ++l) {
+        const int b = robot.compiled.link_body[l] - first_body;
+        std::vector<int>& members = names.bodies[robot.truth.links[l].name];
+        for (int k = 0; k < robot.compiled.body_num_particles[b]; ++k) {
+          members.push_back(robot.compiled.body_first_particle[b] + k);
+        }
+      }
     }
   }
   try {

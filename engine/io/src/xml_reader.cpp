@@ -116,6 +116,11 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
 
 void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
                            std::initializer_list<const char*> allowed) {
+  rejectUnknownChildren(path, parent, std::vector<const char*>(allowed));
+}
+
+void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
+                           const std::vector<const char*>& allowed) {
   for (const tinyxml2::XMLNode* n = parent->FirstChild(); n; n = n->NextSibling()) {
     if (const tinyxml2::XMLText* t = n->ToText()) {
       // Text is never part of the format: a value typed between the tags
@@ -269,6 +274,12 @@ double ElementReader::positive(const char* name, double value) const {
 double ElementReader::nonNegative(const char* name, double value) const {
   if (!(value >= 0.0)) failAttribute(name, "must be >= 0");
   return value;
+}
+
+ElementReader checkedReader(const std::string& path, const tinyxml2::XMLElement* element) {
+  std::vector<const char*> present;
+  for (const tinyxml2::XMLAttribute* a = element->FirstAttribute(); a; a = a->Next()) present.push_back(a->Name());
+  return ElementReader(path, element, present);
 }
 
 }  // namespace suitsim::io

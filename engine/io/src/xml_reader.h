@@ -66,5 +66,11 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc);
 /// means the element takes no children), and for any non-blank text.
 void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
                            std::initializer_list<const char*> allowed);
+void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
+                           const std::vector<const char*>& allowed);
+
+/// A reader for an element whose attributes the caller has already checked
+/// against its rule (no attribute is rejected here).
+ElementReader checkedReader(const std::string& path, const tinyxml2::XMLElement* element);
 
 }  // namespace suitsim::io

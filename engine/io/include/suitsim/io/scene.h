@@ -6,8 +6,13 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "suitsim/articulated.h"
 #include "suitsim/model.h"
 #include "suitsim/recorder.h"
+#include "suitsim/robot.h"
+#include "suitsim/servo.h"
 
 namespace suitsim::io {
 
@@ -25,12 +30,24 @@ struct SimulationSettings {
   int threads = 0;           ///< OpenMP threads; 0 means one per core
 };
 
+/// A robot in a scene: the two parameter sets and how it is driven.
+struct RobotSetup {
+  RobotDescription truth;    ///< what the engine simulates (URDF + scene additions)
+  RobotDescription apriori;  ///< what an evaluator starts from (the "CAD" set)
+  CompiledRobot compiled;    ///< where the truth went in the particle model
+  bool has_servo = false;
+  std::vector<ServoGains> gains;  ///< per hinge
+  double servo_rate = 1000.0;     ///< (Hz)
+  Motion motion;                  ///< reference for the servo (empty: hold the initial pose)
+};
+
 struct Scene {
   std::string path;   ///< the file it was read from
   std::string name;   ///< the scene's name attribute, or the file's stem
   Model model;
   SimulationSettings simulation;
   std::vector<ChannelSpec> channels;  ///< what `suitsim run` records
+  std::optional<RobotSetup> robot;    ///< the scene's robot, if it has one
 };
 
 /// Reads and validates a scene. Throws SceneError naming file and line.

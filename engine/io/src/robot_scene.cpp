@@ -1,0 +1,390 @@
+#include "robot_scene.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "suitsim/io/urdf.h"
+#include "xml_reader.h"
+
+namespace suitsim::io {
+
+namespace {
+
+using tinyxml2::XMLElement;
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+/// A joint of the robot named in attribute `attr`; it must be movable.
+int movableJoint(const ElementReader& r, const char* attr, const RobotDescription& robot, const std::string& name) {
+  const int j = robot.findJoint(name);
+  if (j < 0) r.failAttribute(attr, "names no joint of the robot ('" + name + "')");
+  const JointType t = robot.joints[j].type;
+  if (t != JointType::kRevolute && t != JointType::kContinuous) {
+    r.failAttribute(attr, "names joint '" + name + "', which does not move (fixed or frozen)");
+  }
+  return j;
+}
+
+/// The joints an element applies to: its `joints` list, or every movable one.
+std::vector<int> jointList(const ElementReader& r, const RobotDescription& robot) {
+  std::vector<int> out;
+  if (r.has("joints")) {
+    for (const std::string& name : words(r.text("joints"))) out.push_back(movableJoint(r, "joints", robot, name));
+    if (out.empty()) r.failAttribute("joints", "lists no joint");
+  } else {
+    out = robot.movableJoints();
+  }
+  return out;
+}
+
+/// "NAME:value NAME:value ..." into (joint, value) pairs.
+std::vector<std::pair<int, double>> jointValues(const ElementReader& r, const char* attr,
+                                                const RobotDescription& robot) {
+  std::vector<std::pair<int, double>> out;
+  for (const std::string& item : words(r.text(attr))) {
+    const auto colon = item.find(':');
+    double value = 0.0;
+    if (colon == std::string::npos || !parseNumber(item.substr(colon + 1), &value)) {
+      r.failAttribute(attr, "must be a list of joint:angle pairs (bad item '" + item + "')");
+    }
+    out.emplace_back(movableJoint(r, attr, robot, item.substr(0, colon)), value);
+  }
+  return out;
+}
+
+// URDF roll-pitch-yaw of a rotation matrix (R = Rz(y) Ry(p) Rx(r)).
+Vec3 matrixToRpy(const Eigen::Matrix3d& R) {
+  const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
+  if (std::abs(R(2, 0)) < 1.0 - 1e-12) {
+    return {std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0))};
+  }
+  return {std::atan2(-R(1, 2), R(1, 1)), pitch, 0.0};  // gimbal lock: fold yaw into roll
+}
+
+Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
+  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+/// Adds a point-like mass (a solid sphere of `radius`) to a link's inertial.
+void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
+  const double m0 = in.mass, m1 = mass, m = m0 + m1;
+  const Eigen::Vector3d c0(in.com[0], in.com[1], in.com[2]), c1(com[0], com[1], com[2]);
+  const Eigen::Vector3d c = (m0 * c0 + m1 * c1) / m;
+  Eigen::Matrix3d I0;
+  I0 << in.inertia[0], in.inertia[3], in.inertia[4], in.inertia[3], in.inertia[1], in.inertia[5], in.inertia[4],
+      in.inertia[5], in.inertia[2];
+  auto shift = [](double mass_k, const Eigen::Vector3d& d) {
+    return mass_k * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  };
+  const Eigen::Matrix3d I =
+      I0 + shift(m0, c0 - c) + 0.4 * m1 * radius * radius * Eigen::Matrix3d::Identity() + shift(m1, c1 - c);
+  in.mass = m;
+  in.com = {c.x(), c.y(), c.z()};
+  in.inertia = {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
+}
+
+std::string resolve(const std::string& scene_path, const std::string& file) {
+  const std::filesystem::path p(file);
+  if (p.is_absolute()) return file;
+  return (std::filesystem::path(scene_path).parent_path() / p).lexically_normal().string();
+}
+
+[[noreturn]] void csvFail(const std::string& path, int line, const std::string& problem) {
+  throw SceneError(path + ":" + std::to_string(line) + ": " + problem);
+}
+
+}  // namespace
+
+MotionTable readMotionCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SceneError(path + ": cannot open file");
+  MotionTable table;
+  std::string line;
+  int line_no = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    if (!header) {
+      header = true;
+      auto strip = [](std::string s) {
+        s.erase(0, s.find_first_not_of(" \t"));
+        s.erase(s.find_last_not_of(" \t") + 1);
+        const auto bracket = s.find('[');
+        return bracket == std::string::npos ? s : s.substr(0, bracket);
+      };
+      if (cells.empty() || strip(cells[0]) != "time") csvFail(path, line_no, "the header must start with 'time'");
+      for (std::size_t k = 1; k < cells.size(); ++k) {
+        const std::string name = strip(cells[k]);
+        if (name.empty()) csvFail(path, line_no, "empty joint name in column " + std::to_string(k + 1));
+        if (std::find(table.joints.begin(), table.joints.end(), name) != table.joints.end()) {
+          csvFail(path, line_no, "joint '" + name + "' appears twice");
+        }
+        table.joints.push_back(name);
+      }
+      if (table.joints.empty()) csvFail(path, line_no, "the header names no joint");
+      continue;
+    }
+    if (cells.size() != table.joints.size() + 1) {
+      csvFail(path, line_no,
+              "expected " + std::to_string(table.joints.size() + 1) + " values, got " + std::to_string(cells.size()));
+    }
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      double v = 0.0;
+      if (!parseNumber(cells[k], &v)) {
+        csvFail(path, line_no, "column " + std::to_string(k + 1) + " is not a finite number (got '" + cells[k] + "')");
+      }
+      if (k == 0) {
+        if (!table.time.empty() && !(v > table.time.back())) {
+          csvFail(path, line_no, "time must increase (got " + cells[k] + " after " + std::to_string(table.time.back()) + ")");
+        }
+        table.time.push_back(v);
+      } else {
+        table.angles.push_back(v);
+      }
+    }
+  }
+  if (!header) csvFail(path, std::max(1, line_no), "no header row");
+  if (table.time.empty()) csvFail(path, line_no, "no samples after the header");
+  return table;
+}
+
+RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder) {
+  const ElementReader r = checkedReader(scene_path, element);
+  RobotSetup setup;
+  const std::string urdf_path = resolve(scene_path, r.text("urdf"));
+  try {
+    setup.truth = loadUrdf(urdf_path);
+  } catch (const SceneError& e) {
+    r.failAttribute("urdf", std::string("names a robot that cannot be read: ") + e.what());
+  }
+  RobotDescription& robot = setup.truth;
+  if (r.has("name")) robot.name = r.text("name");
+  const std::string base = r.text("base", "floating");
+  if (base != "floating" && base != "fixed") r.failAttribute("base", "must be floating or fixed");
+  robot.floating_base = base == "floating";
+
+  RobotCompileOptions options;
+  options.link_frequency = r.positive("link_frequency", r.number("link_frequency", options.link_frequency));
+  options.link_damping_ratio =
+      r.nonNegative("link_damping_ratio", r.number("link_damping_ratio", options.link_damping_ratio));
+  options.hinge.constraint_frequency =
+      r.positive("constraint_frequency", r.number("constraint_frequency", options.hinge.constraint_frequency));
+  options.hinge.limit_stiffness = r.nonNegative("limit_stiffness", r.number("limit_stiffness", 0.0));
+  options.hinge.limit_damping = r.nonNegative("limit_damping", r.number("limit_damping", 0.0));
+  RobotPose pose;
+  pose.base_position = r.vec3("pos", {0.0, 0.0, 0.0});
+  pose.base_rpy = r.vec3("rpy", {0.0, 0.0, 0.0});
+  pose.joint_angles.assign(robot.joints.size(), 0.0);
+  // Without an explicit height a floating robot stands on the ground.
+  const bool explicit_height = r.has("pos");
+  if (builder.ground().enabled && robot.floating_base && !explicit_height) {
+    pose.place_on_ground = true;
+    pose.ground_normal = builder.ground().normal;
+    pose.ground_offset = builder.ground().offset;
+  }
+
+  auto children = [&](const char* tag) {
+    std::vector<const XMLElement*> out;
+    for (const XMLElement* c = element->FirstChildElement(tag); c; c = c->NextSiblingElement(tag)) out.push_back(c);
+    return out;
+  };
+
+  // Initial angles, then freezing (a frozen joint is welded at its initial angle).
+  for (const XMLElement* c : children("initial")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    for (const auto& [j, angle] : jointValues(cr, "angles", robot)) pose.joint_angles[j] = angle;
+  }
+  for (const XMLElement* c : children("freeze")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    for (int j : jointList(cr, robot)) {
+      RobotJoint& joint = robot.joints[j];
+      const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis[0], joint.axis[1], joint.axis[2]).normalized();
+      joint.origin_rpy =
+          matrixToRpy(rpyToMatrix(joint.origin_rpy) * Eigen::AngleAxisd(pose.joint_angles[j], axis).toRotationMatrix());
+      joint.type = JointType::kFixed;
+      pose.joint_angles[j] = 0.0;
+    }
+  }
+
+  // Actuation and friction, A(6)-(7): later elements override earlier ones.
+  for (const XMLElement* c : children("actuation")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    for (int j : jointList(cr, robot)) {
+      JointActuation& a = robot.joints[j].actuation;
+      a.motor_constant = cr.positive("motor_constant", cr.number("motor_constant", a.motor_constant));
+      a.torque_offset = cr.number("torque_offset", a.torque_offset);
+      a.viscous = cr.nonNegative("viscous", cr.number("viscous", a.viscous));
+      a.coulomb = cr.nonNegative("coulomb", cr.number("coulomb", a.coulomb));
+      // Static friction never falls below Coulomb friction; given alone,
+      // Coulomb friction raises it.
+      a.static_max = cr.nonNegative("static", cr.number("static", std::max(a.static_max, a.coulomb)));
+      a.stribeck_velocity = cr.nonNegative("stribeck_velocity", cr.number("stribeck_velocity", a.stribeck_velocity));
+      if (a.static_max < a.coulomb) {
+        cr.failAttribute("static", "must be >= coulomb (" + std::to_string(a.coulomb) + ") for joint '" +
+                                       robot.joints[j].name + "'");
+      }
+    }
+  }
+
+  // Payloads: mass the URDF does not know about (cables, electronics).
+  RobotDescription without_payloads = robot;
+  for (const XMLElement* c : children("payload")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    const int l = robot.findLink(cr.text("link"));
+    if (l < 0) cr.failAttribute("link", "names no link of the robot");
+    addPayload(robot.links[l].inertial, cr.positive("mass", cr.number("mass")), cr.vec3("com", {0.0, 0.0, 0.0}),
+               cr.positive("radius", cr.number("radius", 0.05)));
+  }
+
+  // Contact points.
+  std::vector<ContactPoint> contacts;
+  for (const XMLElement* c : children("contact")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    const std::string link = cr.text("link");
+    if (robot.findLink(link) < 0) cr.failAttribute("link", "names no link of the robot");
+    std::stringstream ss(cr.text("points"));
+    std::string triple;
+    int count = 0;
+    while (std::getline(ss, triple, ';')) {
+      const std::vector<std::string> v = words(triple);
+      if (v.empty()) continue;
+      Vec3 p{};
+      if (v.size() != 3 || !parseNumber(v[0], &p[0]) || !parseNumber(v[1], &p[1]) || !parseNumber(v[2], &p[2])) {
+        cr.failAttribute("points", "must be points 'x y z' separated by ';' (bad point '" + triple + "')");
+      }
+      contacts.push_back({link, p});
+      ++count;
+    }
+    if (count == 0) cr.failAttribute("points", "lists no point");
+  }
+
+  // Compile the true robot into particles.
+  try {
+    setup.compiled = addRobot(builder, robot, pose, contacts, options);
+  } catch (const ModelError& e) {
+    r.fail(e.what());
+  }
+
+  // Servo gains per hinge, and its rate.
+  const int first_hinge = builder.numHinges() - static_cast<int>(robot.movableJoints().size());
+  setup.gains.assign(builder.numHinges(), ServoGains{});
+  bool rate_given = false;
+  for (const XMLElement* c : children("servo")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    const ServoGains g{cr.nonNegative("kp", cr.number("kp")), cr.nonNegative("kd", cr.number("kd"))};
+    for (int j : jointList(cr, robot)) setup.gains[setup.compiled.joint_hinge[j]] = g;
+    if (cr.has("rate")) {
+      const double rate = cr.positive("rate", cr.number("rate"));
+      if (rate_given && rate != setup.servo_rate) cr.failAttribute("rate", "differs from an earlier <servo> rate");
+      setup.servo_rate = rate;
+      rate_given = true;
+    }
+    setup.has_servo = true;
+  }
+  (void)first_hinge;
+
+  // The reference motion: a CSV file or keyframes.
+  if (const XMLElement* m = element->FirstChildElement("motion")) {
+    const ElementReader mr = checkedReader(scene_path, m);
+    const bool has_keyframes = m->FirstChildElement("keyframe") != nullptr;
+    if (mr.has("file") == has_keyframes) mr.fail("needs either a file attribute or <keyframe> children, not both");
+    if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
+    if (mr.has("file")) {
+      const std::string file = resolve(scene_path, mr.text("file"));
+      const MotionTable table = readMotionCsv(file);
+      std::vector<int> hinges;
+      for (const std::string& name : table.joints) {
+        const int j = robot.findJoint(name);
+        if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
+          throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
+        }
+        hinges.push_back(setup.compiled.joint_hinge[j]);
+      }
+      setup.motion = Motion(hinges, table.time, table.angles);
+    } else {
+      // Keyframes: joints named anywhere take part; a keyframe that leaves a
+      // joint out keeps its previous value (the initial angle at first).
+      std::vector<int> joints;
+      std::vector<std::vector<std::pair<int, double>>> frames;
+      std::vector<double> times;
+      for (const XMLElement* k = m->FirstChildElement("keyframe"); k; k = k->NextSiblingElement("keyframe")) {
+        const ElementReader kr = checkedReader(scene_path, k);
+        const double t = kr.nonNegative("time", kr.number("time"));
+        if (!times.empty() && !(t > times.back())) kr.failAttribute("time", "must be later than the keyframe before");
+        times.push_back(t);
+        frames.push_back(kr.has("angles") ? jointValues(kr, "angles", robot) : std::vector<std::pair<int, double>>{});
+        for (const auto& [j, v] : frames.back()) {
+          if (std::find(joints.begin(), joints.end(), j) == joints.end()) joints.push_back(j);
+        }
+      }
+      std::vector<double> current(joints.size()), angles;
+      for (std::size_t k = 0; k < joints.size(); ++k) current[k] = pose.joint_angles[joints[k]];
+      for (const auto& frame : frames) {
+        for (const auto& [j, v] : frame) {
+          current[std::find(joints.begin(), joints.end(), j) - joints.begin()] = v;
+        }
+        angles.insert(angles.end(), current.begin(), current.end());
+      }
+      std::vector<int> hinges;
+      for (int j : joints) hinges.push_back(setup.compiled.joint_hinge[j]);
+      setup.motion = Motion::minimumJerk(hinges, times, angles);
+    }
+  }
+
+  // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no
+  // friction, no torque offset, the true motor constants.
+  RobotDescription& apriori = setup.apriori;
+  apriori = without_payloads;
+  bool keep_payloads = false, keep_friction = false, keep_offset = false;
+  double kt_scale = 1.0, com_shift = 0.0;
+  int seed = 1;
+  if (const XMLElement* a = element->FirstChildElement("apriori")) {
+    const ElementReader ar = checkedReader(scene_path, a);
+    keep_payloads = ar.boolean("payloads", false);
+    keep_friction = ar.boolean("friction", false);
+    keep_offset = ar.boolean("torque_offset", false);
+    kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
+    com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
+    seed = ar.integer("seed", 1);
+  }
+  if (keep_payloads) apriori = robot;
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (RobotJoint& j : apriori.joints) {
+    if (!keep_friction) {
+      j.actuation.viscous = j.actuation.coulomb = j.actuation.static_max = j.actuation.stribeck_velocity = 0.0;
+    }
+    if (!keep_offset) j.actuation.torque_offset = 0.0;
+    j.actuation.motor_constant *= kt_scale;
+  }
+  for (RobotLink& l : apriori.links) {
+    if (com_shift <= 0.0 || l.inertial.mass <= 0.0) continue;
+    Eigen::Vector3d d(normal(rng), normal(rng), normal(rng));
+    d = com_shift * d.normalized();
+    for (int k = 0; k < 3; ++k) l.inertial.com[k] += d[k];
+  }
+  return setup;
+}
+
+}  // namespace suitsim::io

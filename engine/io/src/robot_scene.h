@@ -1,0 +1,30 @@
+// Reading a scene's <robot> element (io-internal): the URDF it names, what
+// the scene adds to it (actuation, friction, unmodelled payloads, contact
+// points, servo, motion), the a-priori parameter set, and compiling the true
+// robot into the model builder.
+#pragma once
+
+#include <string>
+
+#include <tinyxml2.h>
+
+#include "suitsim/builder.h"
+#include "suitsim/io/scene.h"
+
+namespace suitsim::io {
+
+/// Reads <robot> (already checked for unknown names, missing attributes and
+/// syntax) and adds the true robot to `builder`. Throws SceneError.
+RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder);
+
+/// Reads a motion CSV: optional '#' lines, a header "time,<joint>,...", then
+/// one row per sample. Units in brackets after a name ("R_KNEE[rad]") are
+/// allowed. Throws SceneError naming the CSV file and line.
+struct MotionTable {
+  std::vector<std::string> joints;
+  std::vector<double> time;
+  std::vector<double> angles;  ///< row-major, (time.size() x joints.size())
+};
+MotionTable readMotionCsv(const std::string& path);
+
+}  // namespace suitsim::io
