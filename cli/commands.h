@@ -4,6 +4,7 @@
 
 namespace suitsim::cli {
 
-int runCommand(int argc, char** argv);  // argv[0] is "run"
+int runCommand(int argc, char** argv);   // argv[0] is "run"
+int infoCommand(int argc, char** argv);  // argv[0] is "info"; writes no file
 
 }  // namespace suitsim::cli

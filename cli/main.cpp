@@ -13,6 +13,8 @@ void printUsage(std::FILE* out) {
                "commands:\n"
                "  run SCENE --out DIR [--duration S] [--dt S] [--threads N] [--quiet]\n"
                "      simulate a scene headless; writes DIR/stream.csv and DIR/summary.json\n"
+               "  info FILE [--json]\n"
+               "      describe what a scene or a URDF builds (counts, masses, joints, channels)\n"
                "\n"
                "exit codes: 0 success, 1 run-time failure, 2 bad input (scene or options)\n");
 }
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (std::strcmp(argv[1], "run") == 0) return suitsim::cli::runCommand(argc - 1, argv + 1);
+  if (std::strcmp(argv[1], "info") == 0) return suitsim::cli::infoCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "suitsim: unknown command '%s'\n", argv[1]);
   printUsage(stderr);
   return 2;

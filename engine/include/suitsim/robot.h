@@ -75,4 +75,12 @@ struct RobotDescription {
   std::vector<int> movableJoints() const;
 };
 
+/// Puts a description built in any order into tree order, the order the URDF
+/// reader gives: links[0] is the root, joint j's child is link j + 1, depth
+/// first with siblings in their original joint order; fills root_link and
+/// parent_joint. Throws std::invalid_argument naming the link or joint when
+/// the links and joints do not form one tree (unknown link, a link with two
+/// parents, no root or several, a cycle, a joint from a link to itself).
+void orderTree(RobotDescription& robot);
+
 }  // namespace suitsim

@@ -107,6 +107,77 @@ std::string resolve(const std::string& scene_path, const std::string& file) {
   throw SceneError(path + ":" + std::to_string(line) + ": " + problem);
 }
 
+/// A robot written in the scene: <link name mass com inertia="ixx iyy izz
+/// ixy ixz iyz"/> (inertia about the centre of mass, link axes) and <joint
+/// name type parent child xyz rpy axis lower upper effort velocity/>, with
+/// the meanings and defaults of URDF.
+RobotDescription readInlineRobot(const std::string& path, const XMLElement* element) {
+  RobotDescription robot;
+  robot.name = checkedReader(path, element).text("name", "robot");
+  std::map<std::string, int> link_index;
+  for (const XMLElement* e = element->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
+    const ElementReader lr = checkedReader(path, e);
+    RobotLink link;
+    link.name = lr.text("name");
+    if (link.name.empty()) lr.failAttribute("name", "must not be empty");
+    if (!link_index.emplace(link.name, static_cast<int>(robot.links.size())).second) {
+      lr.failAttribute("name", "repeats an earlier link name");
+    }
+    link.inertial.mass = lr.nonNegative("mass", lr.number("mass", 0.0));
+    link.inertial.com = lr.vec3("com", {0.0, 0.0, 0.0});
+    if (lr.has("inertia")) {
+      const std::vector<std::string> v = words(lr.text("inertia"));
+      if (v.size() != 6) lr.failAttribute("inertia", "must be six numbers: ixx iyy izz ixy ixz iyz");
+      for (int k = 0; k < 6; ++k) {
+        if (!parseNumber(v[k], &link.inertial.inertia[k])) lr.failAttribute("inertia", "must be six finite numbers");
+      }
+      const auto& i = link.inertial.inertia;
+      if (i[0] < 0.0 || i[1] < 0.0 || i[2] < 0.0 || i[0] + i[1] < i[2] || i[1] + i[2] < i[0] || i[0] + i[2] < i[1]) {
+        lr.failAttribute("inertia", "is not a physical inertia (diagonal >= 0, each at most the sum of the others)");
+      }
+    } else if (link.inertial.mass > 0.0) {
+      lr.fail("missing attribute 'inertia' (a link with mass needs one)");
+    }
+    robot.links.push_back(link);
+  }
+  for (const XMLElement* e = element->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+    const ElementReader jr = checkedReader(path, e);
+    RobotJoint joint;
+    joint.name = jr.text("name");
+    if (robot.findJoint(joint.name) >= 0) jr.failAttribute("name", "repeats an earlier joint name");
+    const std::string type = jr.text("type");
+    if (type == "revolute") joint.type = JointType::kRevolute;
+    else if (type == "continuous") joint.type = JointType::kContinuous;
+    else if (type == "fixed") joint.type = JointType::kFixed;
+    else jr.failAttribute("type", "must be revolute, continuous or fixed");
+    for (const char* side : {"parent", "child"}) {
+      const auto it = link_index.find(jr.text(side));
+      if (it == link_index.end()) jr.failAttribute(side, "names no link of the robot");
+      (std::string(side) == "parent" ? joint.parent_link : joint.child_link) = it->second;
+    }
+    joint.origin_xyz = jr.vec3("xyz", {0.0, 0.0, 0.0});
+    joint.origin_rpy = jr.vec3("rpy", {0.0, 0.0, 0.0});
+    joint.axis = jr.vec3("axis", {1.0, 0.0, 0.0});
+    if (joint.axis[0] == 0.0 && joint.axis[1] == 0.0 && joint.axis[2] == 0.0) jr.failAttribute("axis", "must be non-zero");
+    const double norm = std::hypot(joint.axis[0], joint.axis[1], joint.axis[2]);
+    for (double& c : joint.axis) c /= norm;
+    if (joint.type == JointType::kRevolute) {
+      joint.lower = jr.number("lower", 0.0);
+      joint.upper = jr.number("upper", 0.0);
+      if (joint.lower > joint.upper) jr.failAttribute("upper", "must not be below lower");
+    }
+    joint.effort_limit = jr.positive("effort", jr.number("effort", joint.effort_limit));
+    joint.velocity_limit = jr.positive("velocity", jr.number("velocity", joint.velocity_limit));
+    robot.joints.push_back(joint);
+  }
+  try {
+    orderTree(robot);
+  } catch (const std::invalid_argument& e) {
+    checkedReader(path, element).fail(e.what());
+  }
+  return robot;
+}
+
 }  // namespace
 
 MotionTable readMotionCsv(const std::string& path) {
@@ -172,11 +243,19 @@ MotionTable readMotionCsv(const std::string& path) {
 RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder) {
   const ElementReader r = checkedReader(scene_path, element);
   RobotSetup setup;
-  const std::string urdf_path = resolve(scene_path, r.text("urdf"));
-  try {
-    setup.truth = loadUrdf(urdf_path);
-  } catch (const SceneError& e) {
-    r.failAttribute("urdf", std::string("names a robot that cannot be read: ") + e.what());
+  const bool inline_links = element->FirstChildElement("link") != nullptr;
+  if (r.has("urdf") == inline_links) {
+    r.fail("needs either a urdf attribute or <link> and <joint> children, not both");
+  }
+  if (r.has("urdf")) {
+    const std::string urdf_path = resolve(scene_path, r.text("urdf"));
+    try {
+      setup.truth = loadUrdf(urdf_path);
+    } catch (const SceneError& e) {
+      r.failAttribute("urdf", std::string("names a robot that cannot be read: ") + e.what());
+    }
+  } else {
+    setup.truth = readInlineRobot(scene_path, element);
   }
   RobotDescription& robot = setup.truth;
   if (r.has("name")) robot.name = r.text("name");

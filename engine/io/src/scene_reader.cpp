@@ -87,7 +87,7 @@ constexpr AttributeRule kRecordAttributes[] = {
 
 // <robot> and what it holds (see robot_scene.cpp for their meaning).
 constexpr AttributeRule kRobotAttributes[] = {
-    {"name", ValueKind::kText, false},           {"urdf", ValueKind::kText, true},
+    {"name", ValueKind::kText, false},           {"urdf", ValueKind::kText, false},
     {"base", ValueKind::kText, false},           {"pos", ValueKind::kVec3, false},
     {"rpy", ValueKind::kVec3, false},            {"link_frequency", ValueKind::kNumber, false},
     {"link_damping_ratio", ValueKind::kNumber, false}, {"constraint_frequency", ValueKind::kNumber, false},
@@ -118,11 +118,23 @@ constexpr AttributeRule kAprioriAttributes[] = {
 constexpr AttributeRule kMotionAttributes[] = {{"file", ValueKind::kText, false}};
 constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
 constexpr ElementRule kMotionChildren[] = {{"keyframe", kKeyframeAttributes, false, {}}};
+// A robot described in the scene itself instead of a URDF file.
+constexpr AttributeRule kLinkAttributes[] = {
+    {"name", ValueKind::kText, true}, {"mass", ValueKind::kNumber, false}, {"com", ValueKind::kVec3, false},
+    {"inertia", ValueKind::kText, false},
+};
+constexpr AttributeRule kJointAttributes[] = {
+    {"name", ValueKind::kText, true},    {"type", ValueKind::kText, true},    {"parent", ValueKind::kText, true},
+    {"child", ValueKind::kText, true},   {"xyz", ValueKind::kVec3, false},    {"rpy", ValueKind::kVec3, false},
+    {"axis", ValueKind::kVec3, false},   {"lower", ValueKind::kNumber, false}, {"upper", ValueKind::kNumber, false},
+    {"effort", ValueKind::kNumber, false}, {"velocity", ValueKind::kNumber, false},
+};
 constexpr ElementRule kRobotChildren[] = {
     {"initial", kInitialAttributes, true, {}},     {"freeze", kFreezeAttributes, false, {}},
     {"actuation", kActuationAttributes, false, {}}, {"contact", kContactAttributes, false, {}},
     {"servo", kServoAttributes, false, {}},         {"payload", kPayloadAttributes, false, {}},
     {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, true, kMotionChildren},
+    {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
 };
 constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false}};
 

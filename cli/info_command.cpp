@@ -1,0 +1,431 @@
+// `suitsim info FILE [--json]`: what a scene or a URDF builds, checked before
+// a long run. Reads the file, compiles it into a Model and prints counts,
+// masses, links, joints, recorded channels and a stable-step estimate.
+//
+// Everything is gathered into one ordered JSON object first and the text
+// report is printed from that object, so `--json` and the text can never
+// disagree. Nothing is written to any file.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "suitsim/articulated.h"
+#include "suitsim/builder.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/io/urdf.h"
+#include "suitsim/recorder.h"
+#include "suitsim/robot.h"
+#include "suitsim/step.h"
+
+namespace suitsim::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kUsage = "usage: suitsim info FILE [--json]\n";
+
+struct InfoOptions {
+  std::string path;
+  bool json = false;
+};
+
+int usageError(const std::string& message) {
+  std::fprintf(stderr, "suitsim info: %s\n", message.c_str());
+  std::fputs(kUsage, stderr);
+  return 2;
+}
+
+// Returns 0 to go on, 2 after a usage error, or -1 after printing help.
+int parseOptions(int argc, char** argv, InfoOptions* opt) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json") {
+      opt->json = true;
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return -1;
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usageError("unknown option '" + arg + "'");
+    } else if (opt->path.empty()) {
+      opt->path = arg;
+    } else {
+      return usageError("more than one file given ('" + opt->path + "' and '" + arg + "')");
+    }
+  }
+  if (opt->path.empty()) return usageError("no file given");
+  return 0;
+}
+
+// ---- which reader ----------------------------------------------------------------
+
+// The root element decides, not the extension (URDFs are often .xml). The
+// CLI does not include tinyxml2 (only engine/io does), so this skims the
+// prolog by hand: BOM, blanks, <?...?>, <!--...-->, <!DOCTYPE ...>. Only a
+// <robot> root goes to the URDF reader; anything else, including a file that
+// cannot be read or skimmed, goes to the scene reader, which then reports it
+// exactly as `suitsim run` would.
+bool hasUrdfRoot(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  // A prolog longer than this is not one we need to recognise.
+  std::string text(1 << 20, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  auto skipPast = [&](const char* end) {
+    const std::size_t k = text.find(end, i);
+    i = k == std::string::npos ? text.size() : k + std::char_traits<char>::length(end);
+  };
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      ++i;
+    } else if (text.compare(i, 2, "<?") == 0) {
+      skipPast("?>");
+    } else if (text.compare(i, 4, "<!--") == 0) {
+      skipPast("-->");
+    } else if (text.compare(i, 2, "<!") == 0) {
+      // <!DOCTYPE name [ internal subset ]>: the subset may hold '>'.
+      const std::size_t close = text.find('>', i);
+      const std::size_t open = text.find('[', i);
+      if (open != std::string::npos && open < close) {
+        i = open;
+        skipPast("]");
+      }
+      skipPast(">");
+    } else if (c == '<') {
+      const std::size_t end = text.find_first_of(" \t\r\n/>", i + 1);
+      return text.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1) == "robot";
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+// ---- gathering ---------------------------------------------------------------------
+
+const char* jointTypeName(JointType type) {
+  switch (type) {
+    case JointType::kRevolute: return "revolute";
+    case JointType::kContinuous: return "continuous";
+    case JointType::kPrismatic: return "prismatic";
+    case JointType::kFixed: return "fixed";
+    case JointType::kFloating: return "floating";
+    case JointType::kPlanar: return "planar";
+  }
+  return "unknown";
+}
+
+// JSON has no infinity (nlohmann would write null anyway); say so on purpose.
+Json finiteOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+// Counts and masses of the compiled particle model, common to both kinds.
+void addModelCounts(const Model& model, Json& j) {
+  j["num_bodies"] = model.num_bodies;
+  j["num_particles"] = model.num_particles;
+  j["num_springs"] = model.num_springs;
+  j["num_hinges"] = model.num_hinges;
+  j["num_contacts"] = model.numContacts();
+  j["total_mass_kg"] = model.totalMass();
+}
+
+// Links with the body each merged into (links joined by fixed joints share
+// one body, named after one of them), and every joint of the description:
+// fixed (and frozen) ones too, with hinge null, so nothing is hidden;
+// num_joints counts only those that move.
+void addRobotTree(const RobotDescription& robot, const CompiledRobot& compiled, const Model& model,
+                  bool with_actuation, Json& j) {
+  j["num_links"] = robot.links.size();
+  j["num_joints"] = robot.movableJoints().size();
+  j["num_fixed_joints"] = robot.joints.size() - robot.movableJoints().size();
+  Json links = Json::array();
+  for (std::size_t l = 0; l < robot.links.size(); ++l) {
+    const int b = compiled.link_body[l];
+    links.push_back({{"name", robot.links[l].name},
+                     {"mass_kg", robot.links[l].inertial.mass},
+                     {"body", b >= 0 && b < model.num_bodies ? Json(model.body_name[b]) : Json(nullptr)}});
+  }
+  Json joints = Json::array();
+  for (std::size_t k = 0; k < robot.joints.size(); ++k) {
+    const RobotJoint& joint = robot.joints[k];
+    const int h = k < compiled.joint_hinge.size() ? compiled.joint_hinge[k] : -1;
+    Json e = {{"name", joint.name},
+              {"type", jointTypeName(joint.type)},
+              {"axis", {joint.axis[0], joint.axis[1], joint.axis[2]}},
+              {"lower", finiteOrNull(joint.lower)},
+              {"upper", finiteOrNull(joint.upper)},
+              {"hinge", h >= 0 ? Json(h) : Json(nullptr)}};
+    if (with_actuation && h >= 0) {
+      // A(6)-(7): the true actuator and friction parameters of the scene.
+      const JointActuation& a = joint.actuation;
+      e["motor_constant_nm_per_a"] = a.motor_constant;
+      e["torque_offset_nm"] = a.torque_offset;
+      e["viscous_nms_per_rad"] = a.viscous;
+      e["coulomb_nm"] = a.coulomb;
+      e["static_max_nm"] = a.static_max;
+      e["stribeck_velocity_rad_s"] = a.stribeck_velocity;
+    }
+    joints.push_back(std::move(e));
+  }
+  j["links"] = std::move(links);
+  j["joints"] = std::move(joints);
+}
+
+// A bare URDF, built exactly as a scene would build it, with nothing a scene
+// adds: floating base, default compile options, zero pose, no contacts.
+Json urdfInfo(const std::string& path) {
+  RobotDescription robot = io::loadUrdf(path);
+  robot.floating_base = true;
+  ModelBuilder builder;
+  RobotPose pose;
+  pose.joint_angles.assign(robot.joints.size(), 0.0);
+  const RobotCompileOptions options;
+  const CompiledRobot compiled = addRobot(builder, robot, pose, {}, options);
+  const Model model = builder.build();
+
+  Json j;
+  j["file"] = path;
+  j["kind"] = "urdf";
+  j["robot"] = {{"name", robot.name}, {"base", "floating"}, {"link_frequency_rad_s", options.link_frequency}};
+  addRobotTree(robot, compiled, model, false, j);
+  addModelCounts(model, j);
+  j["omega_max_rad_s"] = maxNaturalFrequency(model);
+  return j;
+}
+
+Json sceneInfo(const io::Scene& scene) {
+  const Model& model = scene.model;
+  const io::SimulationSettings& sim = scene.simulation;
+  Json j;
+  j["file"] = scene.path;
+  j["kind"] = "scene";
+  j["scene"] = scene.name;
+  j["integrator"] = integratorName(sim.integrator);
+  j["dt_s"] = sim.dt;
+  j["duration_s"] = sim.duration;
+  j["output_rate_hz"] = sim.output_rate;
+  j["threads"] = sim.threads;
+  addModelCounts(model, j);
+  if (scene.robot) {
+    const io::RobotSetup& r = *scene.robot;
+    addRobotTree(r.truth, r.compiled, model, true, j);
+    const Motion& motion = r.motion;
+    j["robot"] = {{"name", r.truth.name},
+                  {"base", r.truth.floating_base ? "floating" : "fixed"},
+                  {"true_total_mass_kg", r.truth.totalMass()},
+                  {"apriori_total_mass_kg", r.apriori.totalMass()},
+                  {"servo", r.has_servo},
+                  {"servo_rate_hz", r.has_servo ? Json(r.servo_rate) : Json(nullptr)},
+                  {"motion", !motion.hinges().empty()},
+                  {"motion_duration_s", motion.hinges().empty() ? Json(nullptr) : Json(motion.duration())},
+                  {"motion_num_joints", motion.hinges().size()}};
+  } else {
+    j["num_links"] = 0;
+    j["num_joints"] = 0;
+    j["num_fixed_joints"] = 0;
+    j["links"] = Json::array();
+    j["joints"] = Json::array();
+    j["robot"] = nullptr;
+  }
+  const Recorder recorder(model, scene.channels);
+  j["channels"] = recorder.columns();
+  // The same bound `suitsim run` warns with (T: Gershgorin over springs and
+  // ground contact); explicit integrators need omega * dt well below 2.
+  const double omega = maxNaturalFrequency(model);
+  j["omega_max_rad_s"] = omega;
+  j["omega_max_dt"] = omega * sim.dt;
+  // Placeholder until scenes can list trials: one trial, the scene as it is.
+  Json trials = Json::array();
+  trials.push_back({{"name", scene.name}});
+  j["trials"] = std::move(trials);
+  return j;
+}
+
+// ---- text ------------------------------------------------------------------------------
+
+std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+std::string num(double v, const char* format = "%.6g") {
+  if (v == 0.0) v = 0.0;  // URDFs write limits like "-0"; print them as 0
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string limits(const Json& joint) {
+  const Json& lo = joint["lower"];
+  const Json& hi = joint["upper"];
+  if (lo.is_null() && hi.is_null()) return "none";
+  // Appended piece by piece: "literal" + std::string&& trips GCC 12's false
+  // -Wrestrict warning.
+  std::string text = "[";
+  text.append(lo.is_null() ? std::string("-inf") : num(lo.get<double>(), "%.4g"));
+  text.append(", ");
+  text.append(hi.is_null() ? std::string("inf") : num(hi.get<double>(), "%.4g"));
+  text.append("]");
+  return text;
+}
+
+std::string axis(const Json& joint) {
+  const Json& a = joint["axis"];
+  return num(a[0].get<double>(), "%.3g") + " " + num(a[1].get<double>(), "%.3g") + " " +
+         num(a[2].get<double>(), "%.3g");
+}
+
+int nameWidth(const Json& items, int at_least) {
+  std::size_t w = static_cast<std::size_t>(at_least);
+  for (const Json& e : items) w = std::max(w, e["name"].get<std::string>().size());
+  return static_cast<int>(w);
+}
+
+void printLinks(const Json& j) {
+  const Json& links = j["links"];
+  const int w = nameWidth(links, 4);
+  std::printf("links: %zu\n", links.size());
+  std::printf("  %-*s  %10s  %s\n", w, "name", "mass [kg]", "body");
+  for (const Json& l : links) {
+    std::printf("  %-*s  %10s  %s\n", w, l["name"].get<std::string>().c_str(),
+                num(l["mass_kg"].get<double>()).c_str(), str(l["body"]).c_str());
+  }
+}
+
+void printModelCounts(const Json& j) {
+  std::printf("model: %d particles, %d springs, %d contacts, %d bodies, %d hinges\n", j["num_particles"].get<int>(),
+              j["num_springs"].get<int>(), j["num_contacts"].get<int>(), j["num_bodies"].get<int>(),
+              j["num_hinges"].get<int>());
+  std::printf("total mass: %s kg\n", num(j["total_mass_kg"].get<double>()).c_str());
+}
+
+void printUrdf(const Json& j) {
+  const Json& robot = j["robot"];
+  std::printf("robot: %s (%s)\n", str(robot["name"]).c_str(), str(j["file"]).c_str());
+  std::printf("  compiled with a floating base, default options (link_frequency %s rad/s), zero pose, no contacts\n",
+              num(robot["link_frequency_rad_s"].get<double>()).c_str());
+  printLinks(j);
+  const Json& joints = j["joints"];
+  const int w = nameWidth(joints, 4);
+  std::printf("joints: %d movable, %d fixed\n", j["num_joints"].get<int>(), j["num_fixed_joints"].get<int>());
+  std::printf("  %-*s  %-10s  %-14s  %s\n", w, "name", "type", "axis", "limits [rad]");
+  for (const Json& e : joints) {
+    const bool fixed = e["hinge"].is_null();
+    std::printf("  %-*s  %-10s  %-14s  %s\n", w, e["name"].get<std::string>().c_str(),
+                e["type"].get<std::string>().c_str(), fixed ? "-" : axis(e).c_str(),
+                fixed ? "(fixed: merged)" : limits(e).c_str());
+  }
+  printModelCounts(j);
+  const double omega = j["omega_max_rad_s"].get<double>();
+  std::printf("omega_max: %s rad/s (omega_max * dt = 1 at dt = %s s)\n", num(omega, "%.4g").c_str(),
+              num(omega > 0.0 ? 1.0 / omega : 0.0, "%.3g").c_str());
+}
+
+void printScene(const Json& j) {
+  std::printf("scene: %s (%s)\n", str(j["scene"]).c_str(), str(j["file"]).c_str());
+  const int threads = j["threads"].get<int>();
+  std::printf("  integrator %s, dt %s s, duration %s s, output rate %s Hz, threads %s\n",
+              str(j["integrator"]).c_str(), num(j["dt_s"].get<double>()).c_str(),
+              num(j["duration_s"].get<double>()).c_str(), num(j["output_rate_hz"].get<double>()).c_str(),
+              threads > 0 ? std::to_string(threads).c_str() : "one per core");
+  printModelCounts(j);
+
+  const Json& robot = j["robot"];
+  if (!robot.is_null()) {
+    std::printf("robot: %s (%s base)\n", str(robot["name"]).c_str(), str(robot["base"]).c_str());
+    std::printf("  total mass: true %s kg, a priori %s kg\n", num(robot["true_total_mass_kg"].get<double>()).c_str(),
+                num(robot["apriori_total_mass_kg"].get<double>()).c_str());
+    if (robot["servo"].get<bool>()) {
+      std::printf("  servo: yes, %s Hz\n", num(robot["servo_rate_hz"].get<double>()).c_str());
+    } else {
+      std::printf("  servo: no\n");
+    }
+    if (robot["motion"].get<bool>()) {
+      std::printf("  motion: %s s over %d joints\n", num(robot["motion_duration_s"].get<double>()).c_str(),
+                  robot["motion_num_joints"].get<int>());
+    } else {
+      std::printf("  motion: none%s\n", robot["servo"].get<bool>() ? " (the servo holds the initial pose)" : "");
+    }
+    printLinks(j);
+    const Json& joints = j["joints"];
+    const int w = nameWidth(joints, 4);
+    std::printf("joints: %d movable (listed), %d fixed or frozen\n", j["num_joints"].get<int>(),
+                j["num_fixed_joints"].get<int>());
+    std::printf("  %-*s  %-14s  %-18s  %8s  %8s  %8s  %8s\n", w, "name", "axis", "limits [rad]", "k_T", "viscous",
+                "coulomb", "static");
+    for (const Json& e : joints) {
+      if (e["hinge"].is_null()) continue;
+      std::printf("  %-*s  %-14s  %-18s  %8s  %8s  %8s  %8s\n", w, e["name"].get<std::string>().c_str(),
+                  axis(e).c_str(), limits(e).c_str(), num(e["motor_constant_nm_per_a"].get<double>(), "%.4g").c_str(),
+                  num(e["viscous_nms_per_rad"].get<double>(), "%.4g").c_str(),
+                  num(e["coulomb_nm"].get<double>(), "%.4g").c_str(),
+                  num(e["static_max_nm"].get<double>(), "%.4g").c_str());
+    }
+  }
+
+  const Json& channels = j["channels"];
+  std::printf("channels: %zu (after time[s])\n", channels.size());
+  for (const Json& c : channels) std::printf("  %s\n", str(c).c_str());
+  const double omega_dt = j["omega_max_dt"].get<double>();
+  std::printf("stable step: omega_max %s rad/s, dt * omega_max = %s%s\n",
+              num(j["omega_max_rad_s"].get<double>(), "%.4g").c_str(), num(omega_dt, "%.3g").c_str(),
+              omega_dt > 1.0 ? " (large: explicit integrators need well below 2)" : " (ok)");
+  std::printf("trials: 1 (the scene itself)\n");
+}
+
+int infoChecked(int argc, char** argv) {
+  InfoOptions opt;
+  const int code = parseOptions(argc, argv, &opt);
+  if (code < 0) return 0;
+  if (code > 0) return code;
+
+  Json info;
+  try {
+    if (hasUrdfRoot(opt.path)) {
+      info = urdfInfo(opt.path);
+    } else {
+      info = sceneInfo(io::loadScene(opt.path));
+    }
+  } catch (const io::SceneError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const ModelError& e) {
+    // A URDF the reader accepts but the particle engine cannot build
+    // (a prismatic joint, a moving body without mass): still bad input.
+    std::fprintf(stderr, "error: %s: %s\n", opt.path.c_str(), e.what());
+    return 2;
+  }
+
+  if (opt.json) {
+    // Names come from the files and need not be valid UTF-8; the default
+    // handler would throw from dump().
+    std::printf("%s\n", info.dump(2, ' ', false, Json::error_handler_t::replace).c_str());
+  } else if (info["kind"] == "urdf") {
+    printUrdf(info);
+  } else {
+    printScene(info);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int infoCommand(int argc, char** argv) {
+  // As in `run`: what bad input does not explain (out of memory) is a
+  // run-time failure with a message, not std::terminate.
+  try {
+    return infoChecked(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace suitsim::cli
