@@ -229,50 +229,42 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
     }
 
     // ---- solve, and once more if static friction gave way somewhere ----
+    using G = Eigen::Map<Eigen::Matrix<double, 6, 24, Eigen::RowMajor>>;
+    using V24 = Eigen::Matrix<double, 24, 1>;
     for (int pass = 0; pass < 2; ++pass) {
       // Right-hand sides: target minus what the free accelerations give.
       for (int h = 0; h < nh; ++h) {
-        Vec6Map rhs(&ws.hinge_rhs[h * kRows]);
-        for (int r = 0; r < kRows; ++r) {
-          if (r >= ws.hinge_rows[h]) {
-            rhs[r] = 0.0;
-            continue;
-          }
-          const double* row = gradRow(ws, h, r);
-          double acc = 0.0;
-          for (int slot = 0; slot < 8; ++slot) {
-            const int i = particleOf(model, h, slot);
-            const double im = model.particle_inv_mass[i];
-            acc += im * (row[slot * 3] * ws.force.x[i] + row[slot * 3 + 1] * ws.force.y[i] +
-                         row[slot * 3 + 2] * ws.force.z[i]);
-          }
-          rhs[r] = ws.hinge_target[h * kRows + r] - acc;
+        V24 a_free;
+        for (int slot = 0; slot < 8; ++slot) {
+          const int i = particleOf(model, h, slot);
+          const double im = model.particle_inv_mass[i];
+          a_free.segment<3>(slot * 3) = im * V3(ws.force.x[i], ws.force.y[i], ws.force.z[i]);
         }
+        V6 rhs = Vec6Map(&ws.hinge_target[h * kRows]) - G(gradRow(ws, h, 0)).lazyProduct(a_free);
+        for (int r = ws.hinge_rows[h]; r < kRows; ++r) rhs[r] = 0.0;
+        Vec6Map(&ws.hinge_rhs[h * kRows]) = rhs;
       }
-      // K blocks for every pair of hinges on a common body. A hinge meets
-      // itself on both its bodies, so diagonal blocks start from zero here.
+      // K blocks for every pair of hinges on a common body: K_ab += G_a
+      // M^-1 G_b^T over that body's four particles. A hinge meets itself on
+      // both its bodies, so diagonal blocks start from zero here.
       for (int h = 0; h < nh; ++h) Block(&ws.hinge_block[(h * nh + h) * 36]).setZero();
       for (int b = 0; b < model.num_bodies; ++b) {
         const std::vector<std::int32_t>& list = ws.body_hinges[b];
+        Eigen::Matrix<double, 12, 1> im;
+        for (int k = 0; k < 4; ++k) im.segment<3>(3 * k).setConstant(model.particle_inv_mass[model.body_particle_begin[b] + k]);
         for (int ha : list) {
-          const int sa = model.hinge_parent_body[ha] == b ? 0 : 4;
+          const int sa = model.hinge_parent_body[ha] == b ? 0 : 12;
+          Eigen::Matrix<double, 6, 12> left = G(gradRow(ws, ha, 0)).middleCols<12>(sa) * im.asDiagonal();
+          for (int r = ws.hinge_rows[ha]; r < kRows; ++r) left.row(r).setZero();
           for (int hb : list) {
-            const int sb = model.hinge_parent_body[hb] == b ? 0 : 4;
+            const int sb = model.hinge_parent_body[hb] == b ? 0 : 12;
+            Eigen::Matrix<double, 6, 12> right = G(gradRow(ws, hb, 0)).middleCols<12>(sb);
+            for (int r = ws.hinge_rows[hb]; r < kRows; ++r) right.row(r).setZero();
             Block K(&ws.hinge_block[(ha * nh + hb) * 36]);
-            if (ha != hb) K.setZero();
-            for (int ra = 0; ra < ws.hinge_rows[ha]; ++ra) {
-              const double* ga = gradRow(ws, ha, ra);
-              for (int rb = 0; rb < ws.hinge_rows[hb]; ++rb) {
-                const double* gb = gradRow(ws, hb, rb);
-                double sum = 0.0;
-                for (int k = 0; k < 4; ++k) {
-                  const double im = model.particle_inv_mass[model.body_particle_begin[b] + k];
-                  const double* pa = ga + (sa + k) * 3;
-                  const double* pb = gb + (sb + k) * 3;
-                  sum += im * (pa[0] * pb[0] + pa[1] * pb[1] + pa[2] * pb[2]);
-                }
-                K(ra, rb) += sum;
-              }
+            if (ha == hb) {
+              K += left.lazyProduct(right.transpose());
+            } else {
+              K = left.lazyProduct(right.transpose());
             }
           }
         }
@@ -284,16 +276,13 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       // Block elimination, leaves first (see the design note).
       for (int h : model.hinge_order) {
         Block Khh(&ws.hinge_block[(h * nh + h) * 36]);
-        Eigen::LLT<M6> llt(Khh);
-        Vec6Map rhs_h(&ws.hinge_rhs[h * kRows]);
+        const Eigen::LLT<M6> llt{M6(Khh)};
+        const V6 rhs_h = Vec6Map(&ws.hinge_rhs[h * kRows]);
         for (int a : model.hinge_coupled[h]) {
-          Block Kah(&ws.hinge_block[(a * nh + h) * 36]);
-          const M6 X = llt.solve(M6(Kah.transpose()));  // K_hh^-1 K_ha
+          const M6 X = llt.solve(M6(Block(&ws.hinge_block[(h * nh + a) * 36])));  // K_hh^-1 K_ha
           Vec6Map(&ws.hinge_rhs[a * kRows]) -= X.transpose() * rhs_h;
           for (int c : model.hinge_coupled[h]) {
-            Block Kac(&ws.hinge_block[(c * nh + a) * 36]);
-            Block Khc(&ws.hinge_block[(h * nh + c) * 36]);
-            Kac -= (X.transpose() * Khc).transpose();
+            Block(&ws.hinge_block[(c * nh + a) * 36]) -= M6(Block(&ws.hinge_block[(c * nh + h) * 36])) * X;
           }
         }
         Khh = llt.matrixLLT();  // keep the factor for the back substitution
@@ -302,12 +291,11 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         const int h = *it;
         V6 rhs = Vec6Map(&ws.hinge_rhs[h * kRows]);
         for (int a : model.hinge_coupled[h]) {
-          rhs -= Block(&ws.hinge_block[(h * nh + a) * 36]) * Vec6Map(&ws.hinge_lambda[a * kRows]);
+          rhs -= M6(Block(&ws.hinge_block[(h * nh + a) * 36])) * V6(Vec6Map(&ws.hinge_lambda[a * kRows]));
         }
-        const Block L(&ws.hinge_block[(h * nh + h) * 36]);
-        const auto lower = L.triangularView<Eigen::Lower>();
-        lower.solveInPlace(rhs);
-        lower.transpose().solveInPlace(rhs);
+        const M6 L = Block(&ws.hinge_block[(h * nh + h) * 36]);
+        L.triangularView<Eigen::Lower>().solveInPlace(rhs);
+        L.transpose().triangularView<Eigen::Upper>().solveInPlace(rhs);
         Vec6Map(&ws.hinge_lambda[h * kRows]) = rhs;
       }
       // Static friction, A(8)-(9): it holds up to tau_s^max in either
