@@ -114,17 +114,6 @@ bool hasUrdfRoot(const std::string& path) {
 
 // ---- gathering ---------------------------------------------------------------------
 
-const char* jointTypeName(JointType type) {
-  switch (type) {
-    case JointType::kRevolute: return "revolute";
-    case JointType::kContinuous: return "continuous";
-    case JointType::kPrismatic: return "prismatic";
-    case JointType::kFixed: return "fixed";
-    case JointType::kFloating: return "floating";
-    case JointType::kPlanar: return "planar";
-  }
-  return "unknown";
-}
 
 // JSON has no infinity (nlohmann would write null anyway); say so on purpose.
 Json finiteOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }

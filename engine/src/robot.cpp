@@ -5,6 +5,18 @@
 
 namespace suitsim {
 
+const char* jointTypeName(JointType type) {
+  switch (type) {
+    case JointType::kRevolute: return "revolute";
+    case JointType::kContinuous: return "continuous";
+    case JointType::kPrismatic: return "prismatic";
+    case JointType::kFixed: return "fixed";
+    case JointType::kFloating: return "floating";
+    case JointType::kPlanar: return "planar";
+  }
+  return "unknown";
+}
+
 // Linear searches: descriptions have tens of links and these lookups happen
 // at set-up time, so a name index would only be something to keep in sync.
 int RobotDescription::findLink(const std::string& link_name) const {

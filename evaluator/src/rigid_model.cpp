@@ -14,17 +14,6 @@ namespace {
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
-const char* typeName(JointType type) {
-  switch (type) {
-    case JointType::kRevolute: return "revolute";
-    case JointType::kContinuous: return "continuous";
-    case JointType::kPrismatic: return "prismatic";
-    case JointType::kFixed: return "fixed";
-    case JointType::kFloating: return "floating";
-    case JointType::kPlanar: return "planar";
-  }
-  return "unknown";
-}
 
 [[noreturn]] void fail(const std::string& what) {
   throw std::invalid_argument("makeRigidModel: " + what);
@@ -64,7 +53,7 @@ void checkJointsAndLinks(const RobotDescription& d) {
   std::vector<int> parent_count(num_links, 0);
   for (const RobotJoint& j : d.joints) {
     if (j.type != JointType::kFixed && !isMovable(j.type)) {
-      fail("joint '" + j.name + "' is " + typeName(j.type) +
+      fail("joint '" + j.name + "' is " + jointTypeName(j.type) +
            "; the rigid model supports revolute, continuous and fixed joints only");
     }
     if (j.parent_link < 0 || j.parent_link >= num_links || j.child_link < 0 ||

@@ -16,30 +16,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string sourcePath(const std::string& relative) { return std::string(SUITSIM_SOURCE_DIR) + "/" + relative; }
-
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 void writeFile(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
   out << text;
 }
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 int countLines(const std::string& text) {
   int n = 0;
@@ -58,47 +47,24 @@ double sumOfUrdfMasses(const std::string& urdf) {
   return sum;
 }
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Result = suitsim::testing::CliResult;
+using suitsim::testing::quoted;
+using suitsim::testing::readFile;
+using suitsim::testing::sourcePath;
 
 /// A fresh directory per test, with an empty working directory inside it
 /// for the command (so a stray output file would show); removed afterwards.
-class InfoCommand : public ::testing::Test {
+class InfoCommand : public suitsim::testing::CliTest {
  protected:
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) / ("suitsim_info_" + std::string(info->name()) + "_" +
-                                             std::to_string(static_cast<long>(::getpid())));
-    fs::remove_all(dir_);
+    CliTest::SetUp();
     fs::create_directories(cwd());
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);  // kept for a look when a test fails
   }
 
   fs::path cwd() const { return dir_ / "cwd"; }
 
-  /// Runs `suitsim <args>` in cwd(), capturing stdout and stderr to files.
-  Result run(const std::vector<std::string>& args) {
-    std::string command = "cd " + quoted(cwd().string()) + " && " + quoted(SUITSIM_BINARY);
-    for (const std::string& a : args) command.append(" ").append(quoted(a));
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    // Appended piece by piece: "literal" + std::string&& trips GCC 12's
-    // false -Wrestrict warning.
-    command.append(" >").append(quoted(out.string()));
-    command.append(" 2>").append(quoted(err.string()));
-    command.append(" </dev/null");
-    const int status = std::system(command.c_str());
-    Result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status;  // a signal is never a pass
-    r.out = readFile(out);
-    r.err = readFile(err);
-    return r;
-  }
+  /// Runs `suitsim <args>` in cwd() (tests/support/cli_runner.h).
+  Result run(const std::vector<std::string>& args) { return CliTest::run(args, cwd()); }
 
   /// `suitsim info FILE --json`, parsed; fails the test on a non-zero exit.
   Json infoJson(const std::string& file) {
@@ -109,8 +75,6 @@ class InfoCommand : public ::testing::Test {
   }
 
   bool cwdIsEmpty() const { return fs::is_empty(cwd()); }
-
-  fs::path dir_;
 };
 
 // ---- a bare URDF -----------------------------------------------------------------

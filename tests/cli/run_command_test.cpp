@@ -15,66 +15,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string sourcePath(const std::string& relative) { return std::string(SUITSIM_SOURCE_DIR) + "/" + relative; }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Result = suitsim::testing::CliResult;
+using suitsim::testing::quoted;
+using suitsim::testing::readFile;
+using suitsim::testing::sourcePath;
 
 /// A fresh directory per test; removed afterwards.
-class RunCommand : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::path(::testing::TempDir()) / ("suitsim_cli_" + std::string(info->name()) + "_" +
-                                             std::to_string(static_cast<long>(::getpid())));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);  // kept for a look when a test fails
-  }
-
-  /// Runs `suitsim <args>`, capturing stdout and stderr to files.
-  Result run(const std::vector<std::string>& args) {
-    std::string command = quoted(SUITSIM_BINARY);
-    for (const std::string& a : args) command.append(" ").append(quoted(a));
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    // Appended piece by piece: "literal" + std::string&& trips GCC 12's
-    // false -Wrestrict warning.
-    command.append(" >").append(quoted(out.string()));
-    command.append(" 2>").append(quoted(err.string()));
-    command.append(" </dev/null");
-    const int status = std::system(command.c_str());
-    Result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status;  // a signal is never a pass
-    r.out = readFile(out);
-    r.err = readFile(err);
-    return r;
-  }
-
-  fs::path dir_;
-};
+/// A fresh directory per test (tests/support/cli_runner.h).
+class RunCommand : public suitsim::testing::CliTest {};
 
 int countLines(const std::string& text) {
   int n = 0;

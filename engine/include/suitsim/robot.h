@@ -35,6 +35,9 @@ struct RobotLink {
 
 enum class JointType { kRevolute, kContinuous, kPrismatic, kFixed, kFloating, kPlanar };
 
+/// The URDF name of a joint type ("revolute", ...).
+const char* jointTypeName(JointType type);
+
 /// Actuator and friction parameters of a joint, A(6)-(7).
 struct JointActuation {
   double motor_constant = 1.0;   ///< k_T: torque per unit motor current (N m/A)
