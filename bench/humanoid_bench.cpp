@@ -45,6 +45,7 @@ void humanoid(benchmark::State& bench, const std::string& scene_file) {
 }
 
 BENCHMARK_CAPTURE(humanoid, stand, std::string("jvrc1_stand.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(humanoid, bend, std::string("jvrc1_bend.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace
 
