@@ -184,7 +184,10 @@ TEST(Humanoid, Jvrc1StandsStillFor30s) {
   Vector3d settled = start;
   std::vector<Vector3d> feet;
   double drift = 0.0, height_change = 0.0, slide = 0.0;
-  const long settle = run.stepsFor(1.0), steps = run.stepsFor(30.0);
+  // The servos start unloaded: the robot sags onto them and sways fore and
+  // aft on its ankles for a few seconds. Drift and sliding are measured
+  // from t = 5 s, once that start-up has died down; falling from t = 0.
+  const long settle = run.stepsFor(5.0), steps = run.stepsFor(30.0);
   for (long k = 1; k <= steps; ++k) {
     run.advance();
     if (k == settle) {
@@ -200,9 +203,9 @@ TEST(Humanoid, Jvrc1StandsStillFor30s) {
     }
   }
   ASSERT_TRUE(stateIsFinite(run.state()));
-  std::printf("[measured] standing 30 s: pelvis drift %.3g m after 1 s, height change %.3g m, foot slide %.3g m\n",
+  std::printf("[measured] standing 30 s: pelvis drift %.3g m after 5 s, height change %.3g m, foot slide %.3g m\n",
               drift, height_change, slide);
-  EXPECT_LT(drift, 0.01);
+  EXPECT_LT(drift, 0.005);
   EXPECT_LT(height_change, 0.02);
   EXPECT_LT(slide, 1e-3);
 }
