@@ -182,6 +182,45 @@ int ModelBuilder::addContactPoint(const ContactPointSpec& spec) {
   return static_cast<int>(contact_points_.size()) - 1;
 }
 
+double ModelBuilder::initialBandLength(const BandSpec& spec) const {
+  double length = 0.0;
+  Vec3 previous{0.0, 0.0, 0.0};
+  for (std::size_t j = 0; j < spec.via_body.size(); ++j) {
+    Vec3 p{0.0, 0.0, 0.0};
+    for (int k = 0; k < 4; ++k) {
+      p = add(p, scale(particles_[bodies_[spec.via_body[j]].first + k].position, spec.via_weight[j][k]));
+    }
+    if (j > 0) length += norm(sub(p, previous));  // A(23)
+    previous = p;
+  }
+  return length;
+}
+
+int ModelBuilder::addBand(const BandSpec& spec) {
+  const std::string label = "band '" + spec.name + "'";
+  if (spec.name.empty()) throw ModelError("band " + std::to_string(numBands()) + " has no name");
+  for (const BandSpec& other : bands_) {
+    if (other.name == spec.name) throw ModelError(label + ": repeats an earlier band name");
+  }
+  if (spec.via_body.size() < 2) throw ModelError(label + ": needs at least two via points");
+  if (spec.via_weight.size() != spec.via_body.size()) throw ModelError(label + ": needs one weight set per via point");
+  for (std::size_t j = 0; j < spec.via_body.size(); ++j) {
+    const int b = spec.via_body[j];
+    if (b < 0 || b >= numBodies()) throw ModelError(label + ": body index out of range");
+    if (bodies_[b].count != 4) throw ModelError(label + ": a via point lies on a body of exactly four particles");
+    const std::array<double, 4>& w = spec.via_weight[j];
+    const double sum = w[0] + w[1] + w[2] + w[3];
+    if (!(std::abs(sum - 1.0) < 1e-9)) throw ModelError(label + ": via point weights must sum to 1");
+  }
+  if (!(spec.stiffness >= 0.0) || !std::isfinite(spec.stiffness)) throw ModelError(label + ": stiffness must be >= 0");
+  if (!(spec.damping >= 0.0) || !std::isfinite(spec.damping)) throw ModelError(label + ": damping must be >= 0");
+  if (!std::isfinite(spec.natural_length)) throw ModelError(label + ": natural length must be finite");
+  BandSpec band = spec;
+  if (band.natural_length < 0.0) band.natural_length = initialBandLength(band);
+  bands_.push_back(band);
+  return numBands() - 1;
+}
+
 int ModelBuilder::addBody(const BodySpec& spec) {
   if (spec.count < 1 || spec.first < 0 || spec.first + spec.count > numParticles()) {
     throw ModelError("body '" + spec.name + "': particle range out of bounds");
@@ -391,6 +430,21 @@ Model ModelBuilder::build() const {
   for (int h = 0; h < nh; ++h) {
     m.hinge_parent_body[h] = body_index[m.hinge_parent_body[h]];
     m.hinge_child_body[h] = body_index[m.hinge_child_body[h]];
+  }
+
+  // Bands: via points follow the body renumbering too.
+  m.num_bands = numBands();
+  m.band_via_begin.assign(1, 0);
+  for (const BandSpec& band : bands_) {
+    m.band_name.push_back(band.name);
+    m.band_stiffness.push_back(band.stiffness);
+    m.band_natural_length.push_back(band.natural_length);
+    m.band_damping.push_back(band.damping);
+    for (std::size_t j = 0; j < band.via_body.size(); ++j) {
+      m.via_body.push_back(body_index[band.via_body[j]]);
+      m.via_weight.push_back(band.via_weight[j]);
+    }
+    m.band_via_begin.push_back(static_cast<std::int32_t>(m.via_body.size()));
   }
 
   m.ground = ground_;

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <vector>
 
+#include "bands.h"
 #include "forces.h"
 
 namespace suitsim {
@@ -17,7 +18,8 @@ Energy computeEnergy(const Model& model, const State& state) {
     e.gravity -= m * (model.gravity[0] * p[0] + model.gravity[1] * p[1] + model.gravity[2] * p[2]);
     e.gravity -= model.particle_force_x[i] * p[0] + model.particle_force_y[i] * p[1] + model.particle_force_z[i] * p[2];
   }
-  e.spring = detail::springPotentialEnergy(model, state);
+  // Suit bands are springs too: 0.5 k (l - l0)^2 while taut, A(25).
+  e.spring = detail::springPotentialEnergy(model, state) + detail::bandPotentialEnergy(model, state);
   e.contact = detail::contactPotentialEnergy(model, state);
   return e;
 }

@@ -1,5 +1,7 @@
 #include "forces.h"
 
+#include "bands.h"
+
 namespace suitsim {
 
 namespace {
@@ -25,6 +27,8 @@ Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 
   hinge_rhs.assign(nh * 6, 0.0);
   hinge_lambda.assign(nh * 6, 0.0);
   hinge_block.assign(nh * nh * 36, 0.0);
+  band_length.assign(model.num_bands, 0.0);
+  band_tension.assign(model.num_bands, 0.0);
   body_hinges.assign(model.num_bodies, {});
   for (int h = 0; h < model.num_hinges; ++h) {
     body_hinges[model.hinge_parent_body[h]].push_back(h);
@@ -54,6 +58,7 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
     }
     detail::addSpringForces(model, x, ws.force);
     detail::addContactForces(model, state, x, ws.force);
+    detail::addBandForces(model, x, ws);  // A(21)-(25): suit bands, before the hinges see the forces
     detail::applyHinges(model, state, x, ws);  // needs every other force in place
     // Newton: a = F / m; fixed particles have inverse mass 0 and stay put.
 #pragma omp for simd schedule(static)

@@ -4,6 +4,7 @@
 
 #include "suitsim/articulated.h"
 #include "suitsim/step.h"
+#include "bands.h"
 
 namespace suitsim {
 
@@ -36,6 +37,8 @@ Recorder::Recorder(const Model& model, std::vector<ChannelSpec> channels)
       case Kind::kGroundForce:
         for (const char* axis : {"x", "y", "z"}) columns_.push_back(std::string("ground_force.") + axis + "[N]");
         break;
+      case Kind::kBandLength: columns_.push_back(c.label + ".length[m]"); break;
+      case Kind::kBandTension: columns_.push_back(c.label + ".tension[N]"); break;
     }
   }
 }
@@ -98,6 +101,16 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
         *row++ = f[0];
         *row++ = f[1];
         *row++ = f[2];
+        break;
+      }
+      case Kind::kBandLength:
+      case Kind::kBandTension: {
+        // Evaluated at the state itself, not read from ws: the first sample
+        // comes before any force evaluation, and RK4's last one is at a stage.
+        const detail::BandState b =
+            detail::evaluateBand(m, detail::phasePoint(state.position, state.velocity), c.index);
+        const double length = b.length, tension = b.tension;
+        *row++ = c.kind == Kind::kBandLength ? length : tension;
         break;
       }
     }

@@ -82,7 +82,8 @@ struct Body {
 }  // namespace
 
 CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, const RobotPose& pose,
-                       const std::vector<ContactPoint>& contacts, const RobotCompileOptions& options) {
+                       const std::vector<ContactPoint>& contacts, const RobotCompileOptions& options,
+                       const std::vector<RobotBand>& bands) {
   const int nl = static_cast<int>(robot.links.size());
   const int nj = static_cast<int>(robot.joints.size());
   if (robot.root_link < 0 || robot.root_link >= nl) throw ModelError("robot '" + robot.name + "' has no root link");
@@ -320,6 +321,28 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     }
     out.contact_point.push_back(builder.addContactPoint(c));
   }
+  // ---- suit bands: via points are body points like the contacts, A(24) ----
+  for (const RobotBand& band : bands) {
+    if (band.links.size() != band.points.size()) {
+      throw ModelError("band '" + band.name + "': one link per via point is needed");
+    }
+    BandSpec spec;
+    spec.name = band.name;
+    spec.stiffness = band.stiffness;
+    spec.natural_length = band.natural_length;
+    spec.damping = band.damping;
+    for (std::size_t j = 0; j < band.links.size(); ++j) {
+      const int l = robot.findLink(band.links[j]);
+      if (l < 0) throw ModelError("band '" + band.name + "': via point on unknown link '" + band.links[j] + "'");
+      const int b = out.link_body[l];
+      spec.via_body.push_back(body_index[b]);
+      spec.via_weight.push_back(weights(b, link_in_body[l].apply(toEigen(band.points[j]))));
+    }
+    if (spec.natural_length < 0.0) spec.natural_length = builder.initialBandLength(spec);
+    out.band.push_back(builder.addBand(spec));
+    out.band_natural_length.push_back(spec.natural_length);
+  }
+
   for (int& b : out.link_body) b += first_body;
   out.link_in_body.resize(nl);
   for (int l = 0; l < nl; ++l) {

@@ -121,6 +121,16 @@ const std::vector<BadScene>& badScenes() {
       {"record_unknown_spring", 8, {"<record>", "'spring'", "names no spring", "(got 'coil')"}},
       {"record_unknown_body", 6, {"<record>", "'body'", "names no cloth, block or robot body", "(got 'sheet')"}},
       {"record_wrong_quantity", 6, {"<record>", "'quantity'", "position or velocity", "(got 'tension')"}},
+      // Suit bands inside <robot>, A(21)-(25).
+      {"band_one_via_point", 8, {"<band>", "'links'", "at least two via points", "(got 'upper')"}},
+      {"band_count_mismatch", 8, {"<band>", "'points'", "one point per link", "3 links, 2 points"}},
+      {"band_bad_point", 8, {"<band>", "'points'", "'x y z'", "bad point ' 0 -0.2'"}},
+      {"band_unknown_link", 8, {"<band>", "'links'", "names no link", "('uper')"}},
+      {"band_negative_stiffness", 8, {"<band>", "'stiffness'", ">= 0", "(got '-3')"}},
+      {"band_negative_natural_length", 8, {"<band>", "'natural_length'", ">= 0", "(got '-0.1')"}},
+      {"band_natural_length_word", 8, {"<band>", "'natural_length'", "auto", "(got 'taut')"}},
+      {"band_duplicate_name", 9, {"<band>", "'name'", "repeats an earlier band name", "(got 'b')"}},
+      {"band_record_unknown", 10, {"<record>", "'band'", "names no band", "(got 'c')"}},
       // Precedence (STYLE.md, Errors): each fixture holds two faults and the
       // more basic one is reported although it comes later in the file.
       {"precedence_unknown_before_missing", 6, {"<particle>", "unknown attribute 'colour'"}},

@@ -76,6 +76,17 @@ struct ContactPoint {
   Vec3 position{0.0, 0.0, 0.0};  ///< in the link frame (m)
 };
 
+/// A suit band on the robot, A(21)-(25): via points given as (link, point in
+/// the link frame), in order along the wire.
+struct RobotBand {
+  std::string name;
+  std::vector<std::string> links;  ///< link of each via point, (num_via >= 2)
+  std::vector<Vec3> points;        ///< via point in its link's frame (m), (num_via)
+  double stiffness = 0.0;          ///< k (N/m)
+  double natural_length = -1.0;    ///< l0 (m); negative: the length in the initial pose (just taut)
+  double damping = 0.0;            ///< c (N s/m) while taut
+};
+
 /// What addRobot built, to find things again.
 struct CompiledRobot {
   int first_particle = 0;
@@ -87,6 +98,8 @@ struct CompiledRobot {
   std::vector<int> body_link;         ///< description link that names each body of this robot
   std::vector<int> body_first_particle;  ///< first particle each body owns
   std::vector<int> body_num_particles;   ///< how many particles each body owns
+  std::vector<int> band;                 ///< builder band index of each RobotBand, in order
+  std::vector<double> band_natural_length;  ///< each band's l0 as compiled (auto resolved) (m)
 };
 
 /// Compiles the robot into `builder`: a particle tetrahedron per body (links
@@ -96,7 +109,10 @@ struct CompiledRobot {
 /// continuous joints become hinges; prismatic, planar and floating joints are
 /// rejected (ModelError), as are moving bodies without mass. A fixed-base
 /// robot's root particles are fixed in the world.
+/// `bands` become builder bands whose via points are fixed on the bodies of
+/// their links (unknown links: ModelError).
 CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, const RobotPose& pose,
-                       const std::vector<ContactPoint>& contacts, const RobotCompileOptions& options);
+                       const std::vector<ContactPoint>& contacts, const RobotCompileOptions& options,
+                       const std::vector<RobotBand>& bands = {});
 
 }  // namespace suitsim

@@ -88,6 +88,17 @@ struct ContactPointSpec {
   std::array<double, 4> weights{0.0, 0.0, 0.0, 0.0};
 };
 
+/// A suit band, A(21)-(25): a wire through via points, each fixed on a
+/// four-particle body by affine weights (see Model).
+struct BandSpec {
+  std::string name;                            ///< unique, non-empty
+  std::vector<int> via_body;                   ///< body index (as addBody returned it) per via point, >= 2
+  std::vector<std::array<double, 4>> via_weight;  ///< weights per via point, each summing to 1
+  double stiffness = 0.0;        ///< k (N/m), >= 0
+  double natural_length = -1.0;  ///< l0 (m); negative means "the initial length" (just taut)
+  double damping = 0.0;          ///< c (N s/m) on the stretch rate while taut, >= 0
+};
+
 /// A body: the particles [first, first + count) and their body-frame places.
 struct BodySpec {
   std::string name;
@@ -120,6 +131,11 @@ class ModelBuilder {
   /// A contact point that is not a single particle (particles with
   /// contact = true are contacts by themselves).
   int addContactPoint(const ContactPointSpec& spec);
+  /// Returns the band index. Every via body must own exactly four particles.
+  int addBand(const BandSpec& spec);
+  int numBands() const { return static_cast<int>(bands_.size()); }
+  /// Initial length (m) of a band spec's wire, from the particles' initial positions.
+  double initialBandLength(const BandSpec& spec) const;
   /// Returns the body index. Bodies may not overlap.
   int addBody(const BodySpec& spec);
   void setHingeSettings(const HingeSettings& settings) { hinge_settings_ = settings; }
@@ -144,6 +160,7 @@ class ModelBuilder {
   std::vector<HingeSpec> hinges_;
   std::vector<ContactPointSpec> contact_points_;
   std::vector<BodySpec> bodies_;
+  std::vector<BandSpec> bands_;
   HingeSettings hinge_settings_;
   Vec3 gravity_{0.0, 0.0, -9.81};
   GroundModel ground_;

@@ -143,6 +143,22 @@ struct Model {
   double hinge_limit_stiffness = 0.0;         ///< torque per rad beyond a limit (N m/rad); 0 = no limits
   double hinge_limit_damping = 0.0;           ///< (N m s/rad), acts only beyond a limit
 
+  // ---- suit bands: elastic wires through via points, A(21)-(25) -------------
+  // A band runs through via points p_1..p_n (n >= 2), each an affine
+  // combination of one four-particle body's particles (like a hinge point),
+  // so the wire's force at a via point reaches the particles by the same
+  // weights. Length l = sum |p_j - p_{j-1}| (A(23)); tension
+  // f = k (l - l0) + c l' while taut (l > l0), 0 when slack (A(25)); the
+  // wire pulls each via point toward its neighbours, an internal force set.
+  int num_bands = 0;
+  std::vector<std::string> band_name;            ///< unique name, (num_bands)
+  std::vector<double> band_stiffness;            ///< k (N/m), (num_bands)
+  std::vector<double> band_natural_length;       ///< l0 (m), (num_bands)
+  std::vector<double> band_damping;              ///< c on the stretch rate while taut (N s/m), (num_bands)
+  std::vector<std::int32_t> band_via_begin;      ///< first via point of each band, (num_bands + 1)
+  std::vector<std::int32_t> via_body;            ///< body the via point is fixed on, (num_via)
+  std::vector<std::array<double, 4>> via_weight;  ///< weights on that body's four particles, sum 1, (num_via)
+
   // ---- bodies: particle clusters that stand for rigid links ------------------
   // A body owns a contiguous range of particles (bodies in order of it; a
   // body with hinges owns exactly four, a tetrahedron); particle_body_position gives
@@ -159,6 +175,9 @@ struct Model {
   Vec3 gravity{0.0, 0.0, -9.81};  ///< gravitational acceleration (m/s^2)
 
   int numContacts() const { return static_cast<int>(contact_particle.size()); }
+  int numVia() const { return static_cast<int>(via_body.size()); }
+  /// Band index by name, or -1.
+  int findBand(const std::string& name) const;
   int numSpringColours() const { return static_cast<int>(spring_colour_begin.size()) - 1; }
   /// Sorted position of the spring that was added as number `input_index`.
   int springIndexFromInput(int input_index) const;

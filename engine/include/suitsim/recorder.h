@@ -25,6 +25,8 @@ struct ChannelSpec {
     kMotorTorque,       ///< hinge `index` motor torque k_T u + tau_o (N m)
     kFrictionTorque,    ///< hinge `index` friction torque (N m), from the latest force evaluation
     kGroundForce,       ///< total ground reaction force on the model (N)
+    kBandLength,        ///< band `index` wire length l (m), A(23)
+    kBandTension,       ///< band `index` tension f (N), >= 0, 0 when slack, A(25)
   };
   Kind kind = Kind::kEnergy;
   int index = -1;
@@ -38,7 +40,8 @@ class Recorder {
   /// Column names with units, e.g. "bob.position.x[m]"; time is not included.
   const std::vector<std::string>& columns() const { return columns_; }
   /// Writes columns().size() values for `state` into `row`. Allocates nothing.
-  /// `ws` (the workspace of the last step) is needed for friction torques.
+  /// `ws` (the workspace of the last step) is needed for friction torques; band
+  /// channels are evaluated at `state` (ws.band_* hold the latest evaluation).
   void sample(const State& state, const Workspace* ws, double* row) const;
 
  private:

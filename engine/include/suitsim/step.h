@@ -46,6 +46,9 @@ struct Workspace {
   std::vector<double> hinge_target, hinge_rhs, hinge_lambda;  ///< (num_hinges x 6)
   std::vector<double> hinge_block;                      ///< (num_hinges^2 x 36)
   std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
+  // Per-band results of the latest force evaluation (bands.cpp), for recording.
+  std::vector<double> band_length;   ///< l (m), (num_bands)
+  std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)
 };
 
 /// Read-only view of a phase-space point: positions and velocities.

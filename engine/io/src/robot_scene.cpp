@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -358,9 +359,59 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (count == 0) cr.failAttribute("points", "lists no point");
   }
 
+  // Suit bands, A(21)-(25): counts first, then link names, then physics.
+  for (const XMLElement* c : children("band")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    RobotBand band;
+    band.name = cr.text("name");
+    if (band.name.empty()) cr.failAttribute("name", "must not be empty");
+    for (const unsigned char ch : band.name) {
+      // The name becomes CSV column labels ("NAME.tension[N]").
+      if (std::isspace(ch) || std::iscntrl(ch) || ch == ',' || ch == '"' || ch == '\'') {
+        cr.failAttribute("name", "must not contain spaces, commas or quotes (it becomes a column name)");
+      }
+    }
+    for (const RobotBand& other : setup.bands) {
+      if (other.name == band.name) cr.failAttribute("name", "repeats an earlier band name");
+    }
+    band.links = words(cr.text("links"));
+    std::stringstream ss(cr.text("points"));
+    std::string triple;
+    while (std::getline(ss, triple, ';')) {
+      const std::vector<std::string> v = words(triple);
+      if (v.empty()) continue;
+      Vec3 p{};
+      if (v.size() != 3 || !parseNumber(v[0], &p[0]) || !parseNumber(v[1], &p[1]) || !parseNumber(v[2], &p[2])) {
+        cr.failAttribute("points", "must be points 'x y z' separated by ';' (bad point '" + triple + "')");
+      }
+      band.points.push_back(p);
+    }
+    if (band.links.size() < 2) cr.failAttribute("links", "must name at least two via points (a wire needs two ends)");
+    if (band.points.size() != band.links.size()) {
+      cr.failAttribute("points", "must give one point per link in 'links' (" + std::to_string(band.links.size()) +
+                                     " links, " + std::to_string(band.points.size()) + " points)");
+    }
+    for (const std::string& link : band.links) {
+      if (robot.findLink(link) < 0) cr.failAttribute("links", "names no link of the robot ('" + link + "')");
+    }
+    band.stiffness = cr.nonNegative("stiffness", cr.number("stiffness"));
+    band.damping = cr.nonNegative("damping", cr.number("damping", 0.0));
+    const std::string l0 = cr.text("natural_length", "auto");
+    if (l0 != "auto") {
+      if (!parseNumber(l0, &band.natural_length)) {
+        cr.failAttribute("natural_length", "must be auto or a finite length in metres");
+      }
+      cr.nonNegative("natural_length", band.natural_length);
+    }
+    setup.bands.push_back(band);
+  }
+
   // Compile the true robot into particles.
   try {
-    setup.compiled = addRobot(builder, robot, pose, contacts, options);
+    setup.compiled = addRobot(builder, robot, pose, contacts, options, setup.bands);
+    for (std::size_t k = 0; k < setup.bands.size(); ++k) {
+      setup.bands[k].natural_length = setup.compiled.band_natural_length[k];
+    }
   } catch (const ModelError& e) {
     r.fail(e.what());
   }

@@ -115,6 +115,12 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"motor_constant_scale", ValueKind::kNumber, false}, {"torque_offset", ValueKind::kBoolean, false},
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
 };
+constexpr AttributeRule kBandAttributes[] = {
+    {"name", ValueKind::kText, true},   {"stiffness", ValueKind::kNumber, true},
+    {"natural_length", ValueKind::kText, false},  // "auto" (default) or metres
+    {"damping", ValueKind::kNumber, false}, {"links", ValueKind::kText, true},
+    {"points", ValueKind::kText, true},
+};
 constexpr AttributeRule kMotionAttributes[] = {{"file", ValueKind::kText, false}};
 constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
 constexpr ElementRule kMotionChildren[] = {{"keyframe", kKeyframeAttributes, false, {}}};
@@ -135,8 +141,10 @@ constexpr ElementRule kRobotChildren[] = {
     {"servo", kServoAttributes, false, {}},         {"payload", kPayloadAttributes, false, {}},
     {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, true, kMotionChildren},
     {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
+    {"band", kBandAttributes, false, {}},
 };
-constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false}};
+constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false},
+                                                    {"band", ValueKind::kText, false}};
 
 constexpr ElementRule kElementRules[] = {
     {"simulation", kSimulationAttributes, true, {}}, {"world", kWorldAttributes, true, {}},
@@ -415,9 +423,16 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
   using Kind = ChannelSpec::Kind;
   ChannelSpec c;
   const std::string quantity = r.text("quantity");
-  const int targets = r.has("particle") + r.has("spring") + r.has("body") + r.has("joint");
-  if (targets > 1) r.fail("names more than one of particle, spring, body and joint");
-  if (r.has("joint")) {
+  const int targets = r.has("particle") + r.has("spring") + r.has("body") + r.has("joint") + r.has("band");
+  if (targets > 1) r.fail("names more than one of particle, spring, body, joint and band");
+  if (r.has("band")) {
+    c.index = model.findBand(r.text("band"));
+    if (c.index < 0) r.failAttribute("band", "names no band of the scene's robot");
+    c.label = r.text("band");
+    if (quantity == "length") c.kind = Kind::kBandLength;
+    else if (quantity == "tension") c.kind = Kind::kBandTension;
+    else r.failAttribute("quantity", "must be length or tension for a band");
+  } else if (r.has("joint")) {
     c.index = findHinge(model, r.text("joint"));
     if (c.index < 0) r.failAttribute("joint", "names no moving joint of the scene's robot");
     c.label = r.text("joint");

@@ -39,6 +39,11 @@ struct RobotSetup {
   std::vector<ServoGains> gains;  ///< per hinge
   double servo_rate = 1000.0;     ///< (Hz)
   Motion motion;                  ///< reference for the servo (empty: hold the initial pose)
+  /// The suit's bands, A(21)-(25), as the truth has them: via points as (link,
+  /// point in link frame), true stiffness, natural length resolved (auto: the
+  /// initial length). The a-priori set has no bands: the evaluator identifies
+  /// them, A(26). Model band index of bands[k]: compiled.band[k].
+  std::vector<RobotBand> bands;
 };
 
 struct Scene {
