@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "run_helpers.h"
 #include "suitsim/builder.h"
 #include "suitsim/step.h"
 
@@ -27,13 +28,7 @@ namespace {
 
 TEST(Allocation, StepAllocatesNothing) {
   ModelBuilder b;
-  GroundModel g;
-  g.enabled = true;
-  g.stiffness = 5e3;
-  g.friction_stiffness = 5e3;
-  g.mu_static = 0.6;
-  g.mu_kinetic = 0.4;
-  b.setGround(g);
+  b.setGround(testing::groundModel(5e3, 0.0, 0.6, 0.4));
   b.addBlock({.name = "box", .origin = {0, 0, 0.01}, .nx = 16, .ny = 16, .nz = 8, .spacing = 0.01, .mass = 1.0,
               .stiffness = 3e3, .damping = 0.5, .velocity = {1.0, 0, -0.5}});
   const Model model = b.build();

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "run_helpers.h"
 #include "suitsim/builder.h"
 
 namespace suitsim {
@@ -73,13 +74,7 @@ TEST(Builder, RejectsNonPhysicalInput) {
   EXPECT_THROW(b.addSpring({0, 1, 10.0, -1.0, 1.0}), ModelError);  // negative damping
   b.addParticle({.name = "a", .position = {2, 0, 0}});
   EXPECT_THROW(b.build(), ModelError);  // duplicate name
-  GroundModel g;
-  g.enabled = true;
-  g.stiffness = 100.0;
-  g.mu_static = 0.3;
-  g.mu_kinetic = 0.5;
-  g.friction_stiffness = 100.0;
-  EXPECT_THROW(b.setGround(g), ModelError);  // mu_kinetic > mu_static
+  EXPECT_THROW(b.setGround(testing::groundModel(100.0, 0.0, 0.3, 0.5)), ModelError);  // mu_kinetic > mu_static
 }
 
 TEST(Builder, FixedParticlesAreNotContactsAndHaveNoInverseMass) {

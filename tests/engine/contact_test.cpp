@@ -14,16 +14,7 @@ namespace {
 constexpr double kG = 9.81;
 
 GroundModel ground(double k, double c, double mu_s, double mu_k, Vec3 normal = {0, 0, 1}) {
-  GroundModel g;
-  g.enabled = true;
-  g.normal = normal;
-  g.stiffness = k;
-  g.damping = c;
-  g.friction_stiffness = k;
-  g.friction_damping = c;
-  g.mu_static = mu_s;
-  g.mu_kinetic = mu_k;
-  return g;
+  return testing::groundModel(k, c, mu_s, mu_k, normal);
 }
 
 TEST(Contact, RestingParticleSinksByWeightOverStiffness) {

@@ -14,15 +14,7 @@ namespace {
 
 Model bigScene() {
   ModelBuilder b;
-  GroundModel g;
-  g.enabled = true;
-  g.stiffness = 5e3;
-  g.damping = 5.0;
-  g.friction_stiffness = 5e3;
-  g.friction_damping = 5.0;
-  g.mu_static = 0.6;
-  g.mu_kinetic = 0.4;
-  b.setGround(g);
+  b.setGround(testing::groundModel(5e3, 5.0, 0.6, 0.4));
   b.addCloth({.name = "cloth", .origin = {-0.5, 0, 0.3}, .u = {1, 0, 0}, .v = {0, 0.3, 1}, .nu = 48, .nv = 48,
               .spacing = 0.02, .mass = 0.5, .stiffness = 200.0, .bend_stiffness = 20.0, .damping = 0.05,
               .pin = ClothSpec::Pin::kTopCorners});

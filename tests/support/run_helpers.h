@@ -12,6 +12,22 @@
 
 namespace suitsim::testing {
 
+/// An enabled ground plane whose anchor (friction) spring and damper equal
+/// the normal ones.
+inline GroundModel groundModel(double stiffness, double damping, double mu_static, double mu_kinetic,
+                               Vec3 normal = {0.0, 0.0, 1.0}) {
+  GroundModel g;
+  g.enabled = true;
+  g.normal = normal;
+  g.stiffness = stiffness;
+  g.damping = damping;
+  g.friction_stiffness = stiffness;
+  g.friction_damping = damping;
+  g.mu_static = mu_static;
+  g.mu_kinetic = mu_kinetic;
+  return g;
+}
+
 /// Steps `state` for `duration` seconds, calling observe(state) after every step.
 inline void runFor(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt,
                    double duration, const std::function<void(const State&)>& observe = {}) {
