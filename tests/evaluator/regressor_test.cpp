@@ -1,0 +1,76 @@
+// The regressor A(11): Y(q, v, a) phi equals the recursive Newton-Euler
+// torques, for the model's own parameters and for any others.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "rigid_test_util.h"
+#include "robots.h"
+#include "suitsim/eval/dynamics.h"
+#include "suitsim/eval/regressor.h"
+
+namespace suitsim::eval {
+namespace {
+
+using testutil::randomConfiguration;
+using testutil::randomVector;
+using testutil::relativeError;
+
+// The same description with every link's inertial parameters changed at
+// random (still physical): Y from the original model must predict its rnea.
+RobotDescription perturbed(RobotDescription robot, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0.7, 1.3), shift(-0.03, 0.03);
+  for (RobotLink& link : robot.links) {
+    if (link.inertial.mass <= 0.0) continue;
+    link.inertial.mass *= u(rng);
+    for (double& c : link.inertial.com) c += shift(rng);
+    const double s = u(rng);
+    for (int k = 0; k < 3; ++k) link.inertial.inertia[k] *= s;  // principal part scaled: stays physical
+  }
+  return robot;
+}
+
+void checkRegressor(const RobotDescription& robot) {
+  std::mt19937 rng(5);
+  const RigidModel model = makeRigidModel(robot);
+  RigidData data(model);
+  Eigen::MatrixXd Y;
+  const Eigen::VectorXd phi = standardParameters(model);
+  const RobotDescription other_robot = perturbed(robot, rng);
+  const RigidModel other = makeRigidModel(other_robot);
+  RigidData other_data(other);
+  const Eigen::VectorXd phi_other = standardParameters(other);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Configuration q = randomConfiguration(model, rng);
+    const Eigen::VectorXd v = randomVector(rng, model.nv, 2.0);
+    const Eigen::VectorXd a = randomVector(rng, model.nv, 5.0);
+    regressor(model, data, q, v, a, Y);
+    const Eigen::VectorXd tau = rnea(model, data, q, v, a);
+    EXPECT_LT(relativeError(Y * phi, tau), 1e-9) << robot.name << " trial " << trial;
+    const Eigen::VectorXd tau_other = rnea(other, other_data, q, v, a);
+    EXPECT_LT(relativeError(Y * phi_other, tau_other), 1e-9) << robot.name << " (perturbed) trial " << trial;
+  }
+}
+
+TEST(Regressor, EqualsNewtonEulerForFixedBaseChains) {
+  checkRegressor(testing::doublePendulum());
+  checkRegressor(testing::spatialChain3());
+}
+
+TEST(Regressor, EqualsNewtonEulerForAFloatingTree) {
+  // Upper six rows: the base wrench of A(11) (what B(4) identifies from).
+  checkRegressor(testing::floatingHumanoid());
+}
+
+TEST(Regressor, ParametersFollowTheBodyOrderAndLayout) {
+  const RigidModel model = makeRigidModel(testing::singlePendulum(1.3, 0.6, 0.02));
+  const Eigen::VectorXd phi = standardParameters(model);
+  ASSERT_EQ(phi.size(), 10 * model.num_bodies);
+  // Body 1 is the arm: m, m c = (0, 0, -m l), I_yy about the joint = I + m l^2.
+  EXPECT_DOUBLE_EQ(phi[10 + 0], 1.3);
+  EXPECT_NEAR(phi[10 + 3], -1.3 * 0.6, 1e-15);
+  EXPECT_NEAR(phi[10 + 5], 0.02 + 1.3 * 0.36, 1e-15);
+}
+
+}  // namespace
+}  // namespace suitsim::eval
