@@ -2,11 +2,13 @@
 // torques, for the model's own parameters and for any others.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 #include "rigid_test_util.h"
 #include "robots.h"
 #include "suitsim/eval/dynamics.h"
+#include "suitsim/eval/base_parameters.h"
 #include "suitsim/eval/regressor.h"
 
 namespace suitsim::eval {
@@ -70,6 +72,50 @@ TEST(Regressor, ParametersFollowTheBodyOrderAndLayout) {
   EXPECT_DOUBLE_EQ(phi[10 + 0], 1.3);
   EXPECT_NEAR(phi[10 + 3], -1.3 * 0.6, 1e-15);
   EXPECT_NEAR(phi[10 + 5], 0.02 + 1.3 * 0.36, 1e-15);
+}
+
+}  // namespace
+}  // namespace suitsim::eval
+
+namespace suitsim::eval {
+namespace {
+
+// Y phi = Y_1 phi_B at states the base parameters were not computed from.
+void checkBaseParameters(const RobotDescription& robot, int expected_count) {
+  const RigidModel model = makeRigidModel(robot);
+  const BaseParameters base = computeBaseParameters(model);
+  std::printf("[measured] %s: %d base parameters of %d standard\n", robot.name.c_str(), base.numBase(),
+              10 * model.num_bodies);
+  if (expected_count > 0) {
+    EXPECT_EQ(base.numBase(), expected_count) << robot.name;
+  }
+  std::mt19937 rng(99);
+  RigidData data(model);
+  Eigen::MatrixXd Y;
+  const Eigen::VectorXd phi = standardParameters(model);
+  const Eigen::VectorXd phi_b = base.fromStandard(phi);
+  // Any parameters, not just the model's: linearity holds for all.
+  const Eigen::VectorXd phi_any = randomVector(rng, phi.size(), 1.0);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Configuration q = randomConfiguration(model, rng);
+    const Eigen::VectorXd v = randomVector(rng, model.nv, 2.0);
+    const Eigen::VectorXd a = randomVector(rng, model.nv, 5.0);
+    regressor(model, data, q, v, a, Y);
+    EXPECT_LT(relativeError(base.reduce(Y) * phi_b, Y * phi), 1e-9) << robot.name;
+    EXPECT_LT(relativeError(base.reduce(Y) * base.fromStandard(phi_any), Y * phi_any), 1e-8) << robot.name;
+  }
+}
+
+TEST(BaseParameters, PlanarDoublePendulumHasSixAndTheyReproduceTheRegressor) {
+  // Planar 2R under gravity in its plane: per link ZZ, MX and MZ (the first
+  // moments in the plane) matter, everything else of link 2 regroups into
+  // link 1 and the rest of link 1 never acts: 3 + 3 = 6.
+  checkBaseParameters(testing::doublePendulum(), 6);
+}
+
+TEST(BaseParameters, SpatialChainAndFloatingTreeReproduceTheRegressor) {
+  checkBaseParameters(testing::spatialChain3(), 0);
+  checkBaseParameters(testing::floatingHumanoid(), 0);
 }
 
 }  // namespace
