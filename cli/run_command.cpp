@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "progress.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/recorder.h"
+#include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
@@ -123,6 +125,37 @@ void writeCsvRow(std::FILE* f, double time, const std::vector<double>& row) {
   std::fputc('\n', f);
 }
 
+// The sensor file's comment header: what a reader needs to interpret the
+// columns without the scene (rate, seed, noise, units, conventions).
+void writeSensorHeader(std::FILE* f, const std::string& scene_name, const Sensors& sensors, double dt) {
+  const SensorSpec& spec = sensors.spec();
+  std::fprintf(f, "# scene: %s\n", scene_name.c_str());
+  std::fprintf(f, "# sensor_rate_hz: %.9g\n# steps_per_sample: %ld\n# dt_s: %.9g\n",
+               1.0 / (sensors.stepsPerSample() * dt), sensors.stepsPerSample(), dt);
+  std::fprintf(f, "# seed: %llu\n# noise: %s\n", static_cast<unsigned long long>(spec.seed), spec.noise ? "on" : "off");
+  std::fprintf(f, "# encoders: joint angle, resolution %.9g rad\n", spec.encoders.resolution);
+  for (const ImuSpec& imu : spec.imus) {
+    std::fprintf(f,
+                 "# %s: gyro = angular velocity in the sensor frame (noise %.9g rad/s); accel = specific force "
+                 "R^T (a - g) in the sensor frame (noise %.9g m/s^2)\n",
+                 imu.name.c_str(), spec.noise ? imu.gyro_noise : 0.0, spec.noise ? imu.accel_noise : 0.0);
+  }
+  for (const ForceSensorSpec& s : spec.force_sensors) {
+    std::fprintf(f,
+                 "# %s: ground contact wrench on the foot in the sensor frame, moment about the sensor origin "
+                 "(noise %.9g N, %.9g N*m; resolution %.9g N, %.9g N*m); sole mass below the sensor not "
+                 "subtracted\n",
+                 s.name.c_str(), spec.noise ? s.force_noise : 0.0, spec.noise ? s.torque_noise : 0.0,
+                 s.force_resolution, s.torque_resolution);
+  }
+  if (!spec.currents.hinges.empty()) {
+    std::fprintf(f, "# currents: commanded motor current (noise %.9g A)\n", spec.noise ? spec.currents.noise : 0.0);
+  }
+  std::fprintf(f, "time[s]");
+  for (const std::string& c : sensors.columns()) std::fprintf(f, ",%s", c.c_str());
+  std::fputc('\n', f);
+}
+
 int runChecked(int argc, char** argv) {
   RunOptions opt;
   if (const int code = parseOptions(argc, argv, &opt)) return code;
@@ -148,6 +181,17 @@ int runChecked(int argc, char** argv) {
   }
 
   const Model& model = scene.model;
+  // The robot's sensors; checked here, before anything is written, because
+  // --dt may break a rate that divided the scene's own time step.
+  std::unique_ptr<Sensors> sensors;
+  if (scene.robot && scene.robot->sensors) {
+    try {
+      sensors = std::make_unique<Sensors>(model, *scene.robot->sensors, sim.dt);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "error: %s: <sensors> %s\n", opt.scene_path.c_str(), e.what());
+      return 2;
+    }
+  }
   const double omega_dt = maxNaturalFrequency(model) * sim.dt;
   if (omega_dt > 1.0 && !opt.quiet) {
     std::fprintf(stderr,
@@ -166,14 +210,28 @@ int runChecked(int argc, char** argv) {
   const fs::path out(opt.out_dir);
   const fs::path stream_tmp = out / ".stream.csv.partial";
   const fs::path summary_tmp = out / ".summary.json.partial";
+  const fs::path sensors_tmp = out / ".sensors.csv.partial";
   PartialFiles partial;
   partial.add(stream_tmp);
   partial.add(summary_tmp);
+  if (sensors) partial.add(sensors_tmp);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream_file(std::fopen(stream_tmp.c_str(), "w"), &std::fclose);
   std::FILE* stream = stream_file.get();
   if (!stream) {
     std::fprintf(stderr, "error: cannot write '%s'\n", stream_tmp.c_str());
     return 1;
+  }
+
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> sensors_file(nullptr, &std::fclose);
+  std::vector<double> sensor_row;
+  if (sensors) {
+    sensors_file.reset(std::fopen(sensors_tmp.c_str(), "w"));
+    if (!sensors_file) {
+      std::fprintf(stderr, "error: cannot write '%s'\n", sensors_tmp.c_str());
+      return 1;
+    }
+    writeSensorHeader(sensors_file.get(), scene.name, *sensors, sim.dt);
+    sensor_row.resize(sensors->columns().size());
   }
 
   State state = makeState(model);
@@ -202,12 +260,21 @@ int runChecked(int argc, char** argv) {
   const auto wall_start = std::chrono::steady_clock::now();
   recorder.sample(state, &ws, row.data());
   writeCsvRow(stream, state.time, row);
+  if (sensors) {
+    sensors->sample(state, sensor_row.data());
+    writeCsvRow(sensors_file.get(), state.time, sensor_row);
+  }
   long steps_done = 0;
   bool diverged = false;
   for (long k = 1; k <= num_steps; ++k) {
     if (servo) servo->update(model, state);
     step(model, state, ws, sim.integrator, sim.dt);
     steps_done = k;
+    // Sensors read the state only, so sampling them never moves the run.
+    if (sensors && k % sensors->stepsPerSample() == 0) {
+      sensors->sample(state, sensor_row.data());
+      writeCsvRow(sensors_file.get(), state.time, sensor_row);
+    }
     if (k % sample_every == 0 || k == num_steps) {
       if (!stateIsFinite(state)) {
         diverged = true;
@@ -223,6 +290,10 @@ int runChecked(int argc, char** argv) {
   // fclose flushes: a full disk may only show up here.
   bool write_failed = std::ferror(stream) != 0;
   write_failed = std::fclose(stream_file.release()) != 0 || write_failed;
+  if (sensors_file) {
+    write_failed = std::ferror(sensors_file.get()) != 0 || write_failed;
+    write_failed = std::fclose(sensors_file.release()) != 0 || write_failed;
+  }
 
   if (diverged || write_failed) {
     if (diverged) {
@@ -231,7 +302,7 @@ int runChecked(int argc, char** argv) {
                    "try a smaller --dt (omega * dt of the stiffest element is %.2f)\n",
                    state.time, omega_dt);
     } else {
-      std::fprintf(stderr, "error: writing '%s' failed\n", stream_tmp.c_str());
+      std::fprintf(stderr, "error: writing '%s' or '%s' failed\n", stream_tmp.c_str(), sensors_tmp.c_str());
     }
     return 1;
   }
@@ -262,11 +333,16 @@ int runChecked(int argc, char** argv) {
     }
   }
   fs::rename(stream_tmp, out / "stream.csv", ec);
+  if (!ec && sensors) fs::rename(sensors_tmp, out / "sensors.csv", ec);
   if (!ec) {
+    // The summary goes last: it marks a finished run.
     fs::rename(summary_tmp, out / "summary.json", ec);
+  }
+  if (ec) {
     // A stream without its summary would look like a finished run.
     std::error_code ignored;
-    if (ec) fs::remove(out / "stream.csv", ignored);
+    fs::remove(out / "stream.csv", ignored);
+    if (sensors) fs::remove(out / "sensors.csv", ignored);
   }
   if (ec) {
     std::fprintf(stderr, "error: cannot move results into '%s': %s\n", opt.out_dir.c_str(), ec.message().c_str());
@@ -276,7 +352,8 @@ int runChecked(int argc, char** argv) {
     std::printf("%s: %ld steps of %g s (%s, %d thread%s), %.3g s simulated in %.3g s wall (%.3gx real time)\n",
                 scene.name.c_str(), steps_done, sim.dt, integratorName(sim.integrator), sim.threads,
                 sim.threads == 1 ? "" : "s", state.time, wall, wall > 0.0 ? state.time / wall : 0.0);
-    std::printf("wrote %s and %s\n", (out / "stream.csv").c_str(), (out / "summary.json").c_str());
+    std::printf("wrote %s%s%s and %s\n", (out / "stream.csv").c_str(), sensors ? ", " : "",
+                sensors ? (out / "sensors.csv").c_str() : "", (out / "summary.json").c_str());
   }
   return 0;
 }

@@ -131,6 +131,15 @@ const std::vector<BadScene>& badScenes() {
       {"band_natural_length_word", 8, {"<band>", "'natural_length'", "auto", "(got 'taut')"}},
       {"band_duplicate_name", 9, {"<band>", "'name'", "repeats an earlier band name", "(got 'b')"}},
       {"band_record_unknown", 10, {"<record>", "'band'", "names no band", "(got 'c')"}},
+      // Robot sensors inside <robot>.
+      {"sensor_unknown_link", 10, {"<imu>", "'link'", "names no link", "(got 'uper')"}},
+      {"sensor_unknown_joint", 10, {"<encoders>", "'joints'", "names no joint", "('elbow')"}},
+      {"sensor_negative_noise", 10, {"<imu>", "'gyro_noise'", ">= 0", "(got '-0.01')"}},
+      {"sensor_rate_zero", 9, {"<sensors>", "'rate'", "> 0", "(got '0')"}},
+      {"sensor_rate_not_whole_steps", 9, {"<sensors>", "'rate'", "whole number", "dt = 0.0001 s", "(got '300')"}},
+      {"sensor_noise_word", 9, {"<sensors>", "'noise'", "on or off", "(got 'quiet')"}},
+      {"sensor_force_no_contact", 10, {"<force_sensor>", "'link'", "no <contact> points", "(got 'base')"}},
+      {"sensor_duplicate_name", 10, {"<force_sensor>", "'name'", "repeats an earlier sensor name", "(got 's')"}},
       // Precedence (STYLE.md, Errors): each fixture holds two faults and the
       // more basic one is reported although it comes later in the file.
       {"precedence_unknown_before_missing", 6, {"<particle>", "unknown attribute 'colour'"}},

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -179,7 +180,137 @@ RobotDescription readInlineRobot(const std::string& path, const XMLElement* elem
   return robot;
 }
 
+/// A name that becomes a CSV column prefix ("rfsensor.force.z[N]").
+void checkColumnName(const ElementReader& r, const char* attr, const std::string& name) {
+  if (name.empty()) r.failAttribute(attr, "must not be empty");
+  for (const unsigned char ch : name) {
+    if (std::isspace(ch) || std::iscntrl(ch) || ch == ',' || ch == '"' || ch == '\'') {
+      r.failAttribute(attr, "must not contain spaces, commas or quotes (it becomes a column name)");
+    }
+  }
+}
+
+/// A sensor's frame on the body that carries its link: the link's frame in
+/// the body composed with xyz, rpy given in the link frame.
+Pose sensorFrame(const ElementReader& r, const RobotSetup& setup, int link, int* body) {
+  *body = setup.compiled.link_body[link];
+  if (*body < 0) r.failAttribute("link", "is not part of a simulated body");
+  const Pose& lb = setup.compiled.link_in_body[link];
+  Eigen::Matrix3d R_lb;
+  R_lb << lb.R[0], lb.R[1], lb.R[2], lb.R[3], lb.R[4], lb.R[5], lb.R[6], lb.R[7], lb.R[8];
+  const Vec3 xyz = r.vec3("xyz", {0.0, 0.0, 0.0});
+  const Eigen::Matrix3d R = R_lb * rpyToMatrix(r.vec3("rpy", {0.0, 0.0, 0.0}));
+  const Eigen::Vector3d p = R_lb * Eigen::Vector3d(xyz[0], xyz[1], xyz[2]) + Eigen::Vector3d(lb.p[0], lb.p[1], lb.p[2]);
+  Pose out;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) out.R[3 * i + j] = R(i, j);
+    out.p[i] = p[i];
+  }
+  return out;
+}
+
+/// Hinges and names of the joints an element lists (all movable ones by default).
+void sensorJoints(const ElementReader& r, const RobotSetup& setup, std::vector<int>* hinges,
+                  std::vector<std::string>* names) {
+  for (int j : jointList(r, setup.truth)) {
+    hinges->push_back(setup.compiled.joint_hinge[j]);
+    names->push_back(setup.truth.joints[j].name);
+  }
+}
+
+/// <sensors rate seed noise> with <encoders>, <imu>, <force_sensor>s and
+/// <currents>. Force sensors hold builder contact-point indices until
+/// finishSensors maps them into the model.
+SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup) {
+  const ElementReader r = checkedReader(scene_path, element);
+  const RobotDescription& robot = setup.truth;
+  SensorSpec spec;
+  spec.rate = r.positive("rate", r.number("rate", 200.0));
+  const int seed = r.integer("seed", 1);
+  if (seed < 0) r.failAttribute("seed", "must be >= 0");
+  spec.seed = static_cast<std::uint64_t>(seed);
+  const std::string noise = r.text("noise", "on");
+  if (noise != "on" && noise != "off") r.failAttribute("noise", "must be on or off");
+  spec.noise = noise == "on";
+  // The rate must divide the scene's time step into whole steps: samples
+  // then fall on steps, evenly spaced, at exactly the rate asked for.
+  const XMLElement* sim = element->Parent()->Parent()->FirstChildElement("simulation");
+  const double dt = checkedReader(scene_path, sim).number("dt");
+  if (sensorStepsPerSample(spec.rate, dt) == 0) {
+    char message[160];
+    std::snprintf(message, sizeof message, "must be 1/(k dt) for a whole number k of time steps (dt = %.9g s)", dt);
+    r.failAttribute("rate", message);
+  }
+
+  std::vector<std::string> names;  // sensor names, unique: they prefix columns
+  auto claim = [&](const ElementReader& cr, const char* attr, const std::string& name) {
+    checkColumnName(cr, attr, name);
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      cr.failAttribute(attr, "repeats an earlier sensor name");
+    }
+    names.push_back(name);
+  };
+  auto linkOf = [&](const ElementReader& cr) {
+    const int l = robot.findLink(cr.text("link"));
+    if (l < 0) cr.failAttribute("link", "names no link of the robot");
+    return l;
+  };
+  for (const XMLElement* c = element->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    const std::string tag = c->Name();
+    if (tag == "encoders") {
+      sensorJoints(cr, setup, &spec.encoders.hinges, &spec.encoders.names);
+      spec.encoders.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
+    } else if (tag == "currents") {
+      sensorJoints(cr, setup, &spec.currents.hinges, &spec.currents.names);
+      spec.currents.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
+    } else if (tag == "imu") {
+      ImuSpec imu;
+      imu.name = cr.text("name", "imu");
+      claim(cr, "name", imu.name);
+      imu.frame = sensorFrame(cr, setup, linkOf(cr), &imu.body);
+      imu.gyro_noise = cr.nonNegative("gyro_noise", cr.number("gyro_noise", 0.0));
+      imu.gyro_bias = cr.vec3("gyro_bias", {0.0, 0.0, 0.0});
+      imu.accel_noise = cr.nonNegative("accel_noise", cr.number("accel_noise", 0.0));
+      imu.accel_bias = cr.vec3("accel_bias", {0.0, 0.0, 0.0});
+      spec.imus.push_back(imu);
+    } else if (tag == "force_sensor") {
+      ForceSensorSpec fs;
+      fs.name = cr.text("name");
+      claim(cr, "name", fs.name);
+      fs.frame = sensorFrame(cr, setup, linkOf(cr), &fs.body);
+      fs.force_noise = cr.nonNegative("force_noise", cr.number("force_noise", 0.0));
+      fs.torque_noise = cr.nonNegative("torque_noise", cr.number("torque_noise", 0.0));
+      fs.force_resolution = cr.nonNegative("force_resolution", cr.number("force_resolution", 0.0));
+      fs.torque_resolution = cr.nonNegative("torque_resolution", cr.number("torque_resolution", 0.0));
+      // Every contact point on the sensor's body (its link and any link
+      // merged with it): the sensor carries all the ground force the foot gets.
+      for (std::size_t k = 0; k < setup.contact_link.size(); ++k) {
+        if (setup.compiled.link_body[setup.contact_link[k]] == fs.body) fs.contacts.push_back(setup.compiled.contact_point[k]);
+      }
+      if (fs.contacts.empty()) cr.failAttribute("link", "has no <contact> points on its body (nothing to measure)");
+      spec.force_sensors.push_back(fs);
+    }
+  }
+  return spec;
+}
+
 }  // namespace
+
+void finishSensors(const Model& model, RobotSetup& setup) {
+  if (!setup.sensors) return;
+  // The model lists single-particle contacts first, then the builder's
+  // contact points in order; only the robot adds contact points. Without a
+  // ground there are no contacts and the force sensors read zero.
+  const int offset = model.numContacts() - static_cast<int>(setup.compiled.contact_point.size());
+  for (ForceSensorSpec& fs : setup.sensors->force_sensors) {
+    if (!model.ground.enabled) {
+      fs.contacts.clear();
+      continue;
+    }
+    for (int& c : fs.contacts) c += offset;
+  }
+}
 
 MotionTable readMotionCsv(const std::string& path) {
   std::ifstream in(path);
@@ -354,6 +485,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
         cr.failAttribute("points", "must be points 'x y z' separated by ';' (bad point '" + triple + "')");
       }
       contacts.push_back({link, p});
+      setup.contact_link.push_back(robot.findLink(link));
       ++count;
     }
     if (count == 0) cr.failAttribute("points", "lists no point");
@@ -433,6 +565,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     setup.has_servo = true;
   }
   (void)first_hinge;
+
+  if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
 
   // The reference motion: a CSV file or keyframes.
   if (const XMLElement* m = element->FirstChildElement("motion")) {

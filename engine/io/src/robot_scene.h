@@ -17,6 +17,10 @@ namespace suitsim::io {
 /// syntax) and adds the true robot to `builder`. Throws SceneError.
 RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder);
 
+/// Turns the force sensors' contact points (builder contact-point indices
+/// while reading) into model contact indices once the model is built.
+void finishSensors(const Model& model, RobotSetup& setup);
+
 /// Reads a motion CSV: optional '#' lines, a header "time,<joint>,...", then
 /// one row per sample. Units in brackets after a name ("R_KNEE[rad]") are
 /// allowed. Throws SceneError naming the CSV file and line.

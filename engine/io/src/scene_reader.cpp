@@ -135,13 +135,39 @@ constexpr AttributeRule kJointAttributes[] = {
     {"axis", ValueKind::kVec3, false},   {"lower", ValueKind::kNumber, false}, {"upper", ValueKind::kNumber, false},
     {"effort", ValueKind::kNumber, false}, {"velocity", ValueKind::kNumber, false},
 };
+// <sensors> inside <robot>: what the robot measures (robot_scene.cpp, sensors.h).
+constexpr AttributeRule kSensorsAttributes[] = {
+    {"rate", ValueKind::kNumber, false}, {"seed", ValueKind::kInteger, false}, {"noise", ValueKind::kText, false},
+};
+constexpr AttributeRule kEncodersAttributes[] = {{"joints", ValueKind::kText, false},
+                                                 {"resolution", ValueKind::kNumber, false}};
+constexpr AttributeRule kImuAttributes[] = {
+    {"name", ValueKind::kText, false},        {"link", ValueKind::kText, true},
+    {"xyz", ValueKind::kVec3, false},         {"rpy", ValueKind::kVec3, false},
+    {"gyro_noise", ValueKind::kNumber, false}, {"gyro_bias", ValueKind::kVec3, false},
+    {"accel_noise", ValueKind::kNumber, false}, {"accel_bias", ValueKind::kVec3, false},
+};
+constexpr AttributeRule kForceSensorAttributes[] = {
+    {"name", ValueKind::kText, true},          {"link", ValueKind::kText, true},
+    {"xyz", ValueKind::kVec3, false},          {"rpy", ValueKind::kVec3, false},
+    {"force_noise", ValueKind::kNumber, false}, {"torque_noise", ValueKind::kNumber, false},
+    {"force_resolution", ValueKind::kNumber, false}, {"torque_resolution", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kCurrentsAttributes[] = {{"joints", ValueKind::kText, false},
+                                                 {"noise", ValueKind::kNumber, false}};
+constexpr ElementRule kSensorsChildren[] = {
+    {"encoders", kEncodersAttributes, true, {}},
+    {"imu", kImuAttributes, true, {}},
+    {"force_sensor", kForceSensorAttributes, false, {}},
+    {"currents", kCurrentsAttributes, true, {}},
+};
 constexpr ElementRule kRobotChildren[] = {
     {"initial", kInitialAttributes, true, {}},     {"freeze", kFreezeAttributes, false, {}},
     {"actuation", kActuationAttributes, false, {}}, {"contact", kContactAttributes, false, {}},
     {"servo", kServoAttributes, false, {}},         {"payload", kPayloadAttributes, false, {}},
     {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, true, kMotionChildren},
     {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
-    {"band", kBandAttributes, false, {}},
+    {"band", kBandAttributes, false, {}},           {"sensors", kSensorsAttributes, true, kSensorsChildren},
 };
 constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false},
                                                     {"band", ValueKind::kText, false}};
@@ -572,6 +598,7 @@ Scene loadScene(const std::string& path) {
   } catch (const ModelError& e) {
     throw SceneError(root_location + " " + e.what());
   }
+  if (scene.robot) finishSensors(scene.model, *scene.robot);
 
   for (const XMLElement* e = root->FirstChildElement("record"); e; e = e->NextSiblingElement("record")) {
     scene.channels.push_back(readRecord(readerFor(path, e), scene.model, names));

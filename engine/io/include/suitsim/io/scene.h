@@ -12,6 +12,7 @@
 #include "suitsim/model.h"
 #include "suitsim/recorder.h"
 #include "suitsim/robot.h"
+#include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 
 namespace suitsim::io {
@@ -44,6 +45,12 @@ struct RobotSetup {
   /// initial length). The a-priori set has no bands: the evaluator identifies
   /// them, A(26). Model band index of bands[k]: compiled.band[k].
   std::vector<RobotBand> bands;
+  /// Description link of each contact point, in the order of
+  /// compiled.contact_point (the scene's <contact link=...> elements).
+  std::vector<int> contact_link;
+  /// The robot's <sensors>, resolved to model indices (see sensors.h); empty
+  /// when the scene has none.
+  std::optional<SensorSpec> sensors;
 };
 
 struct Scene {

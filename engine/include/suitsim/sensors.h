@@ -1,0 +1,146 @@
+// The robot's sensors: what a controller or the evaluator may read, sampled
+// from the particle state at a fixed rate with seeded, configurable noise.
+//
+// Design note. Every channel is truth + bias + white Gaussian noise, then
+// quantised to its resolution (round to the nearest multiple; 0 = none):
+//
+//   encoder   joint angle (rad), quantised
+//   imu       gyro: angular velocity of the link in the sensor frame (rad/s);
+//             accelerometer: specific force R^T (a - g) of the sensor point
+//             (m/s^2; standing still it reads +9.81 along the sensor's up axis)
+//   force     6-axis F/T on a foot link: the ground's force on the contact
+//             points of that link's body and its moment about the sensor
+//             origin, in the sensor frame (N, N m). The mass of the sole below
+//             the sensor is not subtracted (a real sensor would see the
+//             contact wrench minus the sole's weight and inertia).
+//   current   the commanded motor current State::hinge_current (A)
+//
+// Noise: each column has its own std::mt19937_64 seeded from the scene seed
+// and the column's name, so adding or removing a sensor leaves every other
+// column's noise unchanged. noise = false removes noise and biases (a clean
+// run); resolutions still apply, they are the sensor's output format.
+//
+// Sampling never writes the State: the point acceleration comes from
+// State::acceleration when it is valid (velocity Verlet caches it), else from
+// a force evaluation into this object's own Workspace, sized once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "suitsim/articulated.h"
+#include "suitsim/model.h"
+#include "suitsim/state.h"
+#include "suitsim/step.h"
+
+namespace suitsim {
+
+/// Joint encoders: one angle channel per hinge.
+struct EncoderSpec {
+  std::vector<int> hinges;          ///< hinge indices
+  std::vector<std::string> names;   ///< joint names (column labels), (hinges)
+  double resolution = 0.0;          ///< quantisation step (rad), 0 = none
+};
+
+/// An IMU (gyro + accelerometer) fixed on a body.
+struct ImuSpec {
+  std::string name = "imu";
+  int body = -1;                 ///< model body index
+  Pose frame;                    ///< sensor frame in the body frame
+  double gyro_noise = 0.0;       ///< white noise standard deviation (rad/s)
+  Vec3 gyro_bias{0.0, 0.0, 0.0};   ///< constant bias, sensor axes (rad/s)
+  double accel_noise = 0.0;      ///< (m/s^2)
+  Vec3 accel_bias{0.0, 0.0, 0.0};  ///< (m/s^2)
+};
+
+/// A 6-axis force/torque sensor fixed on a body with ground contacts.
+struct ForceSensorSpec {
+  std::string name;
+  int body = -1;                 ///< model body index
+  Pose frame;                    ///< sensor frame in the body frame
+  std::vector<int> contacts;     ///< model contact indices whose ground force it measures
+  double force_noise = 0.0;       ///< (N)
+  double torque_noise = 0.0;      ///< (N m)
+  double force_resolution = 0.0;  ///< (N), 0 = none
+  double torque_resolution = 0.0; ///< (N m), 0 = none
+};
+
+/// Motor current channels: the commanded current plus noise.
+struct CurrentSpec {
+  std::vector<int> hinges;
+  std::vector<std::string> names;
+  double noise = 0.0;  ///< (A)
+};
+
+/// Every sensor of a robot and how they are sampled.
+struct SensorSpec {
+  double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
+  std::uint64_t seed = 1;    ///< root of every column's generator
+  bool noise = true;         ///< false: no noise, no bias (resolutions still apply)
+  EncoderSpec encoders;      ///< empty hinges: no encoders
+  std::vector<ImuSpec> imus;
+  std::vector<ForceSensorSpec> force_sensors;
+  CurrentSpec currents;      ///< empty hinges: no current channels
+};
+
+/// Steps per sample for `rate` at time step dt, or 0 when 1/(rate dt) is not
+/// a whole number within a relative 1e-9 (or rate, dt are not positive).
+long sensorStepsPerSample(double rate, double dt);
+
+/// A generator seed for one named stream: the scene seed and the name mixed
+/// (FNV-1a then SplitMix64), so streams are independent of each other's order.
+std::uint64_t streamSeed(std::uint64_t seed, std::string_view stream);
+
+/// One noisy channel: value + bias + N(0, stddev^2), then quantised.
+class NoiseChannel {
+ public:
+  NoiseChannel(std::uint64_t seed, std::string_view stream, double stddev, double bias, double resolution);
+  double operator()(double truth);
+
+ private:
+  std::mt19937_64 rng_;
+  std::normal_distribution<double> normal_{0.0, 1.0};
+  double stddev_, bias_, resolution_;
+};
+
+/// Rounds to the nearest multiple of `resolution` (> 0); 0 leaves v as is.
+double quantise(double v, double resolution);
+
+/// Samples a SensorSpec's channels from a state.
+class Sensors {
+ public:
+  /// Throws std::invalid_argument when the rate does not divide into whole
+  /// steps of dt, or a sensor refers to a body, hinge or contact out of range.
+  Sensors(const Model& model, SensorSpec spec, double dt);
+  Sensors(const Sensors&) = delete;
+  Sensors& operator=(const Sensors&) = delete;
+
+  /// Column names with units, e.g. "R_KNEE.encoder[rad]"; time is not included.
+  const std::vector<std::string>& columns() const { return columns_; }
+  const SensorSpec& spec() const { return spec_; }
+  /// Steps between samples; the actual rate is exactly 1 / (stepsPerSample() dt).
+  long stepsPerSample() const { return steps_per_sample_; }
+  /// Writes columns().size() values for `state` into `row`. Reads the state
+  /// only; advances the noise generators. Allocates nothing.
+  void sample(const State& state, double* row);
+  /// The noise-free values behind the last sample (same layout as the row).
+  const std::vector<double>& truth() const { return truth_; }
+
+ private:
+  const Model* model_;
+  SensorSpec spec_;
+  long steps_per_sample_ = 1;
+  std::vector<std::string> columns_;
+  std::vector<NoiseChannel> noise_;  // one per column
+  std::vector<double> truth_;        // (columns)
+  std::unique_ptr<Workspace> scratch_;  // force evaluation when the state has no valid acceleration
+  Vec3Array scratch_acceleration_;
+  // Barycentric weights of each IMU origin on its body's four particles.
+  std::vector<std::array<double, 4>> imu_weight_;
+};
+
+}  // namespace suitsim

@@ -1,0 +1,206 @@
+#include "suitsim/sensors.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace suitsim {
+
+namespace {
+
+Eigen::Matrix3d rotation(const Pose& pose) {
+  Eigen::Matrix3d R;
+  R << pose.R[0], pose.R[1], pose.R[2], pose.R[3], pose.R[4], pose.R[5], pose.R[6], pose.R[7], pose.R[8];
+  return R;
+}
+
+Eigen::Vector3d toEigen(const Vec3& v) { return {v[0], v[1], v[2]}; }
+
+/// World-from-sensor pose: the body's best-fit pose composed with the
+/// sensor's frame on the body.
+void sensorPose(const Model& model, const State& state, int body, const Pose& frame, Eigen::Matrix3d* R,
+                Eigen::Vector3d* origin) {
+  const Pose b = bodyPose(model, state, body);
+  *R = rotation(b) * rotation(frame);
+  *origin = toEigen(b.apply(frame.p));
+}
+
+void checkBody(const Model& model, int body, const std::string& what) {
+  if (body < 0 || body >= model.num_bodies) throw std::invalid_argument(what + ": body index out of range");
+}
+
+void checkHinges(const Model& model, const std::vector<int>& hinges, const std::vector<std::string>& names,
+                 const char* what) {
+  if (hinges.size() != names.size()) throw std::invalid_argument(std::string(what) + ": one name per hinge");
+  for (int h : hinges) {
+    if (h < 0 || h >= model.num_hinges) throw std::invalid_argument(std::string(what) + ": hinge index out of range");
+  }
+}
+
+}  // namespace
+
+long sensorStepsPerSample(double rate, double dt) {
+  if (!(rate > 0.0) || !(dt > 0.0) || !std::isfinite(rate) || !std::isfinite(dt)) return 0;
+  const double steps = 1.0 / (rate * dt);
+  // A rate that does not divide the step would sample at uneven intervals;
+  // it is refused rather than silently rounded, so the header's rate is the
+  // one the scene asked for.
+  const double whole = std::round(steps);
+  if (whole < 1.0 || whole > 1e15 || std::abs(steps - whole) > 1e-9 * whole) return 0;
+  return static_cast<long>(whole);
+}
+
+std::uint64_t streamSeed(std::uint64_t seed, std::string_view stream) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a offset basis
+  for (const unsigned char c : stream) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  // SplitMix64 finaliser on the mix: nearby seeds and names give unrelated
+  // generator states.
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (h | 1ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+double quantise(double v, double resolution) {
+  // + 0.0 turns a rounded -0 into 0: the file then never shows "-0".
+  return resolution > 0.0 ? std::round(v / resolution) * resolution + 0.0 : v;
+}
+
+NoiseChannel::NoiseChannel(std::uint64_t seed, std::string_view stream, double stddev, double bias, double resolution)
+    : rng_(streamSeed(seed, stream)), stddev_(stddev), bias_(bias), resolution_(resolution) {}
+
+double NoiseChannel::operator()(double truth) {
+  // Draw even when stddev is 0 so that a channel's sequence depends only on
+  // its seed and the sample count.
+  const double n = normal_(rng_);
+  return quantise(truth + bias_ + stddev_ * n, resolution_);
+}
+
+Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model), spec_(std::move(spec)) {
+  steps_per_sample_ = sensorStepsPerSample(spec_.rate, dt);
+  if (steps_per_sample_ == 0) {
+    char message[160];
+    std::snprintf(message, sizeof message, "sensor rate %.9g Hz is not 1/(k dt) for a whole k (dt = %.9g s)",
+                  spec_.rate, dt);
+    throw std::invalid_argument(message);
+  }
+  const double on = spec_.noise ? 1.0 : 0.0;
+  auto add = [&](const std::string& column, double stddev, double bias, double resolution) {
+    columns_.push_back(column);
+    noise_.emplace_back(spec_.seed, column, on * stddev, on * bias, resolution);
+  };
+  static constexpr const char* kAxis[3] = {"x", "y", "z"};
+
+  checkHinges(model, spec_.encoders.hinges, spec_.encoders.names, "encoders");
+  for (const std::string& name : spec_.encoders.names) add(name + ".encoder[rad]", 0.0, 0.0, spec_.encoders.resolution);
+
+  for (const ImuSpec& imu : spec_.imus) {
+    checkBody(model, imu.body, imu.name);
+    const int begin = model.body_particle_begin[imu.body];
+    if (model.body_particle_end[imu.body] - begin != 4) {
+      throw std::invalid_argument(imu.name + ": an IMU needs a body of four particles");
+    }
+    // The sensor origin as an affine combination of the body's particles:
+    // its acceleration is then the same combination of theirs (exact for
+    // the particle model, vibrations of the link springs included).
+    Eigen::Matrix4d A;
+    for (int k = 0; k < 4; ++k) {
+      A.col(k) << model.particle_body_position.x[begin + k], model.particle_body_position.y[begin + k],
+          model.particle_body_position.z[begin + k], 1.0;
+    }
+    const Eigen::Vector4d w = A.fullPivLu().solve(Eigen::Vector4d(imu.frame.p[0], imu.frame.p[1], imu.frame.p[2], 1.0));
+    imu_weight_.push_back({w[0], w[1], w[2], w[3]});
+    for (int k = 0; k < 3; ++k) add(imu.name + ".gyro." + kAxis[k] + "[rad/s]", imu.gyro_noise, imu.gyro_bias[k], 0.0);
+    for (int k = 0; k < 3; ++k) {
+      add(imu.name + ".accel." + kAxis[k] + "[m/s^2]", imu.accel_noise, imu.accel_bias[k], 0.0);
+    }
+  }
+
+  for (const ForceSensorSpec& fs : spec_.force_sensors) {
+    checkBody(model, fs.body, fs.name);
+    for (int c : fs.contacts) {
+      if (c < 0 || c >= model.numContacts()) throw std::invalid_argument(fs.name + ": contact index out of range");
+    }
+    for (int k = 0; k < 3; ++k) add(fs.name + ".force." + kAxis[k] + "[N]", fs.force_noise, 0.0, fs.force_resolution);
+    for (int k = 0; k < 3; ++k) {
+      add(fs.name + ".torque." + kAxis[k] + "[N*m]", fs.torque_noise, 0.0, fs.torque_resolution);
+    }
+  }
+
+  checkHinges(model, spec_.currents.hinges, spec_.currents.names, "currents");
+  for (const std::string& name : spec_.currents.names) add(name + ".current[A]", spec_.currents.noise, 0.0, 0.0);
+
+  truth_.assign(columns_.size(), 0.0);
+  if (!spec_.imus.empty()) {
+    scratch_ = std::make_unique<Workspace>(model, 1);
+    scratch_acceleration_.assign(static_cast<std::size_t>(model.num_particles), 0.0);
+  }
+}
+
+void Sensors::sample(const State& state, double* row) {
+  const Model& m = *model_;
+  double* t = truth_.data();
+
+  for (int h : spec_.encoders.hinges) *t++ = jointAngle(m, state, h);
+
+  if (!spec_.imus.empty()) {
+    // The particles' accelerations at this state: velocity Verlet's cache
+    // when it is valid, else one force evaluation into our own buffers.
+    const Vec3Array* acc = &state.acceleration;
+    if (!state.acceleration_valid) {
+      const PhasePoint x{state.position.x.data(), state.position.y.data(), state.position.z.data(),
+                         state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
+      computeAcceleration(m, state, x, *scratch_, scratch_acceleration_);
+      acc = &scratch_acceleration_;
+    }
+    const Eigen::Vector3d g = toEigen(m.gravity);
+    for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
+      const ImuSpec& imu = spec_.imus[s];
+      Eigen::Matrix3d R;
+      Eigen::Vector3d origin;
+      sensorPose(m, state, imu.body, imu.frame, &R, &origin);
+      Vec3 v_com, omega;
+      bodyVelocity(m, state, imu.body, &v_com, &omega);
+      const Eigen::Vector3d gyro = R.transpose() * toEigen(omega);
+      Eigen::Vector3d a = Eigen::Vector3d::Zero();
+      const int begin = m.body_particle_begin[imu.body];
+      for (int k = 0; k < 4; ++k) {
+        a += imu_weight_[s][k] * Eigen::Vector3d(acc->x[begin + k], acc->y[begin + k], acc->z[begin + k]);
+      }
+      // Specific force: what a proof mass feels, gravity included.
+      const Eigen::Vector3d f = R.transpose() * (a - g);
+      for (int k = 0; k < 3; ++k) *t++ = gyro[k];
+      for (int k = 0; k < 3; ++k) *t++ = f[k];
+    }
+  }
+
+  for (const ForceSensorSpec& fs : spec_.force_sensors) {
+    Eigen::Matrix3d R;
+    Eigen::Vector3d origin;
+    sensorPose(m, state, fs.body, fs.frame, &R, &origin);
+    Eigen::Vector3d force = Eigen::Vector3d::Zero(), moment = Eigen::Vector3d::Zero();
+    for (int c : fs.contacts) {
+      const Eigen::Vector3d f = toEigen(groundForce(m, state, c));
+      Eigen::Vector3d p = Eigen::Vector3d::Zero();
+      for (int k = 0; k < 4; ++k) {
+        const int i = m.contact_particle[c][k];
+        p += m.contact_weight[c][k] * Eigen::Vector3d(state.position.x[i], state.position.y[i], state.position.z[i]);
+      }
+      force += f;
+      moment += (p - origin).cross(f);
+    }
+    const Eigen::Vector3d force_S = R.transpose() * force, moment_S = R.transpose() * moment;
+    for (int k = 0; k < 3; ++k) *t++ = force_S[k];
+    for (int k = 0; k < 3; ++k) *t++ = moment_S[k];
+  }
+
+  for (int h : spec_.currents.hinges) *t++ = state.hinge_current[h];
+
+  for (std::size_t k = 0; k < truth_.size(); ++k) row[k] = noise_[k](truth_[k]);
+}
+
+}  // namespace suitsim

@@ -1,0 +1,340 @@
+// The robot's sensors (engine/src/sensors.cpp) on JVRC-1 standing
+// (scenes/jvrc1_stand.xml): clean readings against the physics they measure
+// (gravity in the accelerometer, the weight in the foot sensors, the servo's
+// torque in the currents), the noise against its configuration, seeding, and
+// that sampling leaves the simulation untouched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "suitsim/articulated.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/sensors.h"
+#include "suitsim/servo.h"
+#include "suitsim/step.h"
+
+namespace suitsim {
+namespace {
+
+std::string standScene() { return std::string(SUITSIM_SOURCE_DIR) + "/scenes/jvrc1_stand.xml"; }
+
+int column(const Sensors& s, const std::string& name) {
+  for (std::size_t k = 0; k < s.columns().size(); ++k) {
+    if (s.columns()[k] == name) return static_cast<int>(k);
+  }
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+/// JVRC-1 stood for 3 s under its servo (settled), shared by the tests:
+/// stepping is the slow part. Then 0.5 s more, sampled at 200 Hz with noise
+/// off, keeping every row and the servo's desired torques at each sample.
+class StandingSensors : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scene_ = new io::Scene(io::loadScene(standScene()));
+    const Model& model = scene_->model;
+    state_ = new State(makeState(model));
+    Workspace ws(model, 1);
+    const io::RobotSetup& robot = scene_->robot.value();
+    JointServo servo(model, *state_, robot.motion, robot.gains, robot.servo_rate);
+    SensorSpec clean = robot.sensors.value();
+    clean.noise = false;
+    sensors_ = new Sensors(model, clean, scene_->simulation.dt);
+    const double dt = scene_->simulation.dt;
+    // The servo leaves a slow pitch sway (about 0.04 rad/s at 1.5 s) that
+    // has died down to about 0.01 rad/s by 3 s.
+    const long settle = std::lround(3.0 / dt), sample = std::lround(0.5 / dt);
+    const int pelvis = sensors_->spec().imus.at(0).body;
+    rows_ = new std::vector<std::vector<double>>();
+    desired_ = new std::vector<std::vector<double>>();
+    for (long k = 1; k <= settle + sample; ++k) {
+      servo.update(model, *state_);
+      step(model, *state_, ws, scene_->simulation.integrator, dt);
+      if (k > settle && k % sensors_->stepsPerSample() == 0) {
+        rows_->emplace_back(sensors_->columns().size());
+        sensors_->sample(*state_, rows_->back().data());
+        desired_->push_back(servo.desiredTorque());
+        (rows_->size() == 1 ? first_pose_ : last_pose_) = bodyPose(model, *state_, pelvis);
+      }
+    }
+  }
+  static void TearDownTestSuite() {
+    delete sensors_;
+    delete state_;
+    delete scene_;
+    delete rows_;
+    delete desired_;
+  }
+  double mean(int col) const {
+    double sum = 0.0;
+    for (const auto& r : *rows_) sum += r[col];
+    return sum / static_cast<double>(rows_->size());
+  }
+
+  static io::Scene* scene_;
+  static State* state_;
+  static Sensors* sensors_;
+  static std::vector<std::vector<double>>* rows_;
+  static std::vector<std::vector<double>>* desired_;
+  static Pose first_pose_, last_pose_;  // the IMU's body at the first and last sample
+};
+Pose StandingSensors::first_pose_, StandingSensors::last_pose_;
+io::Scene* StandingSensors::scene_ = nullptr;
+State* StandingSensors::state_ = nullptr;
+Sensors* StandingSensors::sensors_ = nullptr;
+std::vector<std::vector<double>>* StandingSensors::rows_ = nullptr;
+std::vector<std::vector<double>>* StandingSensors::desired_ = nullptr;
+
+TEST_F(StandingSensors, SceneDeclaresTheExpectedChannels) {
+  const SensorSpec& spec = scene_->robot->sensors.value();
+  EXPECT_EQ(sensors_->stepsPerSample(), 50);  // 200 Hz at dt = 1e-4 s
+  EXPECT_EQ(spec.encoders.hinges.size(), 32u);
+  EXPECT_EQ(spec.currents.hinges.size(), 32u);
+  ASSERT_EQ(spec.force_sensors.size(), 2u);
+  EXPECT_EQ(spec.force_sensors[0].contacts.size(), 4u);
+  EXPECT_EQ(sensors_->columns().size(), 32u + 6u + 12u + 32u);
+  EXPECT_EQ(sensors_->columns()[column(*sensors_, "R_KNEE.encoder[rad]")], "R_KNEE.encoder[rad]");
+  column(*sensors_, "imu.gyro.x[rad/s]");
+  column(*sensors_, "imu.accel.z[m/s^2]");
+  column(*sensors_, "rfsensor.force.z[N]");
+  column(*sensors_, "lfsensor.torque.x[N*m]");
+  column(*sensors_, "R_KNEE.current[A]");
+  EXPECT_EQ(rows_->size(), 100u);
+}
+
+TEST_F(StandingSensors, AccelerometerReadsGravityUpAndGyroZero) {
+  const ImuSpec& imu = sensors_->spec().imus.at(0);
+  // The world's up axis in the sensor frame (pelvis nearly level).
+  const Pose body = bodyPose(scene_->model, *state_, imu.body);
+  double up_S[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      double r_ws = 0.0;  // (R_body R_frame)(j, i)
+      for (int k = 0; k < 3; ++k) r_ws += body.R[3 * j + k] * imu.frame.R[3 * k + i];
+      up_S[i] += r_ws * (j == 2 ? 1.0 : 0.0);
+    }
+  }
+  const double ax = mean(column(*sensors_, "imu.accel.x[m/s^2]"));
+  const double ay = mean(column(*sensors_, "imu.accel.y[m/s^2]"));
+  const double az = mean(column(*sensors_, "imu.accel.z[m/s^2]"));
+  const double along_up = ax * up_S[0] + ay * up_S[1] + az * up_S[2];
+  std::printf("accelerometer mean (%.4f, %.4f, %.4f) m/s^2, along up %.4f\n", ax, ay, az, along_up);
+  EXPECT_NEAR(along_up, 9.81, 0.01 * 9.81);
+  EXPECT_GT(az, 0.95 * 9.81);  // sensor z is up: +g, not -g
+  // The gyro: about zero, and its mean is the pelvis's turn over the window
+  // (small angles: the skew part of R_first^T R_last, body axes, which are
+  // the sensor axes here since the IMU's rpy is zero).
+  double turn[3];
+  {
+    double M[9];
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        M[3 * i + j] = 0.0;
+        for (int k = 0; k < 3; ++k) M[3 * i + j] += first_pose_.R[3 * k + i] * last_pose_.R[3 * k + j];
+      }
+    }
+    turn[0] = 0.5 * (M[7] - M[5]);
+    turn[1] = 0.5 * (M[2] - M[6]);
+    turn[2] = 0.5 * (M[3] - M[1]);
+  }
+  const double window = static_cast<double>(rows_->size() - 1) * sensors_->stepsPerSample() * scene_->simulation.dt;
+  const char* axes[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    const double w = mean(column(*sensors_, std::string("imu.gyro.") + axes[a] + "[rad/s]"));
+    std::printf("gyro.%s mean %.5f rad/s, pose turn rate %.5f rad/s\n", axes[a], w, turn[a] / window);
+    EXPECT_NEAR(w, 0.0, 0.02) << axes[a];
+    EXPECT_NEAR(w, turn[a] / window, 2e-3) << axes[a];
+  }
+}
+
+TEST_F(StandingSensors, FootSensorsCarryTheWeight) {
+  const double weight = scene_->model.totalMass() * 9.81;
+  const double right = mean(column(*sensors_, "rfsensor.force.z[N]"));
+  const double left = mean(column(*sensors_, "lfsensor.force.z[N]"));
+  std::printf("foot sensors %.2f + %.2f = %.2f N, weight %.2f N\n", right, left, right + left, weight);
+  EXPECT_NEAR(right + left, weight, 0.005 * weight);
+  EXPECT_GT(right, 0.3 * weight);
+  EXPECT_GT(left, 0.3 * weight);
+}
+
+TEST_F(StandingSensors, CurrentGivesTheServoTorque) {
+  const Model& m = scene_->model;
+  const SensorSpec& spec = sensors_->spec();
+  const int first = column(*sensors_, spec.currents.names[0] + ".current[A]");
+  for (std::size_t s = 0; s < rows_->size(); ++s) {
+    for (std::size_t k = 0; k < spec.currents.hinges.size(); ++k) {
+      const int h = spec.currents.hinges[k];
+      const double tau = m.hinge_motor_constant[h] * (*rows_)[s][first + k] + m.hinge_torque_offset[h];
+      ASSERT_NEAR(tau, (*desired_)[s][h], 1e-9 * (1.0 + std::abs(tau))) << spec.currents.names[k];
+    }
+  }
+}
+
+TEST_F(StandingSensors, EncodersAreMultiplesOfTheResolution) {
+  const SensorSpec& spec = sensors_->spec();
+  const double res = spec.encoders.resolution;
+  ASSERT_GT(res, 0.0);
+  const int first = column(*sensors_, spec.encoders.names[0] + ".encoder[rad]");
+  for (const auto& row : *rows_) {
+    for (std::size_t k = 0; k < spec.encoders.hinges.size(); ++k) {
+      const double steps = row[first + k] / res;
+      ASSERT_NEAR(steps, std::round(steps), 1e-6);
+    }
+  }
+  // And within half a step of the truth.
+  const int h = spec.encoders.hinges[0];
+  EXPECT_LE(std::abs(rows_->back()[first] - jointAngle(scene_->model, *state_, h)), 0.5 * res + 1e-15);
+}
+
+// Every noisy channel, sampled many times at one fixed state: the reading
+// minus the clean value has the configured bias and standard deviation.
+TEST_F(StandingSensors, NoiseMatchesTheConfiguration) {
+  const SensorSpec& spec = scene_->robot->sensors.value();
+  ASSERT_TRUE(spec.noise);
+  Sensors noisy(scene_->model, spec, scene_->simulation.dt);
+  const std::size_t nc = noisy.columns().size();
+  const int n = 4000;
+  std::vector<double> row(nc), sum(nc, 0.0), sum2(nc, 0.0), clean(nc);
+  for (int s = 0; s < n; ++s) {
+    noisy.sample(*state_, row.data());
+    clean = noisy.truth();
+    for (std::size_t k = 0; k < nc; ++k) {
+      const double e = row[k] - clean[k];
+      sum[k] += e;
+      sum2[k] += e * e;
+    }
+  }
+  auto check = [&](const std::string& col, double sigma, double bias, double resolution) {
+    const int k = column(noisy, col);
+    const double m = sum[k] / n;
+    const double sd = std::sqrt(std::max(0.0, sum2[k] / n - m * m));
+    // Quantising adds a uniform error of variance res^2 / 12.
+    const double expected_sd = std::sqrt(sigma * sigma + resolution * resolution / 12.0);
+    EXPECT_NEAR(m, bias, 4.0 * expected_sd / std::sqrt(n) + resolution / 2.0) << col;
+    EXPECT_NEAR(sd, expected_sd, 0.06 * expected_sd + 1e-12) << col;
+  };
+  const ImuSpec& imu = spec.imus[0];
+  const char* axes[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    check(std::string("imu.gyro.") + axes[a] + "[rad/s]", imu.gyro_noise, imu.gyro_bias[a], 0.0);
+    check(std::string("imu.accel.") + axes[a] + "[m/s^2]", imu.accel_noise, imu.accel_bias[a], 0.0);
+  }
+  for (const ForceSensorSpec& fs : spec.force_sensors) {
+    for (int a = 0; a < 3; ++a) {
+      check(fs.name + ".force." + axes[a] + "[N]", fs.force_noise, 0.0, fs.force_resolution);
+      check(fs.name + ".torque." + axes[a] + "[N*m]", fs.torque_noise, 0.0, fs.torque_resolution);
+    }
+  }
+  check("R_KNEE.current[A]", spec.currents.noise, 0.0, 0.0);
+  check("WAIST_P.current[A]", spec.currents.noise, 0.0, 0.0);
+}
+
+TEST_F(StandingSensors, SameSeedSameRowsOtherSeedOthersAndStreamsIndependent) {
+  SensorSpec spec = scene_->robot->sensors.value();
+  auto rows = [&](const SensorSpec& sp, int n) {
+    Sensors s(scene_->model, sp, scene_->simulation.dt);
+    std::vector<double> out(n * s.columns().size());
+    for (int k = 0; k < n; ++k) s.sample(*state_, out.data() + k * s.columns().size());
+    return out;
+  };
+  const std::vector<double> a = rows(spec, 20), b = rows(spec, 20);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
+  SensorSpec other = spec;
+  other.seed = 2;
+  const std::vector<double> c = rows(other, 20);
+  EXPECT_NE(std::memcmp(a.data(), c.data(), a.size() * sizeof(double)), 0);
+  // Dropping the force sensors leaves the IMU's noise as it was.
+  SensorSpec fewer = spec;
+  fewer.force_sensors.clear();
+  Sensors full(scene_->model, spec, scene_->simulation.dt), part(scene_->model, fewer, scene_->simulation.dt);
+  std::vector<double> rf(full.columns().size()), rp(part.columns().size());
+  for (int k = 0; k < 5; ++k) {
+    full.sample(*state_, rf.data());
+    part.sample(*state_, rp.data());
+    EXPECT_EQ(rf[column(full, "imu.accel.y[m/s^2]")], rp[column(part, "imu.accel.y[m/s^2]")]);
+    EXPECT_EQ(rf[column(full, "R_KNEE.current[A]")], rp[column(part, "R_KNEE.current[A]")]);
+  }
+}
+
+// Without a valid cached acceleration the sensors evaluate forces into
+// their own buffers; both routes agree on a settled robot.
+TEST_F(StandingSensors, ScratchAccelerationAgreesWithTheCache) {
+  ASSERT_TRUE(state_->acceleration_valid);
+  State uncached = *state_;
+  uncached.acceleration_valid = false;
+  SensorSpec clean = scene_->robot->sensors.value();
+  clean.noise = false;
+  Sensors s(scene_->model, clean, scene_->simulation.dt);
+  std::vector<double> a(s.columns().size()), b(s.columns().size());
+  s.sample(*state_, a.data());
+  s.sample(uncached, b.data());
+  for (const char* axis : {"x", "y", "z"}) {
+    const int k = column(s, std::string("imu.accel.") + axis + "[m/s^2]");
+    EXPECT_NEAR(a[k], b[k], 0.05) << axis;
+  }
+}
+
+TEST(Sensors, SamplingDoesNotChangeTheTrajectory) {
+  const io::Scene scene = io::loadScene(standScene());
+  const Model& model = scene.model;
+  const io::RobotSetup& robot = scene.robot.value();
+  const double dt = scene.simulation.dt;
+  auto run = [&](bool with_sensors) {
+    State state = makeState(model);
+    Workspace ws(model, 1);
+    JointServo servo(model, state, robot.motion, robot.gains, robot.servo_rate);
+    Sensors sensors(model, robot.sensors.value(), dt);
+    std::vector<double> row(sensors.columns().size());
+    if (with_sensors) sensors.sample(state, row.data());  // t = 0: the scratch route
+    for (long k = 1; k <= 2000; ++k) {
+      servo.update(model, state);
+      step(model, state, ws, scene.simulation.integrator, dt);
+      if (with_sensors && k % 50 == 0) sensors.sample(state, row.data());
+    }
+    return state;
+  };
+  const State a = run(true), b = run(false);
+  const std::size_t n = a.position.x.size() * sizeof(double);
+  EXPECT_EQ(std::memcmp(a.position.x.data(), b.position.x.data(), n), 0);
+  EXPECT_EQ(std::memcmp(a.position.z.data(), b.position.z.data(), n), 0);
+  EXPECT_EQ(std::memcmp(a.velocity.y.data(), b.velocity.y.data(), n), 0);
+}
+
+TEST(Sensors, NoiseChannelHasItsMeanAndDeviation) {
+  NoiseChannel ch(42, "test.channel", 0.3, 0.1, 0.0);
+  const int n = 200000;
+  double sum = 0.0, sum2 = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const double e = ch(2.0) - 2.0;
+    sum += e;
+    sum2 += e * e;
+  }
+  const double m = sum / n, sd = std::sqrt(sum2 / n - m * m);
+  EXPECT_NEAR(m, 0.1, 4.0 * 0.3 / std::sqrt(n));
+  EXPECT_NEAR(sd, 0.3, 0.01 * 0.3);
+  // No noise, no bias: the value itself, quantised.
+  NoiseChannel off(42, "x", 0.0, 0.0, 0.25);
+  EXPECT_EQ(off(1.1), 1.0);
+  EXPECT_EQ(off(-0.13), -0.25);
+  EXPECT_NE(streamSeed(1, "a"), streamSeed(1, "b"));
+  EXPECT_NE(streamSeed(1, "a"), streamSeed(2, "a"));
+}
+
+TEST(Sensors, RateMustDivideTheStep) {
+  EXPECT_EQ(sensorStepsPerSample(200.0, 1e-4), 50);
+  EXPECT_EQ(sensorStepsPerSample(1000.0, 1e-3), 1);
+  EXPECT_EQ(sensorStepsPerSample(300.0, 1e-4), 0);
+  EXPECT_EQ(sensorStepsPerSample(200.0, 3e-4), 0);
+  EXPECT_EQ(sensorStepsPerSample(2000.0, 1e-3), 0);  // faster than the step
+  EXPECT_EQ(sensorStepsPerSample(0.0, 1e-4), 0);
+}
+
+}  // namespace
+}  // namespace suitsim
