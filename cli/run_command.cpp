@@ -127,6 +127,35 @@ void writeCsvRow(std::FILE* f, double time, const std::vector<double>& row) {
 
 // The sensor file's comment header: what a reader needs to interpret the
 // columns without the scene (rate, seed, noise, units, conventions).
+/// The truth channels of a robot: true joint angles, motor and friction
+/// torques, band lengths and tensions, the total ground force.
+std::vector<ChannelSpec> truthChannels(const Model& model) {
+  std::vector<ChannelSpec> channels;
+  using Kind = ChannelSpec::Kind;
+  for (int h = 0; h < model.num_hinges; ++h) {
+    for (Kind kind : {Kind::kJointAngle, Kind::kMotorTorque, Kind::kFrictionTorque}) {
+      ChannelSpec c;
+      c.kind = kind;
+      c.index = h;
+      c.label = model.hinge_name[h];
+      channels.push_back(c);
+    }
+  }
+  for (int b = 0; b < model.num_bands; ++b) {
+    for (Kind kind : {Kind::kBandLength, Kind::kBandTension}) {
+      ChannelSpec c;
+      c.kind = kind;
+      c.index = b;
+      c.label = model.band_name[b];
+      channels.push_back(c);
+    }
+  }
+  ChannelSpec ground;
+  ground.kind = Kind::kGroundForce;
+  channels.push_back(ground);
+  return channels;
+}
+
 void writeSensorHeader(std::FILE* f, const std::string& scene_name, const Sensors& sensors, double dt) {
   const SensorSpec& spec = sensors.spec();
   std::fprintf(f, "# scene: %s\n", scene_name.c_str());
@@ -211,10 +240,14 @@ int runChecked(int argc, char** argv) {
   const fs::path stream_tmp = out / ".stream.csv.partial";
   const fs::path summary_tmp = out / ".summary.json.partial";
   const fs::path sensors_tmp = out / ".sensors.csv.partial";
+  const fs::path truth_tmp = out / ".truth.csv.partial";
   PartialFiles partial;
   partial.add(stream_tmp);
   partial.add(summary_tmp);
-  if (sensors) partial.add(sensors_tmp);
+  if (sensors) {
+    partial.add(sensors_tmp);
+    partial.add(truth_tmp);
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream_file(std::fopen(stream_tmp.c_str(), "w"), &std::fclose);
   std::FILE* stream = stream_file.get();
   if (!stream) {
@@ -232,6 +265,27 @@ int runChecked(int argc, char** argv) {
     }
     writeSensorHeader(sensors_file.get(), scene.name, *sensors, sim.dt);
     sensor_row.resize(sensors->columns().size());
+  }
+  // The truth beside the sensors, at their rate: what an evaluator must
+  // recover and must never read (its name says "truth").
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> truth_file(nullptr, &std::fclose);
+  std::unique_ptr<Recorder> truth;
+  std::vector<double> truth_row;
+  if (sensors) {
+    truth_file.reset(std::fopen(truth_tmp.c_str(), "w"));
+    if (!truth_file) {
+      std::fprintf(stderr, "error: cannot write '%s'\n", truth_tmp.c_str());
+      return 1;
+    }
+    truth = std::make_unique<Recorder>(model, truthChannels(model));
+    truth_row.resize(truth->columns().size());
+    std::fprintf(truth_file.get(),
+                 "# scene: %s\n# truth: the simulator's own values, noise-free; evaluators must not read this file\n"
+                 "# rate_hz: %.9g\n# friction_torque: acting on the joint (from the force evaluation ending each step)\n",
+                 scene.name.c_str(), 1.0 / (sensors->stepsPerSample() * sim.dt));
+    std::fprintf(truth_file.get(), "time[s]");
+    for (const std::string& c : truth->columns()) std::fprintf(truth_file.get(), ",%s", c.c_str());
+    std::fputc('\n', truth_file.get());
   }
 
   State state = makeState(model);
@@ -263,6 +317,8 @@ int runChecked(int argc, char** argv) {
   if (sensors) {
     sensors->sample(state, sensor_row.data());
     writeCsvRow(sensors_file.get(), state.time, sensor_row);
+    truth->sample(state, &ws, truth_row.data());
+    writeCsvRow(truth_file.get(), state.time, truth_row);
   }
   long steps_done = 0;
   bool diverged = false;
@@ -274,6 +330,8 @@ int runChecked(int argc, char** argv) {
     if (sensors && k % sensors->stepsPerSample() == 0) {
       sensors->sample(state, sensor_row.data());
       writeCsvRow(sensors_file.get(), state.time, sensor_row);
+      truth->sample(state, &ws, truth_row.data());
+      writeCsvRow(truth_file.get(), state.time, truth_row);
     }
     if (k % sample_every == 0 || k == num_steps) {
       if (!stateIsFinite(state)) {
@@ -290,9 +348,10 @@ int runChecked(int argc, char** argv) {
   // fclose flushes: a full disk may only show up here.
   bool write_failed = std::ferror(stream) != 0;
   write_failed = std::fclose(stream_file.release()) != 0 || write_failed;
-  if (sensors_file) {
-    write_failed = std::ferror(sensors_file.get()) != 0 || write_failed;
-    write_failed = std::fclose(sensors_file.release()) != 0 || write_failed;
+  for (auto* file : {&sensors_file, &truth_file}) {
+    if (!*file) continue;
+    write_failed = std::ferror(file->get()) != 0 || write_failed;
+    write_failed = std::fclose(file->release()) != 0 || write_failed;
   }
 
   if (diverged || write_failed) {
@@ -334,6 +393,7 @@ int runChecked(int argc, char** argv) {
   }
   fs::rename(stream_tmp, out / "stream.csv", ec);
   if (!ec && sensors) fs::rename(sensors_tmp, out / "sensors.csv", ec);
+  if (!ec && sensors) fs::rename(truth_tmp, out / "truth.csv", ec);
   if (!ec) {
     // The summary goes last: it marks a finished run.
     fs::rename(summary_tmp, out / "summary.json", ec);
@@ -342,7 +402,10 @@ int runChecked(int argc, char** argv) {
     // A stream without its summary would look like a finished run.
     std::error_code ignored;
     fs::remove(out / "stream.csv", ignored);
-    if (sensors) fs::remove(out / "sensors.csv", ignored);
+    if (sensors) {
+      fs::remove(out / "sensors.csv", ignored);
+      fs::remove(out / "truth.csv", ignored);
+    }
   }
   if (ec) {
     std::fprintf(stderr, "error: cannot move results into '%s': %s\n", opt.out_dir.c_str(), ec.message().c_str());
@@ -353,7 +416,8 @@ int runChecked(int argc, char** argv) {
                 scene.name.c_str(), steps_done, sim.dt, integratorName(sim.integrator), sim.threads,
                 sim.threads == 1 ? "" : "s", state.time, wall, wall > 0.0 ? state.time / wall : 0.0);
     std::printf("wrote %s%s%s and %s\n", (out / "stream.csv").c_str(), sensors ? ", " : "",
-                sensors ? (out / "sensors.csv").c_str() : "", (out / "summary.json").c_str());
+                sensors ? ((out / "sensors.csv").string() + ", " + (out / "truth.csv").string()).c_str() : "",
+                (out / "summary.json").c_str());
   }
   return 0;
 }

@@ -254,6 +254,19 @@ TEST_F(RunCommand, SensorStreamIsReproducibleAndDoesNotDisturbTheRun) {
   EXPECT_NE(sensors.find("imu.accel.z[m/s^2]"), std::string::npos);
   EXPECT_NE(sensors.find("rfsensor.force.z[N]"), std::string::npos);
   EXPECT_NE(sensors.find("R_KNEE.encoder[rad]"), std::string::npos);
+  // The truth goes to its own file, named so, at the sensor rate.
+  const std::string truth = readFile(a / "truth.csv");
+  EXPECT_NE(truth.find("must not read"), std::string::npos);
+  EXPECT_NE(truth.find("WAIST_P.motor_torque[N*m]"), std::string::npos);
+  EXPECT_NE(truth.find("WAIST_P.friction_torque[N*m]"), std::string::npos);
+  auto dataRows = [](const std::string& text) {
+    std::istringstream in(text);
+    int rows = -1;  // the header row is not data
+    for (std::string line; std::getline(in, line);) rows += !line.empty() && line[0] != '#';
+    return rows;
+  };
+  EXPECT_GT(dataRows(truth), 10);
+  EXPECT_EQ(dataRows(truth), dataRows(sensors));
   // The same scene without its <sensors> block runs the same trajectory.
   std::string text = readFile(scene);
   const auto begin = text.find("<sensors");
@@ -276,6 +289,7 @@ TEST_F(RunCommand, SensorStreamIsReproducibleAndDoesNotDisturbTheRun) {
   const Result rc = run({"run", copy.string(), "--out", c.string(), "--duration", "0.1", "--threads", "1", "--quiet"});
   ASSERT_EQ(rc.exit_code, 0) << rc.err;
   EXPECT_FALSE(fs::exists(c / "sensors.csv"));
+  EXPECT_FALSE(fs::exists(c / "truth.csv"));
   // The streams differ only in the scene name on their first line.
   auto body = [](const std::string& s) { return s.substr(s.find('\n')); };
   EXPECT_TRUE(body(readFile(a / "stream.csv")) == body(readFile(c / "stream.csv")));
