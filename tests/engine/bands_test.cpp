@@ -363,6 +363,16 @@ TEST(Bands, SuitTakesLoadOffTheWaistMotorDuringTheBend) {
   // The motor gives up what the bands supply: opposite signs, similar size.
   EXPECT_LT(change * suit.support, 0.0);
   EXPECT_NEAR(change, -suit.support, 0.1 * std::abs(suit.support));  // measured 1.3 % apart
+
+  // The modified suit (type A at double stiffness, A section 5) supports
+  // more, and again the motor gives up what the bands supply. About 3 s wall.
+  const BendResult modified = runBend(SUITSIM_SOURCE_DIR "/scenes/jvrc1_bend_suit_modified.xml", 4.2, 4.8);
+  const double change_modified = modified.motor - bare.motor;
+  std::printf("[measured] modified suit: motor torque %.3f N m (change %.3f); supporting torque %.3f N m\n",
+              modified.motor, change_modified, modified.support);
+  EXPECT_GT(std::abs(modified.support), 1.3 * std::abs(suit.support));
+  EXPECT_LT(std::abs(modified.support), 2.0 * std::abs(suit.support));  // type B is unchanged
+  EXPECT_NEAR(change_modified, -modified.support, 0.1 * std::abs(modified.support));
 }
 
 }  // namespace
