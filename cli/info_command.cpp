@@ -20,6 +20,7 @@
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
 #include "suitsim/io/scene.h"
+#include "suitsim/sensors.h"
 #include "suitsim/io/urdf.h"
 #include "suitsim/recorder.h"
 #include "suitsim/robot.h"
@@ -218,6 +219,31 @@ Json sceneInfo(const io::Scene& scene) {
                   {"motion", !motion.hinges().empty()},
                   {"motion_duration_s", motion.hinges().empty() ? Json(nullptr) : Json(motion.duration())},
                   {"motion_num_joints", motion.hinges().size()}};
+    // The suit: truth only (the a-priori set has no bands).
+    Json bands = Json::array();
+    for (std::size_t k = 0; k < r.bands.size(); ++k) {
+      const RobotBand& b = r.bands[k];
+      bands.push_back({{"name", b.name},
+                       {"stiffness_n_per_m", b.stiffness},
+                       {"natural_length_m", b.natural_length},
+                       {"num_via_points", b.links.size()}});
+    }
+    j["robot"]["bands"] = bands;
+    Json sensors = nullptr;
+    if (r.sensors) {
+      const SensorSpec& spec = *r.sensors;
+      Json imus = Json::array(), force = Json::array();
+      for (const ImuSpec& imu : spec.imus) imus.push_back(imu.name);
+      for (const ForceSensorSpec& f : spec.force_sensors) force.push_back(f.name);
+      sensors = {{"rate_hz", spec.rate},
+                 {"seed", spec.seed},
+                 {"noise", spec.noise},
+                 {"encoders", spec.encoders.hinges.size()},
+                 {"imus", imus},
+                 {"force_sensors", force},
+                 {"currents", spec.currents.hinges.size()}};
+    }
+    j["robot"]["sensors"] = sensors;
   } else {
     j["num_links"] = 0;
     j["num_joints"] = 0;
@@ -341,6 +367,18 @@ void printScene(const Json& j) {
                   robot["motion_num_joints"].get<int>());
     } else {
       std::printf("  motion: none%s\n", robot["servo"].get<bool>() ? " (the servo holds the initial pose)" : "");
+    }
+    for (const Json& b : robot["bands"]) {
+      std::printf("  band %s: k %s N/m, natural length %s m, %d via points\n", str(b["name"]).c_str(),
+                  num(b["stiffness_n_per_m"].get<double>()).c_str(), num(b["natural_length_m"].get<double>()).c_str(),
+                  b["num_via_points"].get<int>());
+    }
+    if (!robot["sensors"].is_null()) {
+      const Json& sn = robot["sensors"];
+      std::printf("  sensors: %s Hz, noise %s, %d encoders, %d IMU, %d force sensors, %d currents\n",
+                  num(sn["rate_hz"].get<double>()).c_str(), sn["noise"].get<bool>() ? "on" : "off",
+                  sn["encoders"].get<int>(), static_cast<int>(sn["imus"].size()),
+                  static_cast<int>(sn["force_sensors"].size()), sn["currents"].get<int>());
     }
     printLinks(j);
     const Json& joints = j["joints"];

@@ -314,3 +314,26 @@ TEST_F(InfoCommand, BadOptionsExit2WithUsage) {
 }
 
 }  // namespace
+
+namespace {
+
+// The suit and the sensors of a robot scene are listed too.
+TEST_F(InfoCommand, SuitSceneListsBandsAndSensors) {
+  const Json j = infoJson(sourcePath("scenes/jvrc1_bend_suit_modified.xml"));
+  const Json& bands = j.at("robot").at("bands");
+  ASSERT_EQ(bands.size(), 4u);
+  int doubled = 0;
+  for (const Json& b : bands) {
+    EXPECT_GE(b.at("num_via_points").get<int>(), 2);
+    EXPECT_GT(b.at("natural_length_m").get<double>(), 0.0);  // "auto" resolved
+    doubled += b.at("stiffness_n_per_m").get<double>() == 395.6;
+  }
+  EXPECT_EQ(doubled, 2);  // the modified suit's two type-A bands
+  const Json& sensors = j.at("robot").at("sensors");
+  EXPECT_EQ(sensors.at("rate_hz").get<double>(), 200.0);
+  EXPECT_EQ(sensors.at("force_sensors").size(), 2u);
+  EXPECT_EQ(sensors.at("imus").size(), 1u);
+  EXPECT_TRUE(cwdIsEmpty());
+}
+
+}  // namespace
