@@ -28,6 +28,23 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
+/// Points "x y z; x y z; ..." from attribute `attr` (empty items skipped).
+std::vector<Vec3> pointList(const ElementReader& r, const char* attr) {
+  std::vector<Vec3> points;
+  std::stringstream ss(r.text(attr));
+  std::string triple;
+  while (std::getline(ss, triple, ';')) {
+    const std::vector<std::string> v = words(triple);
+    if (v.empty()) continue;
+    Vec3 p{};
+    if (v.size() != 3 || !parseNumber(v[0], &p[0]) || !parseNumber(v[1], &p[1]) || !parseNumber(v[2], &p[2])) {
+      r.failAttribute(attr, "must be points 'x y z' separated by ';' (bad point '" + triple + "')");
+    }
+    points.push_back(p);
+  }
+  return points;
+}
+
 /// A joint of the robot named in attribute `attr`; it must be movable.
 int movableJoint(const ElementReader& r, const char* attr, const RobotDescription& robot, const std::string& name) {
   const int j = robot.findJoint(name);
@@ -474,21 +491,12 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     const ElementReader cr = checkedReader(scene_path, c);
     const std::string link = cr.text("link");
     if (robot.findLink(link) < 0) cr.failAttribute("link", "names no link of the robot");
-    std::stringstream ss(cr.text("points"));
-    std::string triple;
-    int count = 0;
-    while (std::getline(ss, triple, ';')) {
-      const std::vector<std::string> v = words(triple);
-      if (v.empty()) continue;
-      Vec3 p{};
-      if (v.size() != 3 || !parseNumber(v[0], &p[0]) || !parseNumber(v[1], &p[1]) || !parseNumber(v[2], &p[2])) {
-        cr.failAttribute("points", "must be points 'x y z' separated by ';' (bad point '" + triple + "')");
-      }
+    const std::vector<Vec3> points = pointList(cr, "points");
+    for (const Vec3& p : points) {
       contacts.push_back({link, p});
       setup.contact_link.push_back(robot.findLink(link));
-      ++count;
     }
-    if (count == 0) cr.failAttribute("points", "lists no point");
+    if (points.empty()) cr.failAttribute("points", "lists no point");
   }
 
   // Suit bands, A(21)-(25): counts first, then link names, then physics.
@@ -507,17 +515,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       if (other.name == band.name) cr.failAttribute("name", "repeats an earlier band name");
     }
     band.links = words(cr.text("links"));
-    std::stringstream ss(cr.text("points"));
-    std::string triple;
-    while (std::getline(ss, triple, ';')) {
-      const std::vector<std::string> v = words(triple);
-      if (v.empty()) continue;
-      Vec3 p{};
-      if (v.size() != 3 || !parseNumber(v[0], &p[0]) || !parseNumber(v[1], &p[1]) || !parseNumber(v[2], &p[2])) {
-        cr.failAttribute("points", "must be points 'x y z' separated by ';' (bad point '" + triple + "')");
-      }
-      band.points.push_back(p);
-    }
+    band.points = pointList(cr, "points");
     if (band.links.size() < 2) cr.failAttribute("links", "must name at least two via points (a wire needs two ends)");
     if (band.points.size() != band.links.size()) {
       cr.failAttribute("points", "must give one point per link in 'links' (" + std::to_string(band.links.size()) +
