@@ -12,7 +12,9 @@ void printUsage(std::FILE* out) {
                "\n"
                "commands:\n"
                "  run SCENE --out DIR [--duration S] [--dt S] [--threads N] [--quiet]\n"
-               "      simulate a scene headless; writes DIR/stream.csv and DIR/summary.json\n"
+               "      simulate a scene (every trial of an experiment) headless; writes streams and summaries\n"
+               "  identify --scene SCENE --streams DIR --out OUT\n"
+               "      identify the robot from an experiment's sensor streams; writes OUT/identification.json\n"
                "  info FILE [--json]\n"
                "      describe what a scene or a URDF builds (counts, masses, joints, channels)\n"
                "\n"
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (std::strcmp(argv[1], "run") == 0) return suitsim::cli::runCommand(argc - 1, argv + 1);
+  if (std::strcmp(argv[1], "identify") == 0) return suitsim::cli::identifyCommand(argc - 1, argv + 1);
   if (std::strcmp(argv[1], "info") == 0) return suitsim::cli::infoCommand(argc - 1, argv + 1);
   std::fprintf(stderr, "suitsim: unknown command '%s'\n", argv[1]);
   printUsage(stderr);

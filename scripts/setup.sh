@@ -7,6 +7,8 @@ packages=(
   build-essential cmake pkg-config
   libeigen3-dev libtinyxml2-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
+  python3-matplotlib
+  libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth
 )
 
 missing=()

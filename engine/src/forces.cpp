@@ -68,14 +68,13 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
       acc.z[i] = fz[i] * inv_m[i];
     }
   };
-  // Small models skip the parallel region: its fork and join cost more than
-  // the work. The orphaned loops inside then run serially, in the same order.
-  if (parallel) {
-#pragma omp parallel num_threads(ws.num_threads)
-    accumulate();
-  } else {
-    accumulate();
-  }
+  // Small models run the region inactive (one thread): a fork and join cost
+  // more than the work. The region is still opened, so the worksharing loops
+  // inside always bind to it, never to a caller's parallel region (a
+  // caller running several simulations at once, one per thread, would
+  // otherwise have each simulation's loops shared out across its team).
+#pragma omp parallel if (parallel) num_threads(parallel ? ws.num_threads : 1)
+  accumulate();
 }
 
 }  // namespace suitsim

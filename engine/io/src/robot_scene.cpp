@@ -389,7 +389,8 @@ MotionTable readMotionCsv(const std::string& path) {
   return table;
 }
 
-RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder) {
+RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder,
+                     const TrialSpec& trial) {
   const ElementReader r = checkedReader(scene_path, element);
   RobotSetup setup;
   const bool inline_links = element->FirstChildElement("link") != nullptr;
@@ -485,6 +486,32 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
                cr.positive("radius", cr.number("radius", 0.05)));
   }
 
+  // The trial's motion (named in an experiment; otherwise the only one).
+  const XMLElement* selected_motion = nullptr;
+  for (const XMLElement* m : children("motion")) {
+    const char* name = m->Attribute("name");
+    if (trial.name.empty() || (name && trial.motion == name)) selected_motion = m;
+  }
+
+  // Objects held during a motion: known mass the experimenter added (A §5.1:
+  // 0.5 kg per hand while bending). Every motion's are checked; the chosen
+  // motion's are added to the true links and remembered for the evaluator.
+  for (const XMLElement* m : children("motion")) {
+    for (const XMLElement* c = m->FirstChildElement("hold"); c; c = c->NextSiblingElement("hold")) {
+      const ElementReader cr = checkedReader(scene_path, c);
+      HeldObject held;
+      held.link = cr.text("link");
+      const int l = robot.findLink(held.link);
+      if (l < 0) cr.failAttribute("link", "names no link of the robot");
+      held.mass = cr.positive("mass", cr.number("mass"));
+      held.com = cr.vec3("com", {0.0, 0.0, 0.0});
+      held.radius = cr.nonNegative("radius", cr.number("radius", 0.0));
+      if (m != selected_motion) continue;
+      addPayload(robot.links[l].inertial, held.mass, held.com, held.radius);
+      setup.held.push_back(held);
+    }
+  }
+
   // Contact points.
   std::vector<ContactPoint> contacts;
   for (const XMLElement* c : children("contact")) {
@@ -500,7 +527,9 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
 
   // Suit bands, A(21)-(25): counts first, then link names, then physics.
-  for (const XMLElement* c : children("band")) {
+  // Bands directly in <robot> are always worn; those in a <suit> only in the
+  // trials that wear it. Every band is checked, worn or not.
+  auto readBand = [&](const XMLElement* c, const std::vector<RobotBand>& group) {
     const ElementReader cr = checkedReader(scene_path, c);
     RobotBand band;
     band.name = cr.text("name");
@@ -511,7 +540,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
         cr.failAttribute("name", "must not contain spaces, commas or quotes (it becomes a column name)");
       }
     }
-    for (const RobotBand& other : setup.bands) {
+    for (const RobotBand& other : group) {
       if (other.name == band.name) cr.failAttribute("name", "repeats an earlier band name");
     }
     band.links = words(cr.text("links"));
@@ -533,7 +562,17 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       }
       cr.nonNegative("natural_length", band.natural_length);
     }
-    setup.bands.push_back(band);
+    return band;
+  };
+  for (const XMLElement* c : children("band")) setup.bands.push_back(readBand(c, setup.bands));
+  const std::vector<RobotBand> always_worn = setup.bands;
+  for (const XMLElement* suit : children("suit")) {
+    std::vector<RobotBand> group = always_worn;
+    for (const XMLElement* c = suit->FirstChildElement("band"); c; c = c->NextSiblingElement("band")) {
+      group.push_back(readBand(c, group));
+    }
+    const char* name = suit->Attribute("name");
+    if (name && trial.suit == name) setup.bands = group;
   }
 
   // Compile the true robot into particles.
@@ -567,7 +606,9 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
 
   // The reference motion: a CSV file or keyframes.
-  if (const XMLElement* m = element->FirstChildElement("motion")) {
+  // Every motion is read (so an error in any shows whichever trial runs).
+  for (const XMLElement* m : children("motion")) {
+    Motion motion;
     const ElementReader mr = checkedReader(scene_path, m);
     const bool has_keyframes = m->FirstChildElement("keyframe") != nullptr;
     if (mr.has("file") == has_keyframes) mr.fail("needs either a file attribute or <keyframe> children, not both");
@@ -583,7 +624,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
         }
         hinges.push_back(setup.compiled.joint_hinge[j]);
       }
-      setup.motion = Motion(hinges, table.time, table.angles);
+      motion = Motion(hinges, table.time, table.angles);
     } else {
       // Keyframes: joints named anywhere take part; a keyframe that leaves a
       // joint out keeps its previous value (the initial angle at first).
@@ -610,8 +651,9 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       }
       std::vector<int> hinges;
       for (int j : joints) hinges.push_back(setup.compiled.joint_hinge[j]);
-      setup.motion = Motion::minimumJerk(hinges, times, angles);
+      motion = Motion::minimumJerk(hinges, times, angles);
     }
+    if (m == selected_motion) setup.motion = std::move(motion);
   }
 
   // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no

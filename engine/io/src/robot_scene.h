@@ -14,8 +14,12 @@
 namespace suitsim::io {
 
 /// Reads <robot> (already checked for unknown names, missing attributes and
-/// syntax) and adds the true robot to `builder`. Throws SceneError.
-RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder);
+/// syntax) and adds the true robot to `builder`: with the bands of the
+/// trial's suit and the trial's motion (an empty trial name: the robot's
+/// only motion, bands outside suits). Every suit and motion is checked,
+/// whichever is chosen. Throws SceneError.
+RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder,
+                     const TrialSpec& trial);
 
 /// Turns the force sensors' contact points (builder contact-point indices
 /// while reading) into model contact indices once the model is built.

@@ -121,9 +121,17 @@ constexpr AttributeRule kBandAttributes[] = {
     {"damping", ValueKind::kNumber, false}, {"links", ValueKind::kText, true},
     {"points", ValueKind::kText, true},
 };
-constexpr AttributeRule kMotionAttributes[] = {{"file", ValueKind::kText, false}};
+constexpr AttributeRule kMotionAttributes[] = {{"name", ValueKind::kText, false}, {"file", ValueKind::kText, false}};
 constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
-constexpr ElementRule kMotionChildren[] = {{"keyframe", kKeyframeAttributes, false, {}}};
+// <hold>: an object held during the motion (0.5 kg per hand in A §5.1).
+constexpr AttributeRule kHoldAttributes[] = {
+    {"link", ValueKind::kText, true}, {"mass", ValueKind::kNumber, true}, {"com", ValueKind::kVec3, false},
+    {"radius", ValueKind::kNumber, false},
+};
+constexpr ElementRule kMotionChildren[] = {{"keyframe", kKeyframeAttributes, false, {}},
+                                           {"hold", kHoldAttributes, false, {}}};
+constexpr ElementRule kSuitChildren[] = {{"band", kBandAttributes, false, {}}};
+constexpr AttributeRule kSuitAttributes[] = {{"name", ValueKind::kText, true}};
 // A robot described in the scene itself instead of a URDF file.
 constexpr AttributeRule kLinkAttributes[] = {
     {"name", ValueKind::kText, true}, {"mass", ValueKind::kNumber, false}, {"com", ValueKind::kVec3, false},
@@ -165,14 +173,24 @@ constexpr ElementRule kRobotChildren[] = {
     {"initial", kInitialAttributes, true, {}},     {"freeze", kFreezeAttributes, false, {}},
     {"actuation", kActuationAttributes, false, {}}, {"contact", kContactAttributes, false, {}},
     {"servo", kServoAttributes, false, {}},         {"payload", kPayloadAttributes, false, {}},
-    {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, true, kMotionChildren},
+    {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, false, kMotionChildren},
+    {"suit", kSuitAttributes, false, kSuitChildren},
     {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
     {"band", kBandAttributes, false, {}},           {"sensors", kSensorsAttributes, true, kSensorsChildren},
 };
 constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false},
                                                     {"band", ValueKind::kText, false}};
 
+// <experiment>: the trials of A §5 (motion x suit, identification motions).
+constexpr AttributeRule kTrialAttributes[] = {
+    {"name", ValueKind::kText, true}, {"motion", ValueKind::kText, true}, {"suit", ValueKind::kText, false},
+    {"purpose", ValueKind::kText, false},
+};
+constexpr ElementRule kExperimentChildren[] = {{"trial", kTrialAttributes, false, {}}};
+constexpr AttributeRule kNoAttributes[] = {{"name", ValueKind::kText, false}};
+
 constexpr ElementRule kElementRules[] = {
+    {"experiment", kNoAttributes, true, kExperimentChildren},
     {"simulation", kSimulationAttributes, true, {}}, {"world", kWorldAttributes, true, {}},
     {"ground", kGroundAttributes, true, {}},         {"particle", kParticleAttributes, false, {}},
     {"spring", kSpringAttributes, false, {}},        {"cloth", kClothAttributes, false, {}},
@@ -514,8 +532,10 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
 
 }  // namespace
 
-Scene loadScene(const std::string& path) {
-  tinyxml2::XMLDocument doc;
+namespace {
+
+// Passes 1-3 over the whole file (see the rule table above).
+const XMLElement* checkScene(const std::string& path, tinyxml2::XMLDocument& doc) {
   loadXml(path, doc);
   const XMLElement* root = doc.RootElement();
   if (std::string(root->Name()) != "scene") {
@@ -526,8 +546,8 @@ Scene loadScene(const std::string& path) {
 
   // Pass 1: unknown elements and attributes, anywhere in the file.
   const ElementReader root_reader(path, root, {"name"});
-  rejectUnknownChildren(path, root,
-                        {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record", "robot"});
+  rejectUnknownChildren(path, root, {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record",
+                                     "robot", "experiment"});
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     checkNames(path, e, ruleFor(e));
   }
@@ -550,10 +570,122 @@ Scene loadScene(const std::string& path) {
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     checkSyntax(path, e, ruleFor(e));
   }
+  return root;
+}
+
+// Names used as file-name parts and CSV labels: letters, digits, '_', '-', '.'.
+bool isPlainName(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+           return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+         });
+}
+
+// The named children `tag` of the robot, checked for unique, plain names.
+// Without an experiment a robot may have one unnamed <motion>.
+std::vector<std::string> namedChildren(const std::string& path, const XMLElement* robot, const char* tag,
+                                       bool named) {
+  std::vector<std::string> names;
+  const XMLElement* first = nullptr;
+  for (const XMLElement* c = robot ? robot->FirstChildElement(tag) : nullptr; c; c = c->NextSiblingElement(tag)) {
+    const ElementReader r(path, c, {"name", "file", "stiffness"});
+    if (!named) {
+      if (first) {
+        throw SceneError(path + ":" + std::to_string(c->GetLineNum()) + ": <" + tag +
+                         "> may appear only once outside an experiment (first at line " +
+                         std::to_string(first->GetLineNum()) + "); name each and list trials in <experiment>");
+      }
+      first = c;
+      continue;
+    }
+    if (!r.has("name")) r.fail("needs a name inside an experiment (trials refer to it)");
+    const std::string name = r.text("name");
+    if (!isPlainName(name)) r.failAttribute("name", "must be letters, digits, '_', '-' or '.'");
+    if (std::find(names.begin(), names.end(), name) != names.end()) r.failAttribute("name", "repeats an earlier name");
+    names.push_back(name);
+  }
+  return names;
+}
+
+std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* root) {
+  const XMLElement* experiment = root->FirstChildElement("experiment");
+  const XMLElement* robot = root->FirstChildElement("robot");
+  // Suits are always named (a trial or the viewer picks one).
+  const std::vector<std::string> suits = namedChildren(path, robot, "suit", true);
+  const std::vector<std::string> motions = namedChildren(path, robot, "motion", experiment != nullptr);
+  std::vector<TrialSpec> trials;
+  if (!experiment) return trials;
+  const std::string where = path + ":" + std::to_string(experiment->GetLineNum()) + ": <experiment>";
+  if (!robot) throw SceneError(where + " needs a <robot> to run its trials on");
+  for (const XMLElement* t = experiment->FirstChildElement("trial"); t; t = t->NextSiblingElement("trial")) {
+    const ElementReader r(path, t, {"name", "motion", "suit", "purpose"});
+    TrialSpec trial;
+    trial.line = t->GetLineNum();
+    trial.name = r.text("name");
+    if (!isPlainName(trial.name)) r.failAttribute("name", "must be letters, digits, '_', '-' or '.' (it names files)");
+    for (const TrialSpec& other : trials) {
+      if (other.name == trial.name) r.failAttribute("name", "repeats trial '" + other.name + "'");
+    }
+    trial.motion = r.text("motion");
+    if (std::find(motions.begin(), motions.end(), trial.motion) == motions.end()) {
+      r.failAttribute("motion", "names no <motion> of the robot");
+    }
+    trial.suit = r.text("suit", "none");
+    if (trial.suit != "none" && std::find(suits.begin(), suits.end(), trial.suit) == suits.end()) {
+      r.failAttribute("suit", "names no <suit> of the robot (or none)");
+    }
+    trial.purpose = r.text("purpose", "evaluation");
+    if (trial.purpose != "evaluation" && trial.purpose != "identification") {
+      r.failAttribute("purpose", "must be evaluation or identification");
+    }
+    if (trial.purpose == "identification" && trial.suit != "none") {
+      r.failAttribute("suit", "must be none for an identification trial (the robot is identified without the suit)");
+    }
+    trials.push_back(trial);
+  }
+  if (trials.empty()) throw SceneError(where + " lists no <trial>");
+  return trials;
+}
+
+bool bandOfSomeSuit(const XMLElement* root, const std::string& band) {
+  const XMLElement* robot = root->FirstChildElement("robot");
+  for (const XMLElement* suit = robot ? robot->FirstChildElement("suit") : nullptr; suit;
+       suit = suit->NextSiblingElement("suit")) {
+    for (const XMLElement* b = suit->FirstChildElement("band"); b; b = b->NextSiblingElement("band")) {
+      if (const char* name = b->Attribute("name"); name && band == name) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<TrialSpec> listTrials(const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  return readTrials(path, checkScene(path, doc));
+}
+
+Scene loadScene(const std::string& path, const std::string& trial_name) {
+  tinyxml2::XMLDocument doc;
+  const XMLElement* root = checkScene(path, doc);
+  const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
+  const ElementReader root_reader(path, root, {"name"});
+  const std::vector<TrialSpec> trials = readTrials(path, root);
+  TrialSpec trial;
+  if (!trials.empty()) {
+    trial = trials.front();
+    if (!trial_name.empty()) {
+      const auto it = std::find_if(trials.begin(), trials.end(), [&](const TrialSpec& t) { return t.name == trial_name; });
+      if (it == trials.end()) throw SceneError(path + ": no trial named '" + trial_name + "' in the experiment");
+      trial = *it;
+    }
+  } else if (!trial_name.empty()) {
+    throw SceneError(path + ": has no <experiment>, so no trial '" + trial_name + "'");
+  }
 
   // Pass 4: read in file order, checking references and physics.
   Scene scene;
   scene.path = path;
+  scene.trial = trial;
   scene.name = root_reader.text("name", std::filesystem::path(path).stem().string());
   // The name is written into the stream's comment header: one line only.
   if (std::any_of(scene.name.begin(), scene.name.end(), [](unsigned char c) { return std::iscntrl(c); })) {
@@ -579,7 +711,7 @@ Scene loadScene(const std::string& path) {
     } else if (tag == "block") {
       readBlock(readerFor(path, e), builder, names);
     } else if (tag == "robot") {
-      scene.robot = readRobot(path, e, builder);
+      scene.robot = readRobot(path, e, builder, scene.trial);
       // Robot bodies can be recorded like cloths and blocks (their com).
       const RobotSetup& robot = *scene.robot;
       // Every link, merged ones too, names the body it belongs to.
@@ -601,7 +733,10 @@ Scene loadScene(const std::string& path) {
   if (scene.robot) finishSensors(scene.model, *scene.robot);
 
   for (const XMLElement* e = root->FirstChildElement("record"); e; e = e->NextSiblingElement("record")) {
-    scene.channels.push_back(readRecord(readerFor(path, e), scene.model, names));
+    // A band of a suit this trial does not wear has nothing to record.
+    const ElementReader rr = readerFor(path, e);
+    if (rr.has("band") && scene.model.findBand(rr.text("band")) < 0 && bandOfSomeSuit(root, rr.text("band"))) continue;
+    scene.channels.push_back(readRecord(rr, scene.model, names));
   }
   return scene;
 }

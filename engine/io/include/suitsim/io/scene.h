@@ -31,6 +31,17 @@ struct SimulationSettings {
   int threads = 0;           ///< OpenMP threads; 0 means one per core
 };
 
+/// An object the robot holds during a motion (<hold> inside <motion>), e.g.
+/// 0.5 kg in each hand for the bend of A §5.1. It is added to the true
+/// link's inertia; unlike the hidden payloads the experimenter knows it, so
+/// the evaluator may add it to its model.
+struct HeldObject {
+  std::string link;              ///< link that holds it
+  double mass = 0.0;             ///< (kg)
+  Vec3 com{0.0, 0.0, 0.0};       ///< its centre in the link frame (m)
+  double radius = 0.0;           ///< solid-sphere radius (m); 0: a point mass
+};
+
 /// A robot in a scene: the two parameter sets and how it is driven.
 struct RobotSetup {
   RobotDescription truth;    ///< what the engine simulates (URDF + scene additions)
@@ -45,6 +56,8 @@ struct RobotSetup {
   /// initial length). The a-priori set has no bands: the evaluator identifies
   /// them, A(26). Model band index of bands[k]: compiled.band[k].
   std::vector<RobotBand> bands;
+  /// Objects held during this trial's motion (already in `truth`, not in `apriori`).
+  std::vector<HeldObject> held;
   /// Description link of each contact point, in the order of
   /// compiled.contact_point (the scene's <contact link=...> elements).
   std::vector<int> contact_link;
@@ -53,16 +66,36 @@ struct RobotSetup {
   std::optional<SensorSpec> sensors;
 };
 
+/// One trial of an experiment, A §5: a reference motion run with one suit
+/// (or none). A scene with an <experiment> element lists several; each loads
+/// as its own Scene (its own particle model: the suit's bands are part of it).
+struct TrialSpec {
+  std::string name;    ///< unique within the experiment; names the trial's output files
+  std::string motion;  ///< name of the robot's <motion> it runs
+  std::string suit;    ///< name of the <suit> worn, or "none"
+  /// What the trial is for: "identification" (robot identification, A(13)-(20),
+  /// never with a suit) or "evaluation" (supporting torque, A(3)-(4)).
+  std::string purpose = "evaluation";
+  int line = 0;        ///< line of its <trial> element
+};
+
 struct Scene {
   std::string path;   ///< the file it was read from
   std::string name;   ///< the scene's name attribute, or the file's stem
+  TrialSpec trial;    ///< the trial this scene was loaded for (name empty: not an experiment)
   Model model;
   SimulationSettings simulation;
   std::vector<ChannelSpec> channels;  ///< what `suitsim run` records
   std::optional<RobotSetup> robot;    ///< the scene's robot, if it has one
 };
 
-/// Reads and validates a scene. Throws SceneError naming file and line.
-Scene loadScene(const std::string& path);
+/// The trials of the scene's <experiment>, in file order; empty when it has
+/// none. Throws SceneError for a malformed experiment.
+std::vector<TrialSpec> listTrials(const std::string& path);
+
+/// Reads and validates a scene. For a scene with an <experiment>, `trial`
+/// names the trial to load (empty: the first one); for any other scene it
+/// must be empty. Throws SceneError naming file and line.
+Scene loadScene(const std::string& path, const std::string& trial = {});
 
 }  // namespace suitsim::io

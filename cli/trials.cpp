@@ -1,0 +1,400 @@
+#include "trials.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "progress.h"
+#include "suitsim/recorder.h"
+#include "suitsim/servo.h"
+#include "suitsim/state.h"
+#include "suitsim/step.h"
+
+namespace suitsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// More steps than this is a typo (dt = 1e-300), not a run anyone can wait
+// for; it also keeps the step count well inside a long.
+constexpr double kMaxSteps = 1e12;
+
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+void writeCsvRow(std::FILE* f, double time, const std::vector<double>& row) {
+  std::fprintf(f, "%.9g", time);
+  for (double v : row) std::fprintf(f, ",%.12g", v);
+  std::fputc('\n', f);
+}
+
+/// The truth channels of a robot: true joint angles, motor and friction
+/// torques, band lengths and tensions, the total ground force.
+std::vector<ChannelSpec> truthChannels(const Model& model) {
+  std::vector<ChannelSpec> channels;
+  using Kind = ChannelSpec::Kind;
+  for (int h = 0; h < model.num_hinges; ++h) {
+    for (Kind kind : {Kind::kJointAngle, Kind::kMotorTorque, Kind::kFrictionTorque}) {
+      ChannelSpec c;
+      c.kind = kind;
+      c.index = h;
+      c.label = model.hinge_name[h];
+      channels.push_back(c);
+    }
+  }
+  for (int b = 0; b < model.num_bands; ++b) {
+    for (Kind kind : {Kind::kBandLength, Kind::kBandTension}) {
+      ChannelSpec c;
+      c.kind = kind;
+      c.index = b;
+      c.label = model.band_name[b];
+      channels.push_back(c);
+    }
+  }
+  ChannelSpec ground;
+  ground.kind = Kind::kGroundForce;
+  channels.push_back(ground);
+  return channels;
+}
+
+void writeTrialHeader(std::FILE* f, const io::Scene& scene) {
+  std::fprintf(f, "# scene: %s\n", scene.name.c_str());
+  if (!scene.trial.name.empty()) {
+    // What the experimenter did (protocol, not truth): which motion, which suit.
+    std::fprintf(f, "# trial: %s\n# motion: %s\n# suit: %s\n# purpose: %s\n", scene.trial.name.c_str(),
+                 scene.trial.motion.c_str(), scene.trial.suit.c_str(), scene.trial.purpose.c_str());
+  }
+}
+
+// The sensor file's comment header: what a reader needs to interpret the
+// columns without the scene (rate, seed, noise, units, conventions).
+void writeSensorHeader(std::FILE* f, const io::Scene& scene, const Sensors& sensors, double dt) {
+  const SensorSpec& spec = sensors.spec();
+  writeTrialHeader(f, scene);
+  std::fprintf(f, "# sensor_rate_hz: %.9g\n# steps_per_sample: %ld\n# dt_s: %.9g\n",
+               1.0 / (sensors.stepsPerSample() * dt), sensors.stepsPerSample(), dt);
+  std::fprintf(f, "# seed: %llu\n# noise: %s\n", static_cast<unsigned long long>(spec.seed), spec.noise ? "on" : "off");
+  std::fprintf(f, "# encoders: joint angle, resolution %.9g rad\n", spec.encoders.resolution);
+  for (const ImuSpec& imu : spec.imus) {
+    std::fprintf(f,
+                 "# %s: gyro = angular velocity in the sensor frame (noise %.9g rad/s); accel = specific force "
+                 "R^T (a - g) in the sensor frame (noise %.9g m/s^2)\n",
+                 imu.name.c_str(), spec.noise ? imu.gyro_noise : 0.0, spec.noise ? imu.accel_noise : 0.0);
+  }
+  for (const ForceSensorSpec& s : spec.force_sensors) {
+    std::fprintf(f,
+                 "# %s: ground contact wrench on the foot in the sensor frame, moment about the sensor origin "
+                 "(noise %.9g N, %.9g N*m; resolution %.9g N, %.9g N*m); sole mass below the sensor not "
+                 "subtracted\n",
+                 s.name.c_str(), spec.noise ? s.force_noise : 0.0, spec.noise ? s.torque_noise : 0.0,
+                 s.force_resolution, s.torque_resolution);
+  }
+  if (!spec.currents.hinges.empty()) {
+    std::fprintf(f, "# currents: commanded motor current (noise %.9g A)\n", spec.noise ? spec.currents.noise : 0.0);
+  }
+  std::fprintf(f, "time[s]");
+  for (const std::string& c : sensors.columns()) std::fprintf(f, ",%s", c.c_str());
+  std::fputc('\n', f);
+}
+
+fs::path partialName(const fs::path& final_name) {
+  return final_name.parent_path() / ("." + final_name.filename().string() + ".partial");
+}
+
+// One trial, start to end, into temporary files. Sets job.ok / job.error.
+void simulateTrial(TrialJob& job, int threads, bool show_progress) {
+  const io::Scene& scene = job.scene;
+  const Model& model = scene.model;
+  const io::SimulationSettings& sim = job.sim;
+  std::error_code ec;
+  fs::create_directories(job.dir, ec);
+  if (ec) {
+    job.error = "cannot create output directory '" + job.dir.string() + "': " + ec.message();
+    return;
+  }
+  Sensors* sensors = job.sensors.get();
+  job.written = {job.dir / "stream.csv"};
+  if (sensors) {
+    job.written.push_back(job.dir / "sensors.csv");
+    job.written.push_back(job.dir / "truth.csv");
+  }
+  job.written.push_back(job.dir / "summary.json");  // last: marks a finished trial
+
+  auto open = [&](const fs::path& final_name) {
+    File f(std::fopen(partialName(final_name).c_str(), "w"), &std::fclose);
+    if (!f) throw std::runtime_error("cannot write '" + partialName(final_name).string() + "'");
+    return f;
+  };
+  File stream = open(job.dir / "stream.csv");
+  File sensors_file(nullptr, &std::fclose), truth_file(nullptr, &std::fclose);
+  std::vector<double> sensor_row, truth_row;
+  std::unique_ptr<Recorder> truth;
+  if (sensors) {
+    sensors_file = open(job.dir / "sensors.csv");
+    writeSensorHeader(sensors_file.get(), scene, *sensors, sim.dt);
+    sensor_row.resize(sensors->columns().size());
+    // The truth beside the sensors, at their rate: what an evaluator must
+    // recover and must never read (its name says "truth").
+    truth_file = open(job.dir / "truth.csv");
+    truth = std::make_unique<Recorder>(model, truthChannels(model));
+    truth_row.resize(truth->columns().size());
+    writeTrialHeader(truth_file.get(), scene);
+    std::fprintf(truth_file.get(),
+                 "# truth: the simulator's own values, noise-free; evaluators must not read this file\n"
+                 "# rate_hz: %.9g\n# friction_torque: acting on the joint (from the force evaluation ending each step)\n",
+                 1.0 / (sensors->stepsPerSample() * sim.dt));
+    if (scene.robot) {
+      for (const RobotBand& b : scene.robot->bands) {
+        std::fprintf(truth_file.get(), "# band %s: stiffness %.9g N/m, natural length %.9g m\n", b.name.c_str(),
+                     b.stiffness, b.natural_length);
+      }
+    }
+    std::fprintf(truth_file.get(), "time[s]");
+    for (const std::string& c : truth->columns()) std::fprintf(truth_file.get(), ",%s", c.c_str());
+    std::fputc('\n', truth_file.get());
+  }
+
+  State state = makeState(model);
+  Workspace ws(model, threads);
+  Recorder recorder(model, scene.channels);
+  std::vector<double> row(recorder.columns().size());
+  // A robot with a servo follows its motion (or holds its initial pose).
+  std::unique_ptr<JointServo> servo;
+  if (scene.robot && scene.robot->has_servo) {
+    servo = std::make_unique<JointServo>(model, state, scene.robot->motion, scene.robot->gains,
+                                         scene.robot->servo_rate);
+  }
+  const long num_steps = std::max(1L, std::lround(sim.duration / sim.dt));
+  // Capped at the step count: a very low rate must not overflow lround.
+  const long sample_every =
+      std::max(1L, std::lround(std::min(static_cast<double>(num_steps), 1.0 / (sim.output_rate * sim.dt))));
+  writeTrialHeader(stream.get(), scene);
+  std::fprintf(stream.get(), "# integrator: %s\n# dt_s: %.9g\n# output_rate_hz: %.9g\n",
+               integratorName(sim.integrator), sim.dt, 1.0 / (sample_every * sim.dt));
+  std::fprintf(stream.get(), "time[s]");
+  for (const std::string& c : recorder.columns()) std::fprintf(stream.get(), ",%s", c.c_str());
+  std::fputc('\n', stream.get());
+
+  const Energy energy_start = computeEnergy(model, state);
+  Progress progress(show_progress);
+  const auto wall_start = std::chrono::steady_clock::now();
+  recorder.sample(state, &ws, row.data());
+  writeCsvRow(stream.get(), state.time, row);
+  if (sensors) {
+    sensors->sample(state, sensor_row.data());
+    writeCsvRow(sensors_file.get(), state.time, sensor_row);
+    truth->sample(state, &ws, truth_row.data());
+    writeCsvRow(truth_file.get(), state.time, truth_row);
+  }
+  long steps_done = 0;
+  bool diverged = false;
+  for (long k = 1; k <= num_steps; ++k) {
+    if (servo) servo->update(model, state);
+    step(model, state, ws, sim.integrator, sim.dt);
+    steps_done = k;
+    // Sensors read the state only, so sampling them never moves the run.
+    if (sensors && k % sensors->stepsPerSample() == 0) {
+      sensors->sample(state, sensor_row.data());
+      writeCsvRow(sensors_file.get(), state.time, sensor_row);
+      truth->sample(state, &ws, truth_row.data());
+      writeCsvRow(truth_file.get(), state.time, truth_row);
+    }
+    if (k % sample_every == 0 || k == num_steps) {
+      if (!stateIsFinite(state)) {
+        diverged = true;
+        break;
+      }
+      recorder.sample(state, &ws, row.data());
+      writeCsvRow(stream.get(), state.time, row);
+    }
+    progress.update(static_cast<double>(k) / num_steps);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  progress.finish();
+  // fclose flushes: a full disk may only show up here.
+  bool write_failed = false;
+  for (File* file : {&stream, &sensors_file, &truth_file}) {
+    if (!*file) continue;
+    write_failed = std::ferror(file->get()) != 0 || write_failed;
+    write_failed = std::fclose(file->release()) != 0 || write_failed;
+  }
+  if (diverged) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "the simulation diverged at t = %.6g s (positions or velocities became non-finite); try a smaller "
+                  "--dt (omega * dt of the stiffest element is %.2f)",
+                  state.time, maxNaturalFrequency(model) * sim.dt);
+    job.error = message;
+    return;
+  }
+  if (write_failed) {
+    job.error = "writing the files in '" + job.dir.string() + "' failed";
+    return;
+  }
+
+  const Energy energy_end = computeEnergy(model, state);
+  nlohmann::ordered_json& summary = job.summary;
+  summary["scene"] = scene.name;
+  if (!scene.trial.name.empty()) {
+    summary["trial"] = scene.trial.name;
+    summary["motion"] = scene.trial.motion;
+    summary["suit"] = scene.trial.suit;
+    summary["purpose"] = scene.trial.purpose;
+  }
+  summary["integrator"] = integratorName(sim.integrator);
+  summary["dt_s"] = sim.dt;
+  summary["threads"] = threads;
+  summary["num_particles"] = model.num_particles;
+  summary["num_springs"] = model.num_springs;
+  summary["steps"] = steps_done;
+  summary["sim_time_s"] = state.time;
+  summary["wall_time_s"] = wall;
+  summary["realtime_factor"] = wall > 0.0 ? state.time / wall : 0.0;
+  summary["energy_start_j"] = energy_start.total();
+  summary["energy_end_j"] = energy_end.total();
+  std::ofstream f(partialName(job.dir / "summary.json"));
+  // The scene name comes from the file and need not be valid UTF-8; the
+  // default handler would throw from dump().
+  f << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  f.close();
+  if (!f) {
+    job.error = "writing '" + partialName(job.dir / "summary.json").string() + "' failed";
+    return;
+  }
+  job.ok = true;
+}
+
+}  // namespace
+
+int prepareTrials(const std::string& scene_path, const std::string& only_trial, const SimulationOverrides& overrides, const fs::path& out,
+                  bool quiet, std::vector<TrialJob>* jobs, std::string* usage_problem) {
+  std::vector<io::TrialSpec> trials;
+  try {
+    trials = io::listTrials(scene_path);
+    if (trials.empty()) trials.push_back(io::TrialSpec{});
+    if (!only_trial.empty()) {
+      const auto it =
+          std::find_if(trials.begin(), trials.end(), [&](const io::TrialSpec& t) { return t.name == only_trial; });
+      if (it == trials.end() || only_trial != it->name) {
+        std::fprintf(stderr, "error: %s: no trial named '%s'\n", scene_path.c_str(), only_trial.c_str());
+        return 2;
+      }
+      trials = {*it};
+    }
+    for (const io::TrialSpec& t : trials) {
+      TrialJob job;
+      job.scene = io::loadScene(scene_path, t.name);
+      job.dir = t.name.empty() ? out : out / t.name;
+      jobs->push_back(std::move(job));
+    }
+  } catch (const io::SceneError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+  for (TrialJob& job : *jobs) {
+    io::SimulationSettings& sim = job.sim;
+    sim = job.scene.simulation;
+    if (overrides.duration > 0.0) sim.duration = overrides.duration;
+    if (overrides.dt > 0.0) sim.dt = overrides.dt;
+    if (overrides.threads > 0) sim.threads = overrides.threads;
+    if (sim.threads == 0) sim.threads = omp_get_num_procs();
+    if (sim.dt > sim.duration) {
+      *usage_problem = "the time step is longer than the duration";
+      return 2;
+    }
+    if (!(sim.duration / sim.dt <= kMaxSteps)) {
+      char message[160];
+      std::snprintf(message, sizeof message, "duration / dt = %.3g steps; at most %.0e are allowed",
+                    sim.duration / sim.dt, kMaxSteps);
+      *usage_problem = message;
+      return 2;
+    }
+    // The robot's sensors; checked here, before anything is written,
+    // because --dt may break a rate that divided the scene's own time step.
+    if (job.scene.robot && job.scene.robot->sensors) {
+      try {
+        job.sensors = std::make_unique<Sensors>(job.scene.model, *job.scene.robot->sensors, sim.dt);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "error: %s: <sensors> %s\n", scene_path.c_str(), e.what());
+        return 2;
+      }
+    }
+    const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
+    if (omega_dt > 1.0 && !quiet && &job == &jobs->front()) {
+      std::fprintf(stderr,
+                   "warning: dt = %g s is large for the stiffest element (omega * dt = %.2f; explicit "
+                   "integrators need well below 2)\n",
+                   sim.dt, omega_dt);
+    }
+  }
+  return 0;
+}
+
+bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool quiet) {
+  const int n = static_cast<int>(jobs.size());
+  if (n == 1) {
+    // One trial: its own force loops get the threads.
+    try {
+      simulateTrial(jobs[0], jobs[0].sim.threads, !quiet);
+    } catch (const std::exception& e) {
+      jobs[0].error = e.what();
+    }
+    return jobs[0].ok;
+  }
+  // Several trials: one thread each, trials in parallel. A humanoid is far
+  // below the size where its own force loops gain from threads, and every
+  // trial's result is independent of how trials are spread over threads.
+  const int team = std::max(1, std::min(threads > 0 ? threads : omp_get_num_procs(), n));
+  int done = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+  for (int k = 0; k < n; ++k) {
+    try {
+      simulateTrial(jobs[k], 1, false);
+    } catch (const std::exception& e) {
+      jobs[k].error = e.what();
+    }
+#pragma omp critical(suitsim_trial_report)
+    {
+      ++done;
+      if (!quiet) {
+        std::fprintf(stderr, "[%d/%d] trial %s: %s%s\n", done, n, jobs[k].scene.trial.name.c_str(),
+                     jobs[k].ok ? "done" : "FAILED: ", jobs[k].error.c_str());
+      }
+    }
+  }
+  return std::all_of(jobs.begin(), jobs.end(), [](const TrialJob& j) { return j.ok; });
+}
+
+bool commitTrials(std::vector<TrialJob>& jobs, bool keep) {
+  std::error_code ec;
+  if (keep) {
+    for (TrialJob& job : jobs) {
+      for (const fs::path& p : job.written) {
+        fs::rename(partialName(p), p, ec);
+        if (ec) break;
+      }
+      if (ec) break;
+    }
+  }
+  if (!keep || ec) {
+    std::error_code ignored;
+    for (TrialJob& job : jobs) {
+      for (const fs::path& p : job.written) {
+        fs::remove(partialName(p), ignored);
+        if (ec) fs::remove(p, ignored);
+      }
+      // An experiment's trial directory, if it is empty now (remove refuses otherwise).
+      if (!job.scene.trial.name.empty()) fs::remove(job.dir, ignored);
+    }
+    if (ec) std::fprintf(stderr, "error: cannot move results into place: %s\n", ec.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace suitsim::cli

@@ -1,0 +1,144 @@
+// Identification of the robot from its sensor streams, A §3 and B(4).
+//
+// Equations. With the base link's local frame as the reference (A §3.2: the
+// IMU's link, so neither the base pose q_o nor its velocity is needed), A(5)
+// with A(6)-(7) reads, per sample t,
+//   base rows   Y_o φ           = F_o                      (A(11) upper)
+//   joint rows  Y_j φ + Z ξ     = F_j                      (A(11) lower)
+// φ: base parameters (base_parameters.h); F = Σ_k J_kᵀ F_k^ext, the force
+// sensors' wrenches mapped to generalised forces, A(10);
+// ξ = [k_T; k_d; τ_c; τ_s^max; τ_o] (5 blocks of num_joints), and row i of
+// Z, A(12) with our signs (friction opposes motion, τ = k_T u + τ_o):
+//   [ −u_i,  θ̇_i,  sgn θ̇_i (moving),  s_i (stopped),  −1 ]
+// where "moving" is |θ̇_i| > stop_velocity and, for a stopped joint, s_i is
+// the sign rule A(8)-(9): the sign of k_T u + τ_o − Y_j φ + F_j evaluated
+// with the a-priori parameters (the residual the static friction must hold).
+//
+// Estimation: weighted least squares A(13)-(14), regularised toward the
+// a-priori values A(15) with weights normalised as A(16)-(20). The row
+// weights W_o, W_j are the inverse residual variances of each equation
+// (a first unweighted pass gives them), as A §3.2 suggests ("according to
+// the variance of the measured force or moment in each equation").
+//
+// Reliability (Kang et al. 2023): the condition number of the stacked,
+// weighted regressor with unit-norm columns, and the relative standard
+// deviation of each estimate, σ_p / |p|, from σ² (AᵀWA + W_reg)⁻¹.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "suitsim/eval/base_parameters.h"
+#include "suitsim/eval/rigid_model.h"
+#include "suitsim/eval/streams.h"
+#include "suitsim/robot.h"
+
+namespace suitsim::eval {
+
+/// An object held by the robot during a trial (known to the experimenter).
+struct HeldLoad {
+  std::string link;
+  double mass = 0.0;                          ///< (kg)
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();  ///< in the link frame (m)
+  double radius = 0.0;                        ///< solid sphere (m); 0: point mass
+};
+
+/// Standard parameters (10 num_bodies, regressor.h order) of held loads.
+Eigen::VectorXd heldParameters(const RigidModel& model, const std::vector<HeldLoad>& held);
+
+/// How a stream is turned into identification samples.
+struct ConditioningOptions {
+  double cutoff_hz = 8.0;  ///< zero-phase 4th-order Butterworth on every channel
+  int decimate = 2;        ///< keep every n-th sample after filtering
+  double trim_s = 0.3;     ///< drop this much at each end (filter and difference edges)
+};
+
+/// One trial as samples of A(11): conditioned sensor signals, model frame.
+struct MotionData {
+  std::string name;
+  std::vector<HeldLoad> held;  ///< known loads in this trial
+  Eigen::VectorXd time;        ///< (N) s
+  Eigen::MatrixXd q, qd, qdd;  ///< (N x num_joints) filtered joint angles and their derivatives
+  Eigen::MatrixXd omega;       ///< (N x 3) base angular velocity, base axes
+  Eigen::MatrixXd omegad;      ///< (N x 3) its derivative
+  Eigen::MatrixXd base_acc;    ///< (N x 3) base-origin acceleration minus gravity, base axes
+  Eigen::MatrixXd current;     ///< (N x num_joints) filtered currents (empty without)
+  Eigen::MatrixXd F;           ///< (N x nv) generalised contact force A(10)
+  int numSamples() const { return static_cast<int>(time.size()); }
+};
+
+/// Filters, differentiates and maps one stream into the base frame. The IMU
+/// must sit on the root body (throws std::invalid_argument otherwise).
+MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
+                           const ConditioningOptions& options = {});
+
+/// The joint parameters ξ, one entry per movable joint (model order).
+struct JointParameters {
+  Eigen::VectorXd motor_constant;  ///< k_T (N m / A)
+  Eigen::VectorXd viscous;         ///< k_d (N m s / rad)
+  Eigen::VectorXd coulomb;         ///< τ_c (N m)
+  Eigen::VectorXd static_max;      ///< τ_s^max (N m)
+  Eigen::VectorXd offset;          ///< τ_o (N m)
+  /// Stacked [k_T; k_d; τ_c; τ_s; τ_o] (5 num_joints).
+  Eigen::VectorXd stacked() const;
+  static JointParameters fromStacked(const Eigen::VectorXd& xi);
+};
+
+/// ξ of a description (the a-priori one: its friction is usually zero).
+JointParameters jointParameters(const RigidModel& model, const RobotDescription& description);
+
+struct IdentificationOptions {
+  double stop_velocity = 0.01;  ///< |θ̇| below this (rad/s): the joint is at rest, A(7)
+  /// A(16)-(17) normalised regularisation weights w_φ, w_T, w_d, w_c, w_s, w_o.
+  double w_phi = 1e-5, w_T = 1e-5, w_d = 1e-5, w_c = 1e-5, w_s = 1e-5, w_o = 1e-5;
+};
+
+/// Result of the full identification A(13)-(20).
+struct RobotIdentification {
+  Eigen::VectorXd phi;               ///< identified base parameters
+  Eigen::VectorXd phi_apriori;       ///< a-priori base parameters
+  Eigen::VectorXd phi_relative_std;  ///< σ / |φ| per base parameter
+  JointParameters xi, xi_apriori;
+  JointParameters xi_relative_std;
+  double condition_number = 0.0;     ///< stacked weighted regressor, unit-norm columns (excited ones)
+  int unexcited_columns = 0;         ///< columns identically zero (e.g. k_d of a joint that never moves)
+  double total_mass = 0.0;           ///< Σ m from φ (kg)
+  double total_mass_apriori = 0.0;
+  int num_samples = 0;
+  Eigen::VectorXd row_rms;           ///< (nv) rms residual per equation with the final weights
+};
+
+/// Total mass (kg) from base parameters: the vertical force a unit vertical
+/// base acceleration needs, with gravity off.
+double totalMass(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi);
+
+RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters& base,
+                                  const JointParameters& xi_apriori, const std::vector<MotionData>& trials,
+                                  const IdentificationOptions& options = {});
+
+/// B(4): base parameters from the base-link rows alone (no current sensing).
+struct BaseLinkIdentification {
+  Eigen::VectorXd phi;
+  Eigen::VectorXd phi_relative_std;
+  double condition_number = 0.0;
+  double total_mass = 0.0;
+};
+BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseParameters& base,
+                                            const std::vector<MotionData>& trials,
+                                            const IdentificationOptions& options = {});
+
+/// Inverse dynamics Y φ (+ the trial's held loads) per sample: (N x nv),
+/// base rows then joint torques (contact forces not subtracted).
+Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
+                                const MotionData& motion);
+
+/// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o − τ_f,
+/// (N x num_joints). A stopped joint's static friction takes the sign of
+/// what it must hold, A(8)-(9), from `inverse_dynamics` (inverseDynamics of
+/// the same motion) and the contact forces.
+Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& xi, const MotionData& motion,
+                               const Eigen::MatrixXd& inverse_dynamics, double stop_velocity);
+
+}  // namespace suitsim::eval

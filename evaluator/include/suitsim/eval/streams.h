@@ -1,0 +1,78 @@
+// Reading a trial's sensor stream: the only measurement the evaluator sees,
+// exactly what a real robot's logger would give (A §3.2: encoders, a gyro and
+// accelerometer on the base link, force sensors at the feet, motor currents).
+//
+// File format (written by `suitsim run`): '#' comment lines "# key: value"
+// (sensor_rate_hz, trial, motion, suit, ...), one header row
+// "time[s],<channel>[unit],...", then one row per sample. Channel names:
+//   <joint>.encoder[rad]   <joint>.current[A]
+//   <imu>.gyro.{x,y,z}[rad/s]   <imu>.accel.{x,y,z}[m/s^2]   (sensor frame)
+//   <sensor>.force.{x,y,z}[N]   <sensor>.torque.{x,y,z}[N*m] (sensor frame,
+//                               moment about the sensor origin)
+//
+// Where the sensors sit on the robot (SensorLayout) is the experimenter's
+// knowledge of the mounting, given in link frames; it is not in the stream.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "suitsim/eval/rigid_model.h"
+
+namespace suitsim::eval {
+
+/// A stream that cannot be used. what() is "FILE:LINE: problem" (line 0 when
+/// the problem is not on one line, e.g. a missing file).
+class StreamError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A sensor fixed on a link: its frame in the link frame.
+struct SensorMount {
+  std::string name;   ///< channel prefix in the stream ("imu", "rfsensor")
+  std::string link;   ///< link it is fixed to
+  Eigen::Matrix3d R = Eigen::Matrix3d::Identity();  ///< link from sensor (rotation)
+  Eigen::Vector3d p = Eigen::Vector3d::Zero();      ///< sensor origin in the link frame (m)
+};
+
+/// What the robot measures and where: the evaluator's view of the sensors.
+struct SensorLayout {
+  SensorMount imu;                          ///< gyro + accelerometer, on the base link (A §3.2)
+  std::vector<SensorMount> force_sensors;   ///< one per foot: the ground's wrench on it
+  bool has_currents = true;                 ///< motor current per joint (full identification needs them)
+};
+
+/// One trial's measurements, resampled to nothing: as recorded, in the rigid
+/// model's joint order. Every matrix has one row per sample.
+struct SensorStream {
+  std::string path;
+  std::map<std::string, std::string> header;  ///< the "# key: value" lines
+  double rate_hz = 0.0;                       ///< from the header, checked against the times
+  Eigen::VectorXd time;                       ///< (N) s, strictly increasing
+  Eigen::MatrixXd joint_angle;                ///< (N x num_joints) encoders (rad)
+  Eigen::MatrixXd current;                    ///< (N x num_joints) motor currents (A); empty without currents
+  Eigen::MatrixXd gyro;                       ///< (N x 3) rad/s, IMU frame
+  Eigen::MatrixXd accel;                      ///< (N x 3) specific force, m/s², IMU frame
+  std::vector<Eigen::MatrixXd> wrench;        ///< per force sensor (N x 6): force (N), moment (N m), sensor frame
+  int numSamples() const { return static_cast<int>(time.size()); }
+  /// header value, or `fallback` when absent.
+  std::string meta(const std::string& key, const std::string& fallback = "") const;
+};
+
+/// Reads and checks a sensor stream for `model` and `layout`. Throws
+/// StreamError naming the file and line for: a missing file; no header row;
+/// a missing channel (every movable joint's encoder, and current when
+/// layout.has_currents; the IMU's six channels; each force sensor's six); a
+/// row with the wrong number of fields; a field that is not a finite number
+/// (NaN, inf, text); time not strictly increasing; a sample spacing that is
+/// not 1 / sensor_rate_hz (within 1 %), or no sensor_rate_hz line; a rate
+/// different from `expected_rate_hz` when that is > 0; fewer than 20 samples.
+SensorStream readSensorStream(const std::string& path, const RigidModel& model, const SensorLayout& layout,
+                              double expected_rate_hz = 0.0);
+
+}  // namespace suitsim::eval

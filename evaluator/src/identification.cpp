@@ -1,0 +1,550 @@
+#include "suitsim/eval/identification.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+
+#include "suitsim/eval/kinematics.h"
+#include "suitsim/eval/regressor.h"
+#include "suitsim/eval/signals.h"
+
+namespace suitsim::eval {
+
+namespace {
+
+using Eigen::Matrix3d;
+using Eigen::MatrixXd;
+using Eigen::Vector3d;
+using Eigen::VectorXd;
+
+Vector3d row3(const MatrixXd& m, int t) { return m.row(t).transpose(); }
+
+/// The model with gravity off: the accelerometer's specific force already
+/// carries gravity into the base acceleration (A §3.2).
+RigidModel withoutGravity(const RigidModel& model) {
+  RigidModel m = model;
+  m.gravity.setZero();
+  return m;
+}
+
+Configuration sampleConfiguration(const MotionData& d, int t) {
+  Configuration q;
+  q.joints = d.q.row(t).transpose();
+  return q;  // base frame = reference frame: base_R = I, base_p = 0
+}
+
+void sampleVelocityAcceleration(const RigidModel& model, const MotionData& d, int t, VectorXd& v, VectorXd& a) {
+  v.setZero(model.nv);
+  a.setZero(model.nv);
+  // The base origin's velocity does not enter once its acceleration is the
+  // classical one (ω × v_o folded in): set v_o = 0, v̇_o = measured.
+  v.segment<3>(3) = row3(d.omega, t);
+  a.head<3>() = row3(d.base_acc, t);
+  a.segment<3>(3) = row3(d.omegad, t);
+  v.tail(model.num_joints) = d.qd.row(t).transpose();
+  a.tail(model.num_joints) = d.qdd.row(t).transpose();
+}
+
+/// Base-parameter regressor rows of every sample: (N nv x num_base), sample
+/// major. Samples are independent, so threads write disjoint rows.
+MatrixXd regressorRows(const RigidModel& model, const BaseParameters& base, const MotionData& d) {
+  const RigidModel m0 = withoutGravity(model);
+  const int n = d.numSamples(), nv = model.nv;
+  MatrixXd rows(static_cast<Eigen::Index>(n) * nv, base.numBase());
+#pragma omp parallel
+  {
+    RigidData data(m0);
+    MatrixXd Y;
+    VectorXd v, a;
+#pragma omp for schedule(static)
+    for (int t = 0; t < n; ++t) {
+      sampleVelocityAcceleration(m0, d, t, v, a);
+      regressor(m0, data, sampleConfiguration(d, t), v, a, Y);
+      rows.middleRows(static_cast<Eigen::Index>(t) * nv, nv) = base.reduce(Y);
+    }
+  }
+  return rows;
+}
+
+/// y = rows * phi reshaped to (N x nv).
+MatrixXd perSample(const MatrixXd& rows, const VectorXd& phi, int nv) {
+  const VectorXd y = rows * phi;
+  MatrixXd out(y.size() / nv, nv);
+  for (Eigen::Index t = 0; t < out.rows(); ++t) out.row(t) = y.segment(t * nv, nv).transpose();
+  return out;
+}
+
+double largestEigenvalue(const MatrixXd& symmetric) {
+  if (symmetric.size() == 0) return 0.0;
+  Eigen::SelfAdjointEigenSolver<MatrixXd> es(symmetric, Eigen::EigenvaluesOnly);
+  return es.eigenvalues().maxCoeff();
+}
+
+/// Condition number of the weighted stacked regressor A with unit-norm
+/// columns, from its normal matrix N = AᵀWA: sqrt(λmax / λmin) of D N D.
+double conditionNumber(const MatrixXd& N, int* unexcited) {
+  // Columns that are identically zero (a joint that never moves has no
+  // viscous or Coulomb column) carry no information at all; they are
+  // counted apart rather than making the number infinite.
+  std::vector<int> used;
+  for (int c = 0; c < N.rows(); ++c) {
+    if (N(c, c) > 0.0) used.push_back(c);
+  }
+  *unexcited = static_cast<int>(N.rows()) - static_cast<int>(used.size());
+  MatrixXd S(used.size(), used.size());
+  for (std::size_t a = 0; a < used.size(); ++a) {
+    for (std::size_t b = 0; b < used.size(); ++b) {
+      S(a, b) = N(used[a], used[b]) / std::sqrt(N(used[a], used[a]) * N(used[b], used[b]));
+    }
+  }
+  Eigen::SelfAdjointEigenSolver<MatrixXd> es(S, Eigen::EigenvaluesOnly);
+  const double lo = std::max(es.eigenvalues().minCoeff(), 0.0), hi = es.eigenvalues().maxCoeff();
+  return lo > 0.0 ? std::sqrt(hi / lo) : std::numeric_limits<double>::infinity();
+}
+
+// The ξ columns of joint row i at sample t (A(12) with our signs).
+struct JointRow {
+  double u, qd, coulomb, stat, offset;
+};
+
+/// Everything the least squares needs from the trials, built once.
+struct Problem {
+  int nv = 0, nj = 0, nb = 0;
+  std::vector<MatrixXd> rows;      // per trial (N nv x nb)
+  std::vector<MatrixXd> F;         // per trial (N x nv): contact forces minus the held loads' dynamics
+  std::vector<const MotionData*> trials;
+  std::vector<std::vector<JointRow>> z;  // per trial, (N nj)
+  int samples = 0;
+};
+
+Problem buildProblem(const RigidModel& model, const BaseParameters& base, const std::vector<MotionData>& trials,
+                     const VectorXd& phi_ref, const JointParameters& xi_ref, double stop_velocity, bool joints) {
+  Problem p;
+  p.nv = model.nv;
+  p.nj = model.num_joints;
+  p.nb = base.numBase();
+  for (const MotionData& d : trials) {
+    p.trials.push_back(&d);
+    p.rows.push_back(regressorRows(model, base, d));
+    p.samples += d.numSamples();
+    // A known held load is moved to the right-hand side: φ stays the robot's own.
+    p.F.push_back(d.F);
+    if (!d.held.empty()) {
+      p.F.back() -= perSample(p.rows.back(), base.fromStandard(heldParameters(model, d.held)), p.nv);
+    }
+    if (!joints) continue;
+    if (d.current.rows() != d.numSamples()) {
+      throw std::invalid_argument("trial '" + d.name + "' has no motor currents: full identification needs them");
+    }
+    // A(8)-(9): the residual a stopped joint's static friction must hold,
+    // from the a-priori model: k_T u + τ_o − Y_j φ_ref + F_j.
+    const MatrixXd tau_ref = perSample(p.rows.back(), phi_ref, p.nv);
+    std::vector<JointRow> z(static_cast<std::size_t>(d.numSamples()) * p.nj);
+    for (int t = 0; t < d.numSamples(); ++t) {
+      for (int i = 0; i < p.nj; ++i) {
+        const double qd = d.qd(t, i), u = d.current(t, i);
+        JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
+        r.u = -u;
+        r.qd = qd;
+        r.offset = -1.0;
+        if (std::abs(qd) > stop_velocity) {
+          r.coulomb = qd > 0.0 ? 1.0 : -1.0;
+          r.stat = 0.0;
+        } else {
+          const double held =
+              xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F.back()(t, 6 + i);
+          r.coulomb = 0.0;
+          r.stat = held > 0.0 ? 1.0 : (held < 0.0 ? -1.0 : 0.0);
+        }
+      }
+    }
+    p.z.push_back(std::move(z));
+  }
+  return p;
+}
+
+struct NormalEquations {
+  MatrixXd N;  // AᵀWA
+  VectorXd r;  // AᵀWb
+  double bWb = 0.0;
+  double rows = 0.0;
+};
+
+// Column of joint i's parameter k (0..4) in x = [φ; ξ].
+int xiColumn(const Problem& p, int k, int i) { return p.nb + k * p.nj + i; }
+
+double zValue(const JointRow& r, int k) {
+  switch (k) {
+    case 0: return r.u;
+    case 1: return r.qd;
+    case 2: return r.coulomb;
+    case 3: return r.stat;
+    default: return r.offset;
+  }
+}
+
+/// Accumulates the weighted normal equations; `weight` per equation (nv),
+/// joints: include the joint rows (and ξ).
+NormalEquations normalEquations(const Problem& p, const VectorXd& weight, bool joints) {
+  const int P = p.nb + (joints ? 5 * p.nj : 0);
+  const int used_rows = joints ? p.nv : 6;
+  NormalEquations ne;
+  ne.N = MatrixXd::Zero(P, P);
+  ne.r = VectorXd::Zero(P);
+  for (std::size_t k = 0; k < p.rows.size(); ++k) {
+    const MotionData& d = *p.trials[k];
+    const int n = d.numSamples();
+    // φ block: rows scaled by sqrt(w), one rank update.
+    MatrixXd Yw(static_cast<Eigen::Index>(n) * used_rows, p.nb);
+    VectorXd bw(Yw.rows());
+    for (int t = 0; t < n; ++t) {
+      for (int e = 0; e < used_rows; ++e) {
+        const double s = std::sqrt(weight[e]);
+        Yw.row(static_cast<Eigen::Index>(t) * used_rows + e) = s * p.rows[k].row(static_cast<Eigen::Index>(t) * p.nv + e);
+        bw[static_cast<Eigen::Index>(t) * used_rows + e] = s * p.F[k](t, e);
+      }
+    }
+    ne.N.topLeftCorner(p.nb, p.nb).selfadjointView<Eigen::Lower>().rankUpdate(Yw.transpose());
+    ne.r.head(p.nb) += Yw.transpose() * bw;
+    ne.bWb += bw.squaredNorm();
+    ne.rows += static_cast<double>(Yw.rows());
+    if (!joints) continue;
+    for (int t = 0; t < n; ++t) {
+      for (int i = 0; i < p.nj; ++i) {
+        const int e = 6 + i;
+        const double w = weight[e];
+        const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
+        const auto y = p.rows[k].row(static_cast<Eigen::Index>(t) * p.nv + e);
+        for (int a = 0; a < 5; ++a) {
+          const double za = zValue(z, a);
+          if (za == 0.0) continue;
+          const int ca = xiColumn(p, a, i);
+          ne.N.col(ca).head(p.nb) += (w * za) * y.transpose();
+          for (int b = 0; b <= a; ++b) ne.N(ca, xiColumn(p, b, i)) += w * za * zValue(z, b);
+          ne.r[ca] += w * za * p.F[k](t, e);
+        }
+      }
+    }
+  }
+  // Mirror: the φ block's lower triangle, the ξξ blocks' lower triangle, and
+  // the φξ block (stored in the upper part above) into the lower part.
+  MatrixXd full = ne.N.selfadjointView<Eigen::Lower>();
+  if (joints) {
+    full.bottomLeftCorner(5 * p.nj, p.nb) = ne.N.topRightCorner(p.nb, 5 * p.nj).transpose();
+    full.topRightCorner(p.nb, 5 * p.nj) = ne.N.topRightCorner(p.nb, 5 * p.nj);
+    // ξξ: entries were written at (ca, cb) with b <= a, i.e. lower triangle.
+    MatrixXd xx = ne.N.bottomRightCorner(5 * p.nj, 5 * p.nj);
+    full.bottomRightCorner(5 * p.nj, 5 * p.nj) = xx.selfadjointView<Eigen::Lower>();
+  }
+  ne.N = full;
+  return ne;
+}
+
+/// Sum of squared residuals per equation (nv) at x.
+VectorXd residualPower(const Problem& p, const VectorXd& x, bool joints, VectorXd* count) {
+  VectorXd power = VectorXd::Zero(p.nv);
+  *count = VectorXd::Zero(p.nv);
+  for (std::size_t k = 0; k < p.rows.size(); ++k) {
+    const MotionData& d = *p.trials[k];
+    const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
+    for (int t = 0; t < d.numSamples(); ++t) {
+      for (int e = 0; e < (joints ? p.nv : 6); ++e) {
+        double res = y(t, e) - p.F[k](t, e);
+        if (e >= 6) {
+          const int i = e - 6;
+          const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
+          for (int a = 0; a < 5; ++a) res += zValue(z, a) * x[xiColumn(p, a, i)];
+        }
+        power[e] += res * res;
+        (*count)[e] += 1.0;
+      }
+    }
+  }
+  return power;
+}
+
+struct Solution {
+  VectorXd x, relative_std;
+  double condition_number = 0.0;
+  int unexcited = 0;
+  VectorXd row_rms;
+};
+
+/// A(13)-(20): two passes (unit weights, then inverse residual variances).
+Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, const IdentificationOptions& o) {
+  const int P = p.nb + (joints ? 5 * p.nj : 0);
+  VectorXd weight = VectorXd::Ones(p.nv);
+  Solution s;
+  for (int pass = 0; pass < 2; ++pass) {
+    const NormalEquations ne = normalEquations(p, weight, joints);
+    // A(16)-(20): regularisation weights normalised by the data's own scale.
+    VectorXd wreg(P);
+    wreg.head(p.nb).setConstant(o.w_phi * largestEigenvalue(ne.N.topLeftCorner(p.nb, p.nb)));
+    if (joints) {
+      double lambda_T = 0.0, lambda_d = 0.0;
+      for (std::size_t k = 0; k < p.z.size(); ++k) {
+        VectorXd sum_u = VectorXd::Zero(p.nj), sum_d = VectorXd::Zero(p.nj);
+        for (std::size_t r = 0; r < p.z[k].size(); ++r) {
+          const int i = static_cast<int>(r % p.nj);
+          sum_u[i] += weight[6 + i] * p.z[k][r].u * p.z[k][r].u;
+          sum_d[i] += weight[6 + i] * p.z[k][r].qd * p.z[k][r].qd;
+        }
+        lambda_T += sum_u.maxCoeff();
+        lambda_d += sum_d.maxCoeff();
+      }
+      const double wj_max = weight.tail(p.nj).maxCoeff();
+      wreg.segment(p.nb, p.nj).setConstant(o.w_T * lambda_T);
+      wreg.segment(p.nb + p.nj, p.nj).setConstant(o.w_d * lambda_d);
+      wreg.segment(p.nb + 2 * p.nj, p.nj).setConstant(o.w_c * p.samples * wj_max);
+      wreg.segment(p.nb + 3 * p.nj, p.nj).setConstant(o.w_s * p.samples * wj_max);
+      wreg.segment(p.nb + 4 * p.nj, p.nj).setConstant(o.w_o * p.samples * wj_max);
+    }
+    MatrixXd H = ne.N;
+    H.diagonal() += wreg;
+    const Eigen::LDLT<MatrixXd> ldlt(H);
+    s.x = ldlt.solve(ne.r + wreg.cwiseProduct(x_ref));
+    VectorXd count;
+    const VectorXd power = residualPower(p, s.x, joints, &count);
+    if (pass == 0) {
+      // Inverse residual variance of each equation, floored so that an
+      // equation the model fits exactly cannot take all the weight.
+      for (int e = 0; e < (joints ? p.nv : 6); ++e) {
+        const double var = power[e] / std::max(count[e], 1.0);
+        weight[e] = 1.0 / std::max(var, 1e-12);
+      }
+      continue;
+    }
+    s.condition_number = conditionNumber(ne.N, &s.unexcited);
+    s.row_rms = VectorXd::Zero(p.nv);
+    double weighted = 0.0;
+    for (int e = 0; e < (joints ? p.nv : 6); ++e) {
+      s.row_rms[e] = std::sqrt(power[e] / std::max(count[e], 1.0));
+      weighted += weight[e] * power[e];
+    }
+    const double dof = std::max(ne.rows - P, 1.0);
+    const double sigma2 = weighted / dof;
+    const MatrixXd cov = ldlt.solve(MatrixXd::Identity(P, P)) * sigma2;
+    s.relative_std.resize(P);
+    for (int c = 0; c < P; ++c) {
+      s.relative_std[c] = std::sqrt(std::max(cov(c, c), 0.0)) / std::max(std::abs(s.x[c]), 1e-300);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+Eigen::VectorXd heldParameters(const RigidModel& model, const std::vector<HeldLoad>& held) {
+  VectorXd phi = VectorXd::Zero(10 * model.num_bodies);
+  for (const HeldLoad& h : held) {
+    const int f = frameIndex(model, h.link);
+    if (f < 0) throw std::invalid_argument("held load on unknown link '" + h.link + "'");
+    const int b = model.frame_body[f];
+    const Vector3d c = model.frame_R[f] * h.com + model.frame_p[f];
+    const double m = h.mass;
+    const Matrix3d I = (0.4 * m * h.radius * h.radius) * Matrix3d::Identity() +
+                       m * (c.squaredNorm() * Matrix3d::Identity() - c * c.transpose());
+    Eigen::Matrix<double, 10, 1> add;
+    add << m, m * c.x(), m * c.y(), m * c.z(), I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2);
+    phi.segment<10>(10 * b) += add;
+  }
+  return phi;
+}
+
+MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& s,
+                           const ConditioningOptions& o) {
+  const int fi = frameIndex(model, layout.imu.link);
+  if (fi < 0) throw std::invalid_argument("IMU on unknown link '" + layout.imu.link + "'");
+  if (model.frame_body[fi] != 0) {
+    throw std::invalid_argument("the IMU's link '" + layout.imu.link +
+                                "' is not part of the base link: the identification works in the IMU's frame (A §3.2)");
+  }
+  const double rate = s.rate_hz;
+  if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
+    throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
+  }
+  const FilteredSignals q = filterAndDifferentiate(s.joint_angle, rate, o.cutoff_hz);
+  const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
+  const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
+  const MatrixXd acc = filterZeroPhase(lp, s.accel);
+  const MatrixXd cur = s.current.rows() > 0 ? filterZeroPhase(lp, s.current) : MatrixXd();
+  std::vector<MatrixXd> wrench;
+  for (const MatrixXd& f : s.wrench) wrench.push_back(filterZeroPhase(lp, f));
+
+  // IMU frame in the base body frame.
+  const Matrix3d R_bi = model.frame_R[fi] * layout.imu.R;
+  const Vector3d p_bi = model.frame_R[fi] * layout.imu.p + model.frame_p[fi];
+  std::vector<int> sensor_frame;
+  for (const SensorMount& m : layout.force_sensors) {
+    const int f = frameIndex(model, m.link);
+    if (f < 0) throw std::invalid_argument("force sensor '" + m.name + "' on unknown link '" + m.link + "'");
+    sensor_frame.push_back(f);
+  }
+
+  const int trim = static_cast<int>(std::ceil(o.trim_s * rate));
+  const int step = std::max(1, o.decimate);
+  std::vector<int> keep;
+  for (int t = trim; t < s.numSamples() - trim; t += step) keep.push_back(t);
+  if (keep.size() < 10) throw std::invalid_argument("stream '" + s.path + "' is too short to identify from");
+
+  MotionData d;
+  d.name = s.meta("trial", s.path);
+  const int n = static_cast<int>(keep.size()), nj = model.num_joints;
+  d.time.resize(n);
+  d.q.resize(n, nj);
+  d.qd.resize(n, nj);
+  d.qdd.resize(n, nj);
+  d.omega.resize(n, 3);
+  d.omegad.resize(n, 3);
+  d.base_acc.resize(n, 3);
+  if (cur.rows() > 0) d.current.resize(n, nj);
+  d.F = MatrixXd::Zero(n, model.nv);
+  RigidData data(model);
+  MatrixXd Jp(3, model.nv), J(6, model.nv);
+  for (int k = 0; k < n; ++k) {
+    const int t = keep[k];
+    d.time[k] = s.time[t];
+    d.q.row(k) = q.x.row(t);
+    d.qd.row(k) = q.xd.row(t);
+    d.qdd.row(k) = q.xdd.row(t);
+    const Vector3d om = R_bi * row3(w.x, t), omd = R_bi * row3(w.xd, t);
+    d.omega.row(k) = om.transpose();
+    d.omegad.row(k) = omd.transpose();
+    // The accelerometer reads the sensor point; move it to the base origin.
+    const Vector3d a_imu = R_bi * row3(acc, t);
+    d.base_acc.row(k) = (a_imu - omd.cross(p_bi) - om.cross(om.cross(p_bi))).transpose();
+    if (cur.rows() > 0) d.current.row(k) = cur.row(t);
+    // A(10): each sensor's wrench through its Jacobian, in the base frame.
+    Configuration config;
+    config.joints = d.q.row(k).transpose();
+    forwardKinematics(model, data, config);
+    for (std::size_t f = 0; f < sensor_frame.size(); ++f) {
+      const SensorMount& m = layout.force_sensors[f];
+      const int fr = sensor_frame[f];
+      const Matrix3d R_s = data.frame_R_W[fr] * m.R;
+      const Vector3d force = R_s * wrench[f].row(t).head<3>().transpose();
+      const Vector3d moment = R_s * wrench[f].row(t).tail<3>().transpose();
+      pointJacobian(model, data, fr, m.p, Jp);
+      frameJacobian(model, data, fr, J);
+      d.F.row(k) += (Jp.transpose() * force + J.bottomRows<3>().transpose() * moment).transpose();
+    }
+  }
+  return d;
+}
+
+Eigen::VectorXd JointParameters::stacked() const {
+  VectorXd xi(5 * motor_constant.size());
+  xi << motor_constant, viscous, coulomb, static_max, offset;
+  return xi;
+}
+
+JointParameters JointParameters::fromStacked(const Eigen::VectorXd& xi) {
+  const Eigen::Index n = xi.size() / 5;
+  JointParameters j;
+  j.motor_constant = xi.segment(0, n);
+  j.viscous = xi.segment(n, n);
+  j.coulomb = xi.segment(2 * n, n);
+  j.static_max = xi.segment(3 * n, n);
+  j.offset = xi.segment(4 * n, n);
+  return j;
+}
+
+JointParameters jointParameters(const RigidModel& model, const RobotDescription& description) {
+  const int nj = model.num_joints;
+  VectorXd xi(5 * nj);
+  for (int i = 0; i < nj; ++i) {
+    const JointActuation& a = description.joints[model.joint_source[i]].actuation;
+    xi[i] = a.motor_constant;
+    xi[nj + i] = a.viscous;
+    xi[2 * nj + i] = a.coulomb;
+    xi[3 * nj + i] = a.static_max;
+    xi[4 * nj + i] = a.torque_offset;
+  }
+  return JointParameters::fromStacked(xi);
+}
+
+double totalMass(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi) {
+  const RigidModel m0 = withoutGravity(model);
+  RigidData data(m0);
+  VectorXd v = VectorXd::Zero(m0.nv), a = VectorXd::Zero(m0.nv);
+  if (!m0.floating_base) throw std::invalid_argument("total mass needs a floating base");
+  a[2] = 1.0;
+  MatrixXd Y;
+  regressor(m0, data, neutralConfiguration(m0), v, a, Y);
+  return (base.reduce(Y).row(2) * phi)(0);
+}
+
+RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters& base,
+                                  const JointParameters& xi_apriori, const std::vector<MotionData>& trials,
+                                  const IdentificationOptions& options) {
+  if (trials.empty()) throw std::invalid_argument("identification needs at least one trial");
+  RobotIdentification out;
+  out.phi_apriori = base.fromStandard(standardParameters(model));
+  out.xi_apriori = xi_apriori;
+  const Problem p = buildProblem(model, base, trials, out.phi_apriori, xi_apriori, options.stop_velocity, true);
+  VectorXd x_ref(p.nb + 5 * p.nj);
+  x_ref << out.phi_apriori, xi_apriori.stacked();
+  const Solution s = solveRegularised(p, true, x_ref, options);
+  out.phi = s.x.head(p.nb);
+  out.xi = JointParameters::fromStacked(s.x.tail(5 * p.nj));
+  out.phi_relative_std = s.relative_std.head(p.nb);
+  out.xi_relative_std = JointParameters::fromStacked(s.relative_std.tail(5 * p.nj));
+  out.condition_number = s.condition_number;
+  out.unexcited_columns = s.unexcited;
+  out.total_mass = totalMass(model, base, out.phi);
+  out.total_mass_apriori = totalMass(model, base, out.phi_apriori);
+  out.num_samples = p.samples;
+  out.row_rms = s.row_rms;
+  return out;
+}
+
+BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseParameters& base,
+                                            const std::vector<MotionData>& trials,
+                                            const IdentificationOptions& options) {
+  if (trials.empty()) throw std::invalid_argument("identification needs at least one trial");
+  const VectorXd phi_ref = base.fromStandard(standardParameters(model));
+  const Problem p = buildProblem(model, base, trials, phi_ref, JointParameters{}, options.stop_velocity, false);
+  const Solution s = solveRegularised(p, false, phi_ref, options);
+  BaseLinkIdentification out;
+  out.phi = s.x;
+  out.phi_relative_std = s.relative_std;
+  out.condition_number = s.condition_number;
+  out.total_mass = totalMass(model, base, out.phi);
+  return out;
+}
+
+Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
+                                const MotionData& motion) {
+  const VectorXd phi_trial = phi + base.fromStandard(heldParameters(model, motion.held));
+  return perSample(regressorRows(model, base, motion), phi_trial, model.nv);
+}
+
+Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& xi, const MotionData& motion,
+                               const Eigen::MatrixXd& inverse_dynamics, double stop_velocity) {
+  const int n = motion.numSamples(), nj = model.num_joints;
+  if (motion.current.rows() != n) throw std::invalid_argument("trial '" + motion.name + "' has no motor currents");
+  MatrixXd tau(n, nj);
+  for (int t = 0; t < n; ++t) {
+    for (int i = 0; i < nj; ++i) {
+      const double drive = xi.motor_constant[i] * motion.current(t, i) + xi.offset[i];
+      const double qd = motion.qd(t, i);
+      double friction;
+      if (std::abs(qd) > stop_velocity) {
+        friction = xi.viscous[i] * qd + (qd > 0.0 ? xi.coulomb[i] : -xi.coulomb[i]);
+      } else {
+        // A(8)-(9): static friction holds what drive and contact leave over.
+        const double held = drive - inverse_dynamics(t, 6 + i) + motion.F(t, 6 + i);
+        friction = xi.viscous[i] * qd + (held > 0.0 ? xi.static_max[i] : (held < 0.0 ? -xi.static_max[i] : 0.0));
+      }
+      tau(t, i) = drive - friction;
+    }
+  }
+  return tau;
+}
+
+}  // namespace suitsim::eval

@@ -1,0 +1,180 @@
+#include "suitsim/eval/streams.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace suitsim::eval {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
+  throw StreamError(path + ":" + std::to_string(line) + ": " + what);
+}
+
+std::vector<std::string> splitFields(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    out.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t\r");
+  if (a == std::string::npos) return "";
+  const std::size_t b = s.find_last_not_of(" \t\r");
+  return s.substr(a, b - a + 1);
+}
+
+/// "R_KNEE.encoder[rad]" -> "R_KNEE.encoder": units are informative only.
+std::string channelName(const std::string& label) {
+  const std::string t = trim(label);
+  const std::size_t bracket = t.find('[');
+  return bracket == std::string::npos ? t : t.substr(0, bracket);
+}
+
+bool parseDouble(const std::string& text, double* out) {
+  const std::string t = trim(text);
+  if (t.empty()) return false;
+  const char* end = t.data() + t.size();
+  const auto r = std::from_chars(t.data(), end, *out);
+  return r.ec == std::errc() && r.ptr == end && std::isfinite(*out);
+}
+
+}  // namespace
+
+std::string SensorStream::meta(const std::string& key, const std::string& fallback) const {
+  const auto it = header.find(key);
+  return it == header.end() ? fallback : it->second;
+}
+
+SensorStream readSensorStream(const std::string& path, const RigidModel& model, const SensorLayout& layout,
+                              double expected_rate_hz) {
+  std::ifstream in(path);
+  if (!in) fail(path, 0, "cannot open the stream file");
+  SensorStream s;
+  s.path = path;
+  std::string line;
+  int line_no = 0;
+  std::vector<std::string> labels;
+  int header_line = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      const std::size_t colon = line.find(':');
+      if (colon != std::string::npos) s.header[trim(line.substr(1, colon - 1))] = trim(line.substr(colon + 1));
+      continue;
+    }
+    labels = splitFields(line);
+    header_line = line_no;
+    break;
+  }
+  if (labels.empty()) fail(path, line_no, "no header row (expected \"time[s],<channel>,...\")");
+  if (channelName(labels[0]) != "time") fail(path, header_line, "the first column must be time[s], got '" + labels[0] + "'");
+  std::map<std::string, int> column;
+  for (std::size_t c = 0; c < labels.size(); ++c) {
+    const std::string name = channelName(labels[c]);
+    if (!column.emplace(name, static_cast<int>(c)).second) {
+      fail(path, header_line, "channel '" + name + "' appears twice");
+    }
+  }
+  auto need = [&](const std::string& name) {
+    const auto it = column.find(name);
+    if (it == column.end()) fail(path, header_line, "missing channel '" + name + "'");
+    return it->second;
+  };
+  const int nj = model.num_joints;
+  std::vector<int> enc(nj), cur(layout.has_currents ? nj : 0);
+  for (int j = 0; j < nj; ++j) {
+    enc[j] = need(model.joint_name[j] + ".encoder");
+    if (layout.has_currents) cur[j] = need(model.joint_name[j] + ".current");
+  }
+  int gyro[3], accel[3];
+  const char* axes[3] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) {
+    gyro[k] = need(layout.imu.name + ".gyro." + axes[k]);
+    accel[k] = need(layout.imu.name + ".accel." + axes[k]);
+  }
+  std::vector<std::array<int, 6>> fcol(layout.force_sensors.size());
+  for (std::size_t f = 0; f < layout.force_sensors.size(); ++f) {
+    for (int k = 0; k < 3; ++k) {
+      fcol[f][k] = need(layout.force_sensors[f].name + ".force." + axes[k]);
+      fcol[f][3 + k] = need(layout.force_sensors[f].name + ".torque." + axes[k]);
+    }
+  }
+
+  // Rate: stated in the header, and the times must agree with it.
+  const std::string rate_text = s.meta("sensor_rate_hz");
+  if (rate_text.empty() || !parseDouble(rate_text, &s.rate_hz) || s.rate_hz <= 0.0) {
+    fail(path, header_line, "no valid '# sensor_rate_hz: <Hz>' line before the header");
+  }
+  if (expected_rate_hz > 0.0 && std::abs(s.rate_hz - expected_rate_hz) > 1e-9 * expected_rate_hz) {
+    std::ostringstream m;
+    m << "sensor rate " << s.rate_hz << " Hz, expected " << expected_rate_hz << " Hz (all trials must share one rate)";
+    fail(path, header_line, m.str());
+  }
+
+  std::vector<std::vector<double>> rows;
+  std::vector<double> row(labels.size());
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> fields = splitFields(line);
+    if (fields.size() != labels.size()) {
+      fail(path, line_no, std::to_string(fields.size()) + " fields, the header has " + std::to_string(labels.size()));
+    }
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      if (!parseDouble(fields[c], &row[c])) {
+        fail(path, line_no, "column '" + channelName(labels[c]) + "' is not a finite number ('" + trim(fields[c]) + "')");
+      }
+    }
+    if (!rows.empty()) {
+      const double dt = row[0] - rows.back()[0];
+      if (!(dt > 0.0)) fail(path, line_no, "time does not increase (" + trim(fields[0]) + " s after " +
+                                               std::to_string(rows.back()[0]) + " s)");
+      if (std::abs(dt * s.rate_hz - 1.0) > 0.01) {
+        std::ostringstream m;
+        m << "sample spacing " << dt << " s does not match sensor_rate_hz " << s.rate_hz << " (missing or extra samples?)";
+        fail(path, line_no, m.str());
+      }
+    }
+    rows.push_back(row);
+  }
+  const int n = static_cast<int>(rows.size());
+  if (n < 20) fail(path, line_no, "only " + std::to_string(n) + " samples; identification needs at least 20");
+
+  s.time.resize(n);
+  s.joint_angle.resize(n, nj);
+  if (layout.has_currents) s.current.resize(n, nj);
+  s.gyro.resize(n, 3);
+  s.accel.resize(n, 3);
+  s.wrench.assign(layout.force_sensors.size(), Eigen::MatrixXd(n, 6));
+  for (int t = 0; t < n; ++t) {
+    const std::vector<double>& r = rows[t];
+    s.time[t] = r[0];
+    for (int j = 0; j < nj; ++j) {
+      s.joint_angle(t, j) = r[enc[j]];
+      if (layout.has_currents) s.current(t, j) = r[cur[j]];
+    }
+    for (int k = 0; k < 3; ++k) {
+      s.gyro(t, k) = r[gyro[k]];
+      s.accel(t, k) = r[accel[k]];
+    }
+    for (std::size_t f = 0; f < fcol.size(); ++f) {
+      for (int k = 0; k < 6; ++k) s.wrench[f](t, k) = r[fcol[f][k]];
+    }
+  }
+  return s;
+}
+
+}  // namespace suitsim::eval

@@ -1,0 +1,161 @@
+// Wire model of suit bands on the rigid model, A(21)-(25) (see wires.h).
+#include "suitsim/eval/wires.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "suitsim/eval/kinematics.h"
+
+namespace suitsim::eval {
+
+using Eigen::Vector3d;
+
+namespace {
+
+[[noreturn]] void argumentError(const char* function, const std::string& what) {
+  throw std::invalid_argument(std::string(function) + ": " + what);
+}
+
+// A(24): a via point in the world from its frame's pose.
+Vector3d viaPointWorld(const RigidData& data, const WireGeometry& wire, std::size_t j) {
+  const int f = wire.frame[j];
+  return data.frame_p_W[f] + data.frame_R_W[f] * wire.point[j];
+}
+
+void checkWire(const char* function, const RigidModel& model, const WireGeometry& wire) {
+  if (wire.frame.size() < 2 || wire.frame.size() != wire.point.size()) {
+    argumentError(function, "wire '" + wire.name + "' needs >= 2 via points with one frame each (got " +
+                                std::to_string(wire.frame.size()) + " frames, " +
+                                std::to_string(wire.point.size()) + " points)");
+  }
+  for (int f : wire.frame) {
+    if (f < 0 || f >= model.numFrames()) {
+      argumentError(function, "wire '" + wire.name + "' has frame index " + std::to_string(f) +
+                                  " out of range");
+    }
+  }
+}
+
+}  // namespace
+
+WireGeometry makeWireGeometry(const RigidModel& model, const RobotBand& band) {
+  constexpr const char* kFunction = "makeWireGeometry";
+  if (band.links.size() != band.points.size()) {
+    argumentError(kFunction, "band '" + band.name + "' has " + std::to_string(band.links.size()) +
+                                 " links but " + std::to_string(band.points.size()) + " points");
+  }
+  if (band.links.size() < 2) {
+    argumentError(kFunction, "band '" + band.name + "' needs at least 2 via points (got " +
+                                 std::to_string(band.links.size()) + ")");
+  }
+  WireGeometry wire;
+  wire.name = band.name;
+  for (std::size_t j = 0; j < band.links.size(); ++j) {
+    const int f = frameIndex(model, band.links[j]);
+    if (f < 0) {
+      argumentError(kFunction, "band '" + band.name + "' via point " + std::to_string(j) +
+                                   ": unknown link '" + band.links[j] + "'");
+    }
+    const Vector3d p(band.points[j][0], band.points[j][1], band.points[j][2]);
+    if (!p.allFinite()) {
+      argumentError(kFunction, "band '" + band.name + "' via point " + std::to_string(j) +
+                                   " has a non-finite coordinate");
+    }
+    wire.frame.push_back(f);
+    wire.point.push_back(p);
+  }
+  return wire;
+}
+
+std::vector<WireGeometry> makeWireGeometries(const RigidModel& model,
+                                             const std::vector<RobotBand>& bands) {
+  std::vector<WireGeometry> wires;
+  wires.reserve(bands.size());
+  for (const RobotBand& band : bands) wires.push_back(makeWireGeometry(model, band));
+  return wires;
+}
+
+double wireLength(const RigidModel& model, const RigidData& data, const WireGeometry& wire) {
+  checkWire("wireLength", model, wire);
+  // A(23): the sum of the segment lengths.
+  double length = 0.0;
+  Vector3d previous = viaPointWorld(data, wire, 0);
+  for (std::size_t j = 1; j < wire.frame.size(); ++j) {
+    const Vector3d p = viaPointWorld(data, wire, j);
+    length += (p - previous).norm();
+    previous = p;
+  }
+  return length;
+}
+
+double wireLengthJacobian(const RigidModel& model, const RigidData& data,
+                          const WireGeometry& wire, Eigen::Ref<Eigen::RowVectorXd> J) {
+  constexpr const char* kFunction = "wireLengthJacobian";
+  checkWire(kFunction, model, wire);
+  if (J.size() != model.num_joints) {
+    argumentError(kFunction, "J has size " + std::to_string(J.size()) + ", expected " +
+                                 std::to_string(model.num_joints) + " (num_joints)");
+  }
+  J.setZero();
+  const std::size_t n = wire.frame.size();
+  Eigen::Matrix<double, 3, Eigen::Dynamic> point_J(3, model.nv);
+  // Unit direction of the segment ending at via point j (zero before the first).
+  Vector3d u_in = Vector3d::Zero();
+  Vector3d p = viaPointWorld(data, wire, 0);
+  double length = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    Vector3d u_out = Vector3d::Zero();
+    if (j + 1 < n) {
+      const Vector3d next = viaPointWorld(data, wire, j + 1);
+      const Vector3d d = next - p;
+      const double norm = d.norm();
+      length += norm;
+      // A zero-length segment has no direction: it adds no rate to first order.
+      if (norm > 0.0) u_out = d / norm;
+      p = next;
+    }
+    // A(22): l̇ = Σ_segments u·(ṗ_end − ṗ_start), regrouped per via point:
+    // point j gains u_in (end of the segment before) and loses u_out (start
+    // of the segment after). g is also the direction a unit tension pulls it.
+    const Vector3d g = u_in - u_out;
+    if (!g.isZero(0.0)) {
+      pointJacobian(model, data, wire.frame[j], wire.point[j], point_J);
+      // The base columns of the sum cancel (a rigid base motion keeps l).
+      J.noalias() += g.transpose() * point_J.rightCols(model.num_joints);
+    }
+    u_in = u_out;
+  }
+  return length;
+}
+
+double wireTension(double length, double stiffness, double natural_length) {
+  // A(25): a slack band pulls nothing.
+  return length > natural_length ? stiffness * (length - natural_length) : 0.0;
+}
+
+Eigen::VectorXd supportingTorque(const RigidModel& model, RigidData& data, const Configuration& q,
+                                 const std::vector<WireGeometry>& wires,
+                                 const Eigen::VectorXd& stiffness,
+                                 const Eigen::VectorXd& natural_length) {
+  constexpr const char* kFunction = "supportingTorque";
+  const auto num_wires = static_cast<Eigen::Index>(wires.size());
+  if (stiffness.size() != num_wires || natural_length.size() != num_wires) {
+    argumentError(kFunction, "stiffness and natural_length need one entry per wire (" +
+                                 std::to_string(num_wires) + "), got " +
+                                 std::to_string(stiffness.size()) + " and " +
+                                 std::to_string(natural_length.size()));
+  }
+  forwardKinematics(model, data, q);
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.num_joints);
+  Eigen::RowVectorXd J(model.num_joints);
+  for (Eigen::Index i = 0; i < num_wires; ++i) {
+    const double l = wireLengthJacobian(model, data, wires[i], J);
+    const double f = wireTension(l, stiffness[i], natural_length[i]);
+    // A(21) with tension positive: the band pulls the joints toward shortening it.
+    if (f != 0.0) tau.noalias() -= f * J.transpose();
+  }
+  return tau;
+}
+
+}  // namespace suitsim::eval

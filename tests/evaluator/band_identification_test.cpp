@@ -1,0 +1,413 @@
+// Band identification A(26) against known truth: supporting torques made
+// with A(21) (supportingTorque, the full forward-kinematics path) for the
+// suit of scenes/jvrc1_bend_suit.xml on JVRC-1 during a bend, then k per
+// stiffness group and l0 per band recovered from far-off a-priori guesses.
+#include "suitsim/eval/band_identification.h"
+
+#include <gtest/gtest.h>
+
+#include "suit_bands.h"
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "rigid_test_util.h"
+#include "suitsim/eval/kinematics.h"
+#include "suitsim/io/urdf.h"
+
+namespace suitsim::eval {
+namespace {
+
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+using testing::suitBands;
+
+struct Suit {
+  RigidModel model;
+  std::vector<WireGeometry> wires;
+};
+
+const Suit& suit() {
+  static const Suit s = [] {
+    Suit out{makeRigidModel(io::loadUrdf(SUITSIM_SOURCE_DIR "/models/jvrc1/jvrc1.urdf")), {}};
+    out.wires = makeWireGeometries(out.model, suitBands());
+    return out;
+  }();
+  return s;
+}
+
+const std::vector<std::string> kJoints = {"WAIST_P", "WAIST_Y", "R_HIP_P", "L_HIP_P"};
+
+double minimumJerk(double t, double start, double duration) {
+  const double s = std::clamp((t - start) / duration, 0.0, 1.0);
+  return s * s * s * (10.0 - 15.0 * s + 6.0 * s * s);
+}
+
+// The scene's bend at 200 Hz over 10 s (2000 samples): stance held 1 s, bent
+// over 3 s (WAIST_P 0 → 0.5, hips −0.38 → −0.6868, ankles −0.34 → −0.2832),
+// held 1 s, back over 3 s, held 2 s; plus a waist yaw twist of amplitude
+// `twist` (rad, period 5 s, zero at the start) so that left and right bands
+// differ.
+MatrixXd bendTrajectory(const RigidModel& model, double twist, int n = 2000) {
+  MatrixXd theta = MatrixXd::Zero(n, model.num_joints);
+  auto col = [&](const char* name) {
+    const int j = jointIndex(model, name);
+    EXPECT_GE(j, 0) << name;
+    return j;
+  };
+  for (int k = 0; k < n; ++k) {
+    const double t = 10.0 * k / n;
+    const double s = minimumJerk(t, 1.0, 3.0) - minimumJerk(t, 5.0, 3.0);
+    theta(k, col("R_KNEE")) = theta(k, col("L_KNEE")) = 0.72;
+    theta(k, col("R_SHOULDER_R")) = -0.2;
+    theta(k, col("L_SHOULDER_R")) = 0.2;
+    theta(k, col("R_ELBOW_P")) = theta(k, col("L_ELBOW_P")) = -0.5;
+    theta(k, col("WAIST_P")) = 0.5 * s;
+    theta(k, col("R_HIP_P")) = theta(k, col("L_HIP_P")) = -0.38 + (-0.6868 + 0.38) * s;
+    theta(k, col("R_ANKLE_P")) = theta(k, col("L_ANKLE_P")) = -0.34 + (-0.2832 + 0.34) * s;
+    theta(k, col("WAIST_Y")) = twist * std::sin(2.0 * std::numbers::pi * t / 5.0);
+  }
+  return theta;
+}
+
+// Band lengths at one row of joint angles (m), (4).
+VectorXd lengthsAt(const MatrixXd& theta, int row) {
+  const Suit& s = suit();
+  RigidData data(s.model);
+  forwardKinematics(s.model, data, Configuration(VectorXd(theta.row(row).transpose())));
+  VectorXd l(4);
+  for (int i = 0; i < 4; ++i) l[i] = wireLength(s.model, data, s.wires[i]);
+  return l;
+}
+
+// τ_s^(t) on `joints` from A(21) through forward kinematics (N x m).
+MatrixXd syntheticTorque(const MatrixXd& theta, const std::vector<std::string>& joints,
+                         const VectorXd& k, const VectorXd& l0) {
+  const Suit& s = suit();
+  RigidData data(s.model);
+  MatrixXd tau(theta.rows(), static_cast<Eigen::Index>(joints.size()));
+  for (Eigen::Index t = 0; t < theta.rows(); ++t) {
+    const VectorXd full =
+        supportingTorque(s.model, data, Configuration(VectorXd(theta.row(t).transpose())), s.wires, k, l0);
+    for (std::size_t c = 0; c < joints.size(); ++c) tau(t, c) = full[jointIndex(s.model, joints[c])];
+  }
+  return tau;
+}
+
+BandIdentificationOptions twoGroups(double guess_a, double guess_b) {
+  BandIdentificationOptions options;
+  options.groups = {{"typeA", {"bandA_R", "bandA_L"}, guess_a}, {"typeB", {"bandB_R", "bandB_L"}, guess_b}};
+  return options;
+}
+
+// Worst relative errors of k (per group) and l0 (per band) against the truth.
+struct Errors {
+  double k = 0.0;
+  double l0 = 0.0;
+};
+
+Errors errors(const BandIdentificationResult& r, const VectorXd& k_group, const VectorXd& l0) {
+  Errors e;
+  for (int g = 0; g < k_group.size(); ++g) {
+    e.k = std::max(e.k, std::abs(r.stiffness[g] - k_group[g]) / k_group[g]);
+  }
+  for (int i = 0; i < l0.size(); ++i) {
+    e.l0 = std::max(e.l0, std::abs(r.natural_length[i] - l0[i]) / l0[i]);
+  }
+  return e;
+}
+
+void print(const char* label, const BandIdentificationResult& r) {
+  std::printf("[measured] %s: k =", label);
+  for (int g = 0; g < r.stiffness.size(); ++g) std::printf(" %s %.4f", r.group[g].c_str(), r.stiffness[g]);
+  std::printf(" N/m; l0 =");
+  for (int i = 0; i < r.natural_length.size(); ++i) std::printf(" %.6f", r.natural_length[i]);
+  std::printf(" m; taut");
+  for (int n : r.taut_samples) std::printf(" %d", n);
+  std::printf("; rmse %.3g of %.3g N m; start %d, %d iterations\n", r.rmse, r.torque_rms, r.best_start,
+              r.iterations);
+}
+
+// ---- (d) exact recovery, and with noise ---------------------------------------------------
+
+TEST(BandIdentification, RecoversStiffnessAndNaturalLengthFromFarGuesses) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12);
+  const VectorXd l0 = lengthsAt(theta, 0);  // just taut in the stance, as the scene's "auto"
+  const VectorXd k = VectorXd::Constant(4, 197.8);
+  const MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
+  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  for (const auto& [guess_a, guess_b] : {std::pair{50.0, 1000.0}, std::pair{1000.0, 50.0}}) {
+    const BandIdentificationResult r = identifyBands(samples, tau, twoGroups(guess_a, guess_b));
+    print("noise-free", r);
+    const Errors e = errors(r, Eigen::Vector2d(197.8, 197.8), l0);
+    std::printf("[measured] noise-free from guesses %.0f/%.0f: k rel error %.3g, l0 rel error %.3g\n",
+                guess_a, guess_b, e.k, e.l0);
+    EXPECT_LT(e.k, 1e-6);
+    EXPECT_LT(e.l0, 1e-6);
+    EXPECT_LT(r.rmse, 1e-9 * r.torque_rms);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_TRUE(r.fitted[i]);
+      EXPECT_FALSE(r.never_taut[i]);
+      EXPECT_GT(r.taut_samples[i], 0);
+    }
+    EXPECT_TRUE(r.group_observable[0] && r.group_observable[1]);
+  }
+}
+
+TEST(BandIdentification, NoisyTorquesGiveStiffnessWithinTwoPercent) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12);
+  const VectorXd l0 = lengthsAt(theta, 0);
+  const VectorXd k = VectorXd::Constant(4, 197.8);
+  MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
+  // White noise of 0.1 N m on every joint: 2 % of the bent-pose waist torque
+  // (5.5 N m), 6 % of the RMS torque. Over 20 seeds the k errors were
+  // unbiased with RMS 0.24 % (type A) and 0.65 % (type B), growing in
+  // proportion to the noise (0.71 % and 1.9 % at 0.3 N m).
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> noise(0.0, 0.1);
+  for (Eigen::Index i = 0; i < tau.size(); ++i) tau.data()[i] += noise(rng);
+  const BandIdentificationResult r = identifyBands(suit().model, suit().wires, theta, kJoints, tau,
+                                                   twoGroups(50.0, 1000.0));
+  print("noise 0.1 N m", r);
+  const double err_a = std::abs(r.stiffness[0] - 197.8) / 197.8;
+  const double err_b = std::abs(r.stiffness[1] - 197.8) / 197.8;
+  double l0_err = 0.0;
+  for (int i = 0; i < 4; ++i) l0_err = std::max(l0_err, std::abs(r.natural_length[i] - l0[i]));
+  std::printf("[measured] noise 0.1 N m: k error type A %.3g %%, type B %.3g %%, l0 error <= %.3g mm\n",
+              100.0 * err_a, 100.0 * err_b, 1e3 * l0_err);
+  RecordProperty("k_error_typeA", testutil::sci(err_a));
+  RecordProperty("k_error_typeB", testutil::sci(err_b));
+  EXPECT_LT(err_a, 0.01);
+  EXPECT_LT(err_b, 0.02);
+  EXPECT_LT(l0_err, 1e-3);
+  EXPECT_NEAR(r.rmse, 0.1, 0.005);  // what is left is the noise
+}
+
+// ---- (e) the estimate follows the truth ------------------------------------------------------
+
+TEST(BandIdentification, EstimateMovesWithTheTrueStiffness) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12);
+  const VectorXd l0 = lengthsAt(theta, 0);
+  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  for (const auto& [k_a, k_b] : {std::pair{80.0, 500.0}, std::pair{500.0, 80.0}, std::pair{395.6, 197.8}}) {
+    const VectorXd k = (VectorXd(4) << k_a, k_a, k_b, k_b).finished();
+    const MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
+    const BandIdentificationResult r = identifyBands(samples, tau, twoGroups(200.0, 200.0));
+    const Errors e = errors(r, Eigen::Vector2d(k_a, k_b), l0);
+    std::printf("[measured] truth k %.1f/%.1f: identified %.6f/%.6f N/m (rel error %.3g, l0 %.3g)\n", k_a,
+                k_b, r.stiffness[0], r.stiffness[1], e.k, e.l0);
+    EXPECT_LT(e.k, 1e-6);
+    EXPECT_LT(e.l0, 1e-6);
+  }
+}
+
+// ---- (f) bands slack for part of the motion ------------------------------------------------------
+
+TEST(BandIdentification, BandsSlackForPartOfTheMotion) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12);
+  // Natural lengths of the pose 2.5 s in (half way down): slack before that
+  // and after the same point on the way back.
+  const VectorXd l0 = lengthsAt(theta, 500);
+  const VectorXd k = (VectorXd(4) << 300.0, 300.0, 150.0, 150.0).finished();
+  const MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
+  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  std::vector<int> true_taut(4);
+  for (int i = 0; i < 4; ++i) {
+    true_taut[i] = static_cast<int>((samples.length.col(i).array() > l0[i]).count());
+    EXPECT_GT(true_taut[i], 100);
+    EXPECT_LT(true_taut[i], 1900);
+  }
+  for (int starts : {5, 1}) {
+    BandIdentificationOptions options = twoGroups(50.0, 1000.0);
+    options.num_starts = starts;
+    const BandIdentificationResult r = identifyBands(samples, tau, options);
+    print(starts == 1 ? "partly slack, one start" : "partly slack", r);
+    const Errors e = errors(r, Eigen::Vector2d(300.0, 150.0), l0);
+    EXPECT_LT(e.k, 1e-6) << starts;
+    EXPECT_LT(e.l0, 1e-6) << starts;
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(r.taut_samples[i], true_taut[i], 1) << i;
+  }
+}
+
+// A band that is never taut: its group's stiffness cannot be seen, and the
+// result says so; the other group is still exact.
+TEST(BandIdentification, NeverTautBandIsFlagged) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12);
+  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  VectorXd l0 = lengthsAt(theta, 0);
+  for (int i = 2; i < 4; ++i) l0[i] = samples.length.col(i).maxCoeff() + 0.01;  // type B slack throughout
+  const VectorXd k = VectorXd::Constant(4, 197.8);
+  const MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
+  const BandIdentificationResult r = identifyBands(samples, tau, twoGroups(50.0, 1000.0));
+  print("type B never taut", r);
+  EXPECT_LT(std::abs(r.stiffness[0] - 197.8) / 197.8, 1e-6);
+  EXPECT_LT(std::abs(r.natural_length[0] - l0[0]) / l0[0], 1e-6);
+  EXPECT_LT(std::abs(r.natural_length[1] - l0[1]) / l0[1], 1e-6);
+  EXPECT_TRUE(r.group_observable[0]);
+  EXPECT_FALSE(r.group_observable[1]);
+  EXPECT_TRUE(r.never_taut[2]);
+  EXPECT_TRUE(r.never_taut[3]);
+  EXPECT_EQ(r.taut_samples[2], 0);
+}
+
+// ---- fitting only the bands that matter -------------------------------------------------------------
+
+// On the hips alone type B (both ends on the trunk) acts not at all: the
+// relevance screen drops it and type A is recovered exactly.
+TEST(BandIdentification, RelevanceScreenDropsBandsThatDoNotAct) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12);
+  const VectorXd l0 = lengthsAt(theta, 0);
+  const VectorXd k = VectorXd::Constant(4, 197.8);
+  const std::vector<std::string> hips = {"R_HIP_P", "L_HIP_P"};
+  const MatrixXd tau = syntheticTorque(theta, hips, k, l0);
+  BandIdentificationOptions options = twoGroups(1000.0, 50.0);
+  options.relevance_threshold = 0.05;
+  const BandIdentificationResult r = identifyBands(suit().model, suit().wires, theta, hips, tau, options);
+  print("hips only, screened", r);
+  EXPECT_TRUE(r.fitted[0] && r.fitted[1]);
+  EXPECT_FALSE(r.fitted[2] || r.fitted[3]);
+  EXPECT_EQ(r.relevance[2], 0.0);
+  EXPECT_EQ(r.band_group[2], -1);
+  EXPECT_TRUE(std::isnan(r.stiffness[1]));
+  EXPECT_TRUE(std::isnan(r.natural_length[2]));
+  EXPECT_LT(std::abs(r.stiffness[0] - 197.8) / 197.8, 1e-6);
+  EXPECT_LT(std::abs(r.natural_length[0] - l0[0]) / l0[0], 1e-6);
+  EXPECT_LT(std::abs(r.natural_length[1] - l0[1]) / l0[1], 1e-6);
+}
+
+// The paper's setting (A §5.4): type A only, from the waist-pitch torque of
+// a plain bend, while the truth also has type B. Type B's share of the
+// waist torque biases k; measured here and bounded. (Measured: in this suit
+// type B stretches 0.10 m/rad with WAIST_P against type A's 0.12, so it
+// carries 34 % of the RMS waist torque and the type-A-only k comes out
+// 53 % high: unlike the paper's SSL, its type B is not negligible here.)
+TEST(BandIdentification, TypeAOnlyFromWaistPitchLikeThePaper) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.0);
+  const VectorXd l0 = lengthsAt(theta, 0);
+  const VectorXd k = VectorXd::Constant(4, 197.8);
+  const std::vector<std::string> waist = {"WAIST_P"};
+  const MatrixXd tau = syntheticTorque(theta, waist, k, l0);
+  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, waist);
+  BandIdentificationOptions options;
+  options.groups = {{"typeA", {"bandA_R", "bandA_L"}, 50.0}};
+  const BandIdentificationResult r = identifyBands(samples, tau, options);
+  print("paper setting, type A from WAIST_P", r);
+  const double bias = r.stiffness[0] / 197.8 - 1.0;
+  // Type B alone, for comparison: its share of the waist torque.
+  const MatrixXd tau_b = predictSupportingTorque(samples, (VectorXd(4) << 0, 0, 197.8, 197.8).finished(), l0);
+  std::printf("[measured] type-B share of the WAIST_P torque (RMS) %.3g %%, relevance %.3g; k bias %.3g %%\n",
+              100.0 * tau_b.norm() / tau.norm(), r.relevance[2], 100.0 * bias);
+  EXPECT_FALSE(r.fitted[2] || r.fitted[3]);
+  // Without B in the truth, the same fit is exact.
+  const MatrixXd tau_a = predictSupportingTorque(samples, (VectorXd(4) << 197.8, 197.8, 0, 0).finished(), l0);
+  const BandIdentificationResult exact = identifyBands(samples, tau_a, options);
+  EXPECT_LT(std::abs(exact.stiffness[0] - 197.8) / 197.8, 1e-6);
+  // l0 of the mirror-image bands is seen only as a sum on a symmetric bend.
+  EXPECT_NEAR(exact.natural_length[0] + exact.natural_length[1], l0[0] + l0[1], 1e-6);
+  EXPECT_LT(std::abs(bias), 2.0 * tau_b.norm() / tau.norm() + 1e-3);
+}
+
+// ---- determinism and the torque model ---------------------------------------------------------------------
+
+TEST(BandIdentification, DeterministicAndPredictionMatchesForwardKinematics) {
+  const MatrixXd theta = bendTrajectory(suit().model, 0.12, 400);
+  const VectorXd l0 = lengthsAt(theta, 0);
+  const VectorXd k = VectorXd::Constant(4, 197.8);
+  const MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
+  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  EXPECT_LT((predictSupportingTorque(samples, k, l0) - tau).cwiseAbs().maxCoeff(), 1e-12);
+  MatrixXd noisy = tau;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0.0, 0.5);
+  for (Eigen::Index i = 0; i < noisy.size(); ++i) noisy.data()[i] += noise(rng);
+  const BandIdentificationResult a = identifyBands(samples, noisy, twoGroups(50.0, 1000.0));
+  const BandIdentificationResult b = identifyBands(samples, noisy, twoGroups(50.0, 1000.0));
+  EXPECT_EQ(a.stiffness, b.stiffness);
+  EXPECT_EQ(a.natural_length, b.natural_length);
+  EXPECT_EQ(a.rmse, b.rmse);
+}
+
+// ---- (g) bad input ------------------------------------------------------------------------------------------
+
+template <typename F>
+void expectInvalid(F&& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one mentioning '" << fragment << "'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(BandIdentification, BadInputThrowsWithAClearMessage) {
+  const Suit& s = suit();
+  const MatrixXd theta = bendTrajectory(s.model, 0.12, 50);
+  const WireSamples samples = sampleWires(s.model, s.wires, theta, kJoints);
+  const MatrixXd tau = MatrixXd::Zero(50, 4);
+  const BandIdentificationOptions options = twoGroups(200.0, 200.0);
+
+  // Unknown link, unknown joint, wrong joint count, empty samples.
+  RobotBand band = suitBands()[2];
+  band.links[0] = "NO_SUCH_LINK";
+  expectInvalid([&] { makeWireGeometry(s.model, band); }, "unknown link 'NO_SUCH_LINK'");
+  expectInvalid([&] { sampleWires(s.model, s.wires, theta, {"WAIST_P", "HIP_X"}); }, "unknown joint 'HIP_X'");
+  expectInvalid([&] { sampleWires(s.model, s.wires, theta.leftCols(10), kJoints); }, "joint_angles is 50 x 10");
+  expectInvalid([&] { sampleWires(s.model, s.wires, MatrixXd(0, s.model.num_joints), kJoints); }, "no samples");
+  WireSamples empty = samples;
+  empty.length.resize(0, 4);
+  for (MatrixXd& J : empty.jacobian) J.resize(0, 4);
+  expectInvalid([&] { identifyBands(empty, MatrixXd(0, 4), options); }, "no samples");
+
+  // Mismatched sizes.
+  expectInvalid([&] { identifyBands(samples, MatrixXd::Zero(49, 4), options); },
+                "supporting_torque is 49 x 4, expected 50 x 4");
+  expectInvalid([&] { identifyBands(samples, MatrixXd::Zero(50, 3), options); }, "supporting_torque is 50 x 3");
+  WireSamples bad = samples;
+  bad.jacobian[1] = MatrixXd::Zero(50, 3);
+  expectInvalid([&] { identifyBands(bad, tau, options); }, "jacobian of band 'bandA_L' is 50 x 3");
+  bad = samples;
+  bad.length = MatrixXd::Zero(50, 3);
+  expectInvalid([&] { identifyBands(bad, tau, options); }, "length is 50 x 3");
+  bad = samples;
+  bad.jacobian.pop_back();
+  expectInvalid([&] { identifyBands(bad, tau, options); }, "jacobian has 3 matrices");
+  MatrixXd nan_tau = tau;
+  nan_tau(3, 1) = std::numeric_limits<double>::quiet_NaN();
+  expectInvalid([&] { identifyBands(samples, nan_tau, options); }, "non-finite");
+  expectInvalid([&] { predictSupportingTorque(samples, VectorXd::Zero(3), VectorXd::Zero(4)); },
+                "one entry per band (4)");
+
+  // Bad groups and options.
+  BandIdentificationOptions o = options;
+  o.groups[1].bands.push_back("bandC");
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "unknown band 'bandC'");
+  o = options;
+  o.groups[1].bands.push_back("bandA_R");
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "'bandA_R' is in two stiffness groups");
+  o = options;
+  o.groups[0].bands.clear();
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "'typeA' has no bands");
+  o = options;
+  o.groups[0].stiffness_guess = -5.0;
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "stiffness_guess must be > 0");
+  o = options;
+  o.groups.clear();
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "no stiffness groups");
+  o = options;
+  o.num_starts = 0;
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "num_starts must be >= 1");
+  o = options;
+  o.smoothing_widths = {0.1, -0.01};
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "smoothing widths must be > 0");
+  o = options;
+  o.relevance_threshold = 1.0;
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "relevance_threshold must be in [0, 1)");
+}
+
+}  // namespace
+}  // namespace suitsim::eval

@@ -1,0 +1,38 @@
+// What one frame shows, as shapes: filled by the scene drawing from the
+// engine's state, consumed by the renderer. Keeping the two apart means the
+// renderer knows nothing of the engine and the scene drawing nothing of GL.
+#pragma once
+
+#include <vector>
+
+#include "math3d.h"
+#include "meshes.h"
+
+namespace suitsim::viewer {
+
+struct LineVertex {
+  Vec3f position;
+  Colour colour;
+};
+
+class DrawList {
+ public:
+  void clear();
+  void sphere(Vec3f centre, float radius, Colour colour);
+  /// A solid round rod from a to b.
+  void cylinder(Vec3f a, Vec3f b, float radius, Colour colour);
+  /// A rod with round ends: how links are drawn between their joints.
+  void capsule(Vec3f a, Vec3f b, float radius, Colour colour);
+  /// A shaft and a cone head from `tail` to `head`.
+  void arrow(Vec3f tail, Vec3f head, float radius, Colour colour);
+  /// A box given its centre and three half-axis vectors (m).
+  void box(Vec3f centre, Vec3f half_x, Vec3f half_y, Vec3f half_z, Colour colour);
+  /// A flat disc of `radius` lying on the plane through `centre` with `normal`.
+  void disc(Vec3f centre, Vec3f normal, float radius, float thickness, Colour colour);
+  void line(Vec3f a, Vec3f b, Colour colour);
+
+  std::vector<Instance> spheres, cylinders, cones, boxes;
+  std::vector<LineVertex> lines;  ///< pairs
+};
+
+}  // namespace suitsim::viewer
