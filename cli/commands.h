@@ -7,5 +7,6 @@ namespace suitsim::cli {
 int runCommand(int argc, char** argv);   // argv[0] is "run"
 int infoCommand(int argc, char** argv);  // argv[0] is "info"; writes no file
 int identifyCommand(int argc, char** argv);  // argv[0] is "identify"
+int evaluateCommand(int argc, char** argv);  // argv[0] is "evaluate"
 
 }  // namespace suitsim::cli

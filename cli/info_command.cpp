@@ -259,9 +259,13 @@ Json sceneInfo(const io::Scene& scene) {
   const double omega = maxNaturalFrequency(model);
   j["omega_max_rad_s"] = omega;
   j["omega_max_dt"] = omega * sim.dt;
-  // Placeholder until scenes can list trials: one trial, the scene as it is.
+  // The experiment's trials (the scene itself is the one trial otherwise);
+  // the rest of the description is of the first trial.
   Json trials = Json::array();
-  trials.push_back({{"name", scene.name}});
+  for (const io::TrialSpec& t : io::listTrials(scene.path)) {
+    trials.push_back({{"name", t.name}, {"motion", t.motion}, {"suit", t.suit}, {"purpose", t.purpose}});
+  }
+  if (trials.empty()) trials.push_back({{"name", scene.name}});
   j["trials"] = std::move(trials);
   return j;
 }
@@ -404,7 +408,16 @@ void printScene(const Json& j) {
   std::printf("stable step: omega_max %s rad/s, dt * omega_max = %s%s\n",
               num(j["omega_max_rad_s"].get<double>(), "%.4g").c_str(), num(omega_dt, "%.3g").c_str(),
               omega_dt > 1.0 ? " (large: explicit integrators need well below 2)" : " (ok)");
-  std::printf("trials: 1 (the scene itself)\n");
+  const Json& trials = j["trials"];
+  if (trials.size() == 1 && !trials[0].contains("motion")) {
+    std::printf("trials: 1 (the scene itself)\n");
+  } else {
+    std::printf("trials: %zu (described above: the first)\n", trials.size());
+    for (const Json& t : trials) {
+      std::printf("  %-16s motion %-12s suit %-10s %s\n", str(t["name"]).c_str(), str(t["motion"]).c_str(),
+                  str(t["suit"]).c_str(), str(t["purpose"]).c_str());
+    }
+  }
 }
 
 int infoChecked(int argc, char** argv) {

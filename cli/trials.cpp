@@ -314,6 +314,12 @@ int prepareTrials(const std::string& scene_path, const std::string& only_trial, 
       *usage_problem = message;
       return 2;
     }
+    if (overrides.no_stribeck) {
+      std::fill(job.scene.model.hinge_stribeck_velocity.begin(), job.scene.model.hinge_stribeck_velocity.end(), 0.0);
+    }
+    if (overrides.noise >= 0 && job.scene.robot && job.scene.robot->sensors) {
+      job.scene.robot->sensors->noise = overrides.noise == 1;
+    }
     // The robot's sensors; checked here, before anything is written,
     // because --dt may break a rate that divided the scene's own time step.
     if (job.scene.robot && job.scene.robot->sensors) {

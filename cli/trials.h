@@ -27,6 +27,8 @@ struct SimulationOverrides {
   double duration = -1.0;
   double dt = -1.0;
   int threads = -1;
+  int noise = -1;          ///< sensor noise: -1 as the scene says, 0 off, 1 on
+  bool no_stribeck = false;  ///< switch the joints' Stribeck drop off
 };
 
 struct TrialJob {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <Eigen/Cholesky>
@@ -123,12 +124,15 @@ struct Problem {
 };
 
 Problem buildProblem(const RigidModel& model, const BaseParameters& base, const std::vector<MotionData>& trials,
-                     const VectorXd& phi_ref, const JointParameters& xi_ref, double stop_velocity, bool joints) {
+                     bool joints) {
   Problem p;
   p.nv = model.nv;
   p.nj = model.num_joints;
   p.nb = base.numBase();
   for (const MotionData& d : trials) {
+    if (joints && d.current.rows() != d.numSamples()) {
+      throw std::invalid_argument("trial '" + d.name + "' has no motor currents: full identification needs them");
+    }
     p.trials.push_back(&d);
     p.rows.push_back(regressorRows(model, base, d));
     p.samples += d.numSamples();
@@ -137,13 +141,18 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
     if (!d.held.empty()) {
       p.F.back() -= perSample(p.rows.back(), base.fromStandard(heldParameters(model, d.held)), p.nv);
     }
-    if (!joints) continue;
-    if (d.current.rows() != d.numSamples()) {
-      throw std::invalid_argument("trial '" + d.name + "' has no motor currents: full identification needs them");
-    }
-    // A(8)-(9): the residual a stopped joint's static friction must hold,
-    // from the a-priori model: k_T u + τ_o − Y_j φ_ref + F_j.
-    const MatrixXd tau_ref = perSample(p.rows.back(), phi_ref, p.nv);
+  }
+  return p;
+}
+
+/// The ξ columns of every joint row, A(12). A stopped joint's static friction
+/// takes the sign rule A(8)-(9): the sign of what it must hold,
+/// k_T u + τ_o − Y_j φ + F_j, evaluated with the reference parameters.
+void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& xi_ref, double stop_velocity) {
+  p.z.clear();
+  for (std::size_t k = 0; k < p.trials.size(); ++k) {
+    const MotionData& d = *p.trials[k];
+    const MatrixXd tau_ref = perSample(p.rows[k], phi_ref, p.nv);
     std::vector<JointRow> z(static_cast<std::size_t>(d.numSamples()) * p.nj);
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int i = 0; i < p.nj; ++i) {
@@ -156,8 +165,7 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
           r.coulomb = qd > 0.0 ? 1.0 : -1.0;
           r.stat = 0.0;
         } else {
-          const double held =
-              xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F.back()(t, 6 + i);
+          const double held = xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F[k](t, 6 + i);
           r.coulomb = 0.0;
           r.stat = held > 0.0 ? 1.0 : (held < 0.0 ? -1.0 : 0.0);
         }
@@ -165,7 +173,6 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
     }
     p.z.push_back(std::move(z));
   }
-  return p;
 }
 
 struct NormalEquations {
@@ -331,7 +338,9 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
     const MatrixXd cov = ldlt.solve(MatrixXd::Identity(P, P)) * sigma2;
     s.relative_std.resize(P);
     for (int c = 0; c < P; ++c) {
-      s.relative_std[c] = std::sqrt(std::max(cov(c, c), 0.0)) / std::max(std::abs(s.x[c]), 1e-300);
+      // Relative to the estimate; infinite for an estimate of exactly zero.
+      const double sd = std::sqrt(std::max(cov(c, c), 0.0));
+      s.relative_std[c] = s.x[c] != 0.0 ? sd / std::abs(s.x[c]) : std::numeric_limits<double>::infinity();
     }
   }
   return s;
@@ -486,10 +495,19 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   RobotIdentification out;
   out.phi_apriori = base.fromStandard(standardParameters(model));
   out.xi_apriori = xi_apriori;
-  const Problem p = buildProblem(model, base, trials, out.phi_apriori, xi_apriori, options.stop_velocity, true);
+  Problem p = buildProblem(model, base, trials, true);
   VectorXd x_ref(p.nb + 5 * p.nj);
   x_ref << out.phi_apriori, xi_apriori.stacked();
-  const Solution s = solveRegularised(p, true, x_ref, options);
+  // A(8)-(9) takes the static friction's sign from the a-priori model; a
+  // model far off (missing payloads) gets many signs wrong. Each further
+  // round takes the signs from the previous round's estimate; the
+  // regularisation stays toward the a-priori values.
+  assignJointRows(p, out.phi_apriori, xi_apriori, options.stop_velocity);
+  Solution s = solveRegularised(p, true, x_ref, options);
+  for (int round = 1; round < options.sign_rounds; ++round) {
+    assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(5 * p.nj)), options.stop_velocity);
+    s = solveRegularised(p, true, x_ref, options);
+  }
   out.phi = s.x.head(p.nb);
   out.xi = JointParameters::fromStacked(s.x.tail(5 * p.nj));
   out.phi_relative_std = s.relative_std.head(p.nb);
@@ -508,7 +526,7 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
                                             const IdentificationOptions& options) {
   if (trials.empty()) throw std::invalid_argument("identification needs at least one trial");
   const VectorXd phi_ref = base.fromStandard(standardParameters(model));
-  const Problem p = buildProblem(model, base, trials, phi_ref, JointParameters{}, options.stop_velocity, false);
+  const Problem p = buildProblem(model, base, trials, false);
   const Solution s = solveRegularised(p, false, phi_ref, options);
   BaseLinkIdentification out;
   out.phi = s.x;

@@ -140,6 +140,30 @@ const std::vector<BadScene>& badScenes() {
       {"sensor_noise_word", 9, {"<sensors>", "'noise'", "on or off", "(got 'quiet')"}},
       {"sensor_force_no_contact", 10, {"<force_sensor>", "'link'", "no <contact> points", "(got 'base')"}},
       {"sensor_duplicate_name", 10, {"<force_sensor>", "'name'", "repeats an earlier sensor name", "(got 's')"}},
+      // Experiments: <experiment> trials, named <motion>s and <suit>s, <hold>.
+      {"trial_unknown_motion", 14, {"<trial>", "'motion'", "names no <motion>", "(got 'lfit')"}},
+      {"trial_unknown_suit", 17, {"<trial>", "'suit'", "names no <suit>", "(got 'sfot')"}},
+      {"trial_purpose_word", 14, {"<trial>", "'purpose'", "evaluation or identification", "(got 'calibration')"}},
+      {"trial_identification_with_suit", 18, {"<trial>", "'suit'", "must be none for an identification trial", "(got 'soft')"}},
+      {"trial_duplicate_name", 15, {"<trial>", "'name'", "repeats trial 't1'", "(got 't1')"}},
+      {"trial_name_with_slash", 15, {"<trial>", "'name'", "letters, digits", "(got '../t2')"}},
+      {"trial_name_dotdot", 15, {"<trial>", "'name'", "must not be '.' or '..'", "(got '..')"}},
+      {"trial_name_with_space", 14, {"<trial>", "'name'", "letters, digits", "(got 'lift once')"}},
+      {"experiment_no_trial", 13, {"<experiment>", "lists no <trial>"}},
+      {"experiment_no_robot", 5, {"<experiment>", "needs a <robot>"}},
+      {"motion_unnamed_in_experiment", 12, {"<motion>", "needs a name inside an experiment"}},
+      {"motion_two_without_experiment", 12, {"<motion>", "only once outside an experiment", "first at line 9"}},
+      {"motion_duplicate_name", 12, {"<motion>", "'name'", "repeats an earlier name", "(got 'lift')"}},
+      {"motion_name_with_slash", 9, {"<motion>", "'name'", "letters, digits", "(got 'lift/up')"}},
+      {"suit_duplicate_name", 15, {"<suit>", "'name'", "repeats an earlier name", "(got 'soft')"}},
+      {"suit_missing_name", 12, {"<suit>", "missing required attribute 'name'"}},
+      // The first trial wears no suit and no trial wears 'stiff': its band is checked all the same.
+      {"suit_band_unknown_link", 16, {"<band>", "'links'", "names no link", "('uper')"}},
+      {"suit_band_repeats_robot_band", 14, {"<band>", "'name'", "repeats an earlier band name", "(got 'b')"}},
+      // The motion holding it is not the loaded trial's: every <hold> is checked.
+      {"hold_unknown_link", 13, {"<hold>", "'link'", "names no link", "(got 'uper')"}},
+      {"hold_mass_zero", 10, {"<hold>", "'mass'", "> 0", "(got '0')"}},
+      {"hold_mass_negative", 10, {"<hold>", "'mass'", "> 0", "(got '-0.5')"}},
       // Precedence (STYLE.md, Errors): each fixture holds two faults and the
       // more basic one is reported although it comes later in the file.
       {"precedence_unknown_before_missing", 6, {"<particle>", "unknown attribute 'colour'"}},

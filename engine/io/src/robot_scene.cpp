@@ -486,6 +486,11 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
                cr.positive("radius", cr.number("radius", 0.05)));
   }
 
+  // The a-priori set with payloads="true": the payloads, but never the held
+  // objects (the evaluator adds those from `held`; in the a-priori set too
+  // they would count twice).
+  const RobotDescription with_payloads = robot;
+
   // The trial's motion (named in an experiment; otherwise the only one).
   const XMLElement* selected_motion = nullptr;
   for (const XMLElement* m : children("motion")) {
@@ -672,7 +677,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
     seed = ar.integer("seed", 1);
   }
-  if (keep_payloads) apriori = robot;
+  if (keep_payloads) apriori = with_payloads;
   std::mt19937 rng(static_cast<unsigned>(seed));
   std::normal_distribution<double> normal(0.0, 1.0);
   for (RobotJoint& j : apriori.joints) {

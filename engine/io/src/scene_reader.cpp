@@ -622,6 +622,10 @@ std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* roo
     trial.line = t->GetLineNum();
     trial.name = r.text("name");
     if (!isPlainName(trial.name)) r.failAttribute("name", "must be letters, digits, '_', '-' or '.' (it names files)");
+    // OUT/<trial>/ must be a directory of its own inside OUT.
+    if (trial.name == "." || trial.name == "..") {
+      r.failAttribute("name", "must not be '.' or '..' (it names the trial's output directory)");
+    }
     for (const TrialSpec& other : trials) {
       if (other.name == trial.name) r.failAttribute("name", "repeats trial '" + other.name + "'");
     }

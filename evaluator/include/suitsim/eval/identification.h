@@ -93,6 +93,9 @@ struct IdentificationOptions {
   double stop_velocity = 0.01;  ///< |θ̇| below this (rad/s): the joint is at rest, A(7)
   /// A(16)-(17) normalised regularisation weights w_φ, w_T, w_d, w_c, w_s, w_o.
   double w_phi = 1e-5, w_T = 1e-5, w_d = 1e-5, w_c = 1e-5, w_s = 1e-5, w_o = 1e-5;
+  /// Rounds of the static-friction sign rule: 1 takes the signs from the
+  /// a-priori model as A(9) does; each further round from the last estimate.
+  int sign_rounds = 2;
 };
 
 /// Result of the full identification A(13)-(20).

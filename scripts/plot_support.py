@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Plots supporting-torque curves written by `suitsim evaluate` (curves/*.csv),
+in the layout of Ayusawa et al. 2016, figures 12 and 13: the joint angle on
+top, then one panel per suit with approach A, approach B, approach B on the
+a-priori model and the model prediction A(21) with the true bands.
+
+usage: plot_support.py --joint WAIST_P --title bend --out fig.png CSV [CSV ...]
+"""
+import argparse
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read_curves(path):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.reader(f) if r and not r[0].startswith("#")]
+    header, data = rows[0], rows[1:]
+    names = [h.split("[")[0] for h in header]
+    cols = {n: [float(r[i]) for r in data] for i, n in enumerate(names)}
+    return cols
+
+
+def suit_of(path):
+    # curves/<motion>_<suit>.csv
+    return os.path.splitext(os.path.basename(path))[0].rsplit("_", 1)[-1]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--joint", required=True)
+    ap.add_argument("--title", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("csv", nargs="+")
+    args = ap.parse_args()
+    curves = [(suit_of(p), read_curves(p)) for p in args.csv]
+    j = args.joint
+    fig, axes = plt.subplots(1 + len(curves), 1, figsize=(7, 2.4 * (1 + len(curves))), sharex=True)
+    t = curves[0][1]["time"]
+    axes[0].plot(t, curves[0][1][j + ".angle"], color="black")
+    axes[0].set_ylabel(j + " angle [rad]")
+    axes[0].set_title("%s: supporting torque at %s" % (args.title, j))
+    styles = [
+        ("approach_a", "approach A (identified)", dict(color="black", lw=0.9)),
+        ("approach_b", "approach B (identified)", dict(color="0.55", lw=2.2)),
+        ("apriori", "approach B (a priori)", dict(color="black", lw=0.9, ls=":")),
+        ("model", "model A(21), true bands", dict(color="tab:red", lw=1.6, ls="--")),
+    ]
+    for ax, (suit, c) in zip(axes[1:], curves):
+        for key, label, style in styles:
+            ax.plot(c["time"], c["%s.%s" % (j, key)], label=label, **style)
+        ax.set_ylabel("%s suit [N m]" % suit)
+        ax.grid(alpha=0.3)
+    axes[1].legend(fontsize=7, loc="best")
+    axes[-1].set_xlabel("time [s]")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
