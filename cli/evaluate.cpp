@@ -50,6 +50,7 @@ SupportCurves supportCurves(const EvaluatorView& view, const IdentifyOutcome& id
   c.suit = suit_trial.spec.suit;
   c.time = worn.time.head(n);
   c.angle = worn.q.topRows(n);
+  c.velocity = worn.qd.topRows(n);
   for (const ModelSet* m : {&identified, &apriori}) {
     Eigen::MatrixXd dyn_bare, dyn_worn;
     const Eigen::MatrixXd act_bare = actuator(*m, bare, &dyn_bare);

@@ -26,6 +26,7 @@ struct SupportCurves {
   std::string motion, suit;
   Eigen::VectorXd time;                 ///< (N) s
   Eigen::MatrixXd angle;                ///< (N x num_joints) filtered measured angles of the suit trial
+  Eigen::MatrixXd velocity;             ///< (N x num_joints) their rates (rad/s)
   std::vector<Eigen::MatrixXd> method;  ///< per SupportMethod (N x num_joints), N m
   Eigen::MatrixXd model;                ///< A(21) with the true bands on the measured angles (scoring only)
 };

@@ -45,7 +45,7 @@ int usageError(const std::string& message) {
   std::fprintf(stderr, "suitsim evaluate: %s\n", message.c_str());
   std::fprintf(stderr,
                "usage: suitsim evaluate SCENE --out DIR [--noise on|off] [--stribeck on|off] [--threads N] "
-               "[--no-plots] [--quiet]\n");
+               "[--streams DIR] [--no-plots] [--quiet]\n");
   return 2;
 }
 
@@ -54,7 +54,14 @@ struct EvaluateOptions {
   SimulationOverrides overrides;
   bool quiet = false;
   bool plots = true;
+  std::string streams;  // evaluate existing streams instead of simulating
+  std::vector<std::string> band_joints;  // joints A(26) fits on (empty: chosen from the routes)
 };
+
+// A joint moves (its friction is known from its rate) above this (rad/s):
+// beyond the Stribeck drop and well above the rate noise of the filtered
+// encoders.
+constexpr double kMovingSpeed = 0.05;
 
 double rms(const Eigen::MatrixXd& x) {
   return x.size() ? std::sqrt(x.squaredNorm() / static_cast<double>(x.size())) : 0.0;
@@ -81,13 +88,24 @@ struct SuitBandResult {
   eval::BandIdentificationResult result;
 };
 
-// Joints a suit acts on: some band's length changes by more than 2 cm per
-// radian of that joint somewhere in the motions.
+// Joints to identify the bands from: those a band acts on (its length
+// changes by more than 2 cm per radian of the joint somewhere in the
+// motions) that lie on no path from the base link to a foot. A(3) assumes
+// the ground pushes the same way with and without the suit; on a leg joint
+// the suit shifts load between the feet and the contact term of that
+// joint's row, which approach A leaves out, changes with it. The waist
+// joints see no contact force at all.
 std::vector<std::string> suitJoints(const eval::RigidModel& model, const std::vector<eval::WireGeometry>& wires,
-                                    const Eigen::MatrixXd& angles) {
+                                    const Eigen::MatrixXd& angles, const eval::SensorLayout& layout) {
+  std::set<int> contact_chain;  // joint indices between the base and a force sensor
+  for (const eval::SensorMount& m : layout.force_sensors) {
+    const int f = eval::frameIndex(model, m.link);
+    for (int b = f >= 0 ? model.frame_body[f] : 0; b > 0; b = model.body_parent[b]) contact_chain.insert(b - 1);
+  }
   const eval::WireSamples all = eval::sampleWires(model, wires, angles, model.joint_name);
   std::vector<std::string> joints;
   for (int j = 0; j < all.numJoints(); ++j) {
+    if (contact_chain.count(eval::jointIndex(model, all.joint[j]))) continue;
     double most = 0.0;
     for (const Eigen::MatrixXd& J : all.jacobian) most = std::max(most, J.col(j).cwiseAbs().maxCoeff());
     if (most > 0.02) joints.push_back(all.joint[j]);
@@ -197,6 +215,15 @@ int evaluateChecked(int argc, char** argv) {
       const long t = std::strtol(v.c_str(), &end, 10);
       if (*end != '\0' || t < 1 || t > 1024) return usageError("--threads needs a whole number from 1 to 1024");
       opt.overrides.threads = static_cast<int>(t);
+    } else if (arg == "--streams") {
+      if (!value(&opt.streams)) return usageError("--streams needs a directory (the trials/ of an earlier run)");
+    } else if (arg == "--band-joints") {
+      if (!value(&v)) return usageError("--band-joints needs joint names separated by commas");
+      for (std::size_t a = 0; a <= v.size();) {
+        const std::size_t b = std::min(v.find(',', a), v.size());
+        if (b > a) opt.band_joints.push_back(v.substr(a, b - a));
+        a = b + 1;
+      }
     } else if (arg == "--no-plots") {
       opt.plots = false;
     } else if (arg == "--quiet") {
@@ -251,30 +278,37 @@ int evaluateChecked(int argc, char** argv) {
     return 2;
   }
 
-  // 1. Run every trial.
-  const fs::path out(opt.out), streams = out / "trials";
+  // 1. Run every trial (or take the streams of an earlier run).
+  const fs::path out(opt.out);
+  const fs::path streams = opt.streams.empty() ? out / "trials" : fs::path(opt.streams);
   std::vector<TrialJob> jobs;
-  std::string usage_problem;
-  if (const int code = prepareTrials(opt.scene, "", opt.overrides, streams, opt.quiet, &jobs, &usage_problem)) {
-    return usage_problem.empty() ? code : usageError(usage_problem);
-  }
   std::error_code ec;
-  fs::create_directories(streams, ec);
-  if (ec) {
-    std::fprintf(stderr, "error: cannot create '%s': %s\n", streams.c_str(), ec.message().c_str());
-    return 1;
-  }
-  const int threads = opt.overrides.threads > 0 ? opt.overrides.threads : omp_get_num_procs();
-  if (!opt.quiet) std::fprintf(stderr, "running %zu trials on %d threads...\n", jobs.size(), threads);
-  const bool ran = simulateTrials(jobs, threads, opt.quiet);
-  if (!ran) {
-    for (const TrialJob& job : jobs) {
-      if (!job.ok && !job.error.empty()) std::fprintf(stderr, "error: trial %s: %s\n", job.scene.trial.name.c_str(), job.error.c_str());
+  if (opt.streams.empty()) {
+    std::string usage_problem;
+    if (const int code = prepareTrials(opt.scene, "", opt.overrides, streams, opt.quiet, &jobs, &usage_problem)) {
+      return usage_problem.empty() ? code : usageError(usage_problem);
     }
-    commitTrials(jobs, false);
-    return 1;
+    fs::create_directories(streams, ec);
+    if (ec) {
+      std::fprintf(stderr, "error: cannot create '%s': %s\n", streams.c_str(), ec.message().c_str());
+      return 1;
+    }
+    const int threads = opt.overrides.threads > 0 ? opt.overrides.threads : omp_get_num_procs();
+    if (!opt.quiet) std::fprintf(stderr, "running %zu trials on %d threads...\n", jobs.size(), threads);
+    const bool ran = simulateTrials(jobs, threads, opt.quiet);
+    if (!ran) {
+      for (const TrialJob& job : jobs) {
+        if (!job.ok && !job.error.empty()) {
+          std::fprintf(stderr, "error: trial %s: %s\n", job.scene.trial.name.c_str(), job.error.c_str());
+        }
+      }
+      commitTrials(jobs, false);
+      return 1;
+    }
+    if (!commitTrials(jobs, true)) return 1;
+  } else {
+    fs::create_directories(out, ec);
   }
-  if (!commitTrials(jobs, true)) return 1;
   const double sim_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   // 2. Identify the robot (suit-free identification trials only).
@@ -282,6 +316,9 @@ int evaluateChecked(int argc, char** argv) {
   IdentifyOutcome id;
   try {
     id = identifyFromStreams(view, streams, id_options);
+  } catch (const eval::StreamError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return opt.streams.empty() ? 1 : 2;  // our own streams are never bad input
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: identification failed: %s\n", e.what());
     return 1;
@@ -315,7 +352,11 @@ int evaluateChecked(int argc, char** argv) {
     std::vector<Eigen::MatrixXd> angle_parts;
     for (const SupportCurves* c : mine) angle_parts.push_back(c->angle);
     const Eigen::MatrixXd angles = stackRows(angle_parts);
-    const std::vector<std::string> joints = suitJoints(model, wires, angles);
+    const std::vector<std::string> joints =
+        opt.band_joints.empty() ? suitJoints(model, wires, angles, view.layout) : opt.band_joints;
+    for (const std::string& j : joints) {
+      if (eval::jointIndex(model, j) < 0) return usageError("--band-joints: '" + j + "' is no moving joint of the robot");
+    }
     const eval::WireSamples samples = eval::sampleWires(model, wires, angles, joints);
 
     // Stiffness groups from the band names; the evaluator's guess is one
@@ -350,9 +391,62 @@ int evaluateChecked(int argc, char** argv) {
     int row = 0;
     for (SupportMethod m : kSupportMethods) {
       const std::size_t mi = static_cast<std::size_t>(m);
-      std::vector<Eigen::MatrixXd> tau_parts;
-      for (const SupportCurves* c : mine) tau_parts.push_back(columnsOf(model, c->method[mi], joints));
-      const eval::BandIdentificationResult r = eval::identifyBands(samples, stackRows(tau_parts), bopt);
+      // A(26) motion by motion, on the joint the motion is about, from the
+      // samples where that joint moves: while a joint is at rest its static
+      // friction can take any value up to tau_s^max, so neither A(3) nor
+      // A(4) knows the actuator torque there (the sign rule A(8)-(9) guesses
+      // +-tau_s^max), and a wrong torque at the stance pose, where the bands
+      // are just taut, trades k against l0. Bands whose geometric effect on
+      // that joint is under a quarter of the strongest band's are left out
+      // of that motion's fit (type B in the bend, as A section 5.4 does).
+      // Each group's stiffness comes from the motion where it is most
+      // relevant.
+      std::vector<eval::BandIdentificationResult> per_motion;
+      std::vector<std::string> motion_joint;
+      for (const SupportCurves* c : mine) {
+        const std::string fj = figureJoint(model, *c, joints);
+        const int j = eval::jointIndex(model, fj);
+        std::vector<int> rows;
+        for (Eigen::Index t = 0; t < c->velocity.rows(); ++t) {
+          if (std::abs(c->velocity(t, j)) > kMovingSpeed) rows.push_back(static_cast<int>(t));
+        }
+        Eigen::MatrixXd q(rows.size(), c->angle.cols()), tau(rows.size(), 1);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+          q.row(static_cast<Eigen::Index>(r)) = c->angle.row(rows[r]);
+          tau(static_cast<Eigen::Index>(r), 0) = c->method[mi](rows[r], j);
+        }
+        eval::BandIdentificationOptions o = bopt;
+        o.relevance_threshold = 0.25;
+        per_motion.push_back(eval::identifyBands(eval::sampleWires(model, wires, q, {fj}), tau, o));
+        motion_joint.push_back(c->motion + ":" + fj);
+      }
+      eval::BandIdentificationResult r = per_motion.front();
+      std::vector<std::string> source(bopt.groups.size());
+      for (std::size_t g = 0; g < bopt.groups.size(); ++g) {
+        double best = -1.0;
+        for (std::size_t k = 0; k < per_motion.size(); ++k) {
+          const eval::BandIdentificationResult& pm = per_motion[k];
+          if (!std::isfinite(pm.stiffness[g]) || !pm.group_observable[g]) continue;
+          double relevance = 0.0;
+          for (std::size_t b = 0; b < pm.band.size(); ++b) {
+            if (pm.band_group[b] == static_cast<int>(g)) relevance = std::max(relevance, pm.relevance[b]);
+          }
+          if (relevance <= best) continue;
+          best = relevance;
+          source[g] = motion_joint[k];
+          r.stiffness[g] = pm.stiffness[g];
+          r.group_observable[g] = true;
+          for (std::size_t b = 0; b < pm.band.size(); ++b) {
+            if (pm.band_group[b] != static_cast<int>(g)) continue;
+            r.natural_length[b] = pm.natural_length[b];
+            r.taut_samples[b] = pm.taut_samples[b];
+          }
+        }
+        if (best < 0.0) r.stiffness[g] = std::nan("");
+      }
+      double fit_rmse = 0.0;
+      for (const eval::BandIdentificationResult& pm : per_motion) fit_rmse = std::max(fit_rmse, pm.rmse);
+      r.rmse = fit_rmse;
       ordered_json jm;
       const double k = r.stiffness[0];
       jm["stiffness_n_per_m"] = std::isfinite(k) ? ordered_json(k) : ordered_json(nullptr);
@@ -365,6 +459,7 @@ int evaluateChecked(int argc, char** argv) {
         }
         groups[r.group[g]] = {{"stiffness_n_per_m", std::isfinite(r.stiffness[g]) ? ordered_json(r.stiffness[g]) : ordered_json(nullptr)},
                               {"true_stiffness_n_per_m", gt},
+                              {"from", source[g]},
                               {"observable", static_cast<bool>(r.group_observable[g])}};
       }
       jm["groups"] = groups;
@@ -465,7 +560,7 @@ int evaluateChecked(int argc, char** argv) {
   // report.md
   std::string md = "# suitsim evaluation: " + view.scene_name + "\n\n";
   md += "Scene `" + opt.scene + "`; noise " + report["settings"]["noise"].get<std::string>() + ", Stribeck friction " +
-        report["settings"]["stribeck"].get<std::string>() + ". " + std::to_string(jobs.size()) + " trials simulated in " +
+        report["settings"]["stribeck"].get<std::string>() + ". " + std::to_string(view.trials.size()) + (opt.streams.empty() ? " trials simulated in " : " trials read from " + opt.streams + "; simulation ") +
         fmt("%.1f", sim_wall) + " s; whole evaluation " + fmt("%.1f", wall) + " s.\n\n";
   md += "## Robot identification (A(13)-(20), B(4))\n\n" + id.summary + "\n";
   md += "## Band stiffness (A tables 2 and 3)\n\n"

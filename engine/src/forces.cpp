@@ -30,6 +30,9 @@ Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 
   band_length.assign(model.num_bands, 0.0);
   band_tension.assign(model.num_bands, 0.0);
   body_hinges.assign(model.num_bodies, {});
+  hinge_body.assign(model.num_bodies * 14, 0.0);
+  hinge_wrench.assign(nh * 2 * 6 * 6, 0.0);
+  hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
   for (int h = 0; h < model.num_hinges; ++h) {
     body_hinges[model.hinge_parent_body[h]].push_back(h);
     body_hinges[model.hinge_child_body[h]].push_back(h);

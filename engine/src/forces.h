@@ -39,6 +39,8 @@ void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, 
 
 double hingeAngle(const Model& model, const PhasePoint& x, int h);
 double hingeVelocity(const Model& model, const PhasePoint& x, int h);
+/// Both at once (one evaluation of the hinge geometry).
+void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double* angle, double* velocity);
 
 double springPotentialEnergy(const Model& model, const State& state);
 double contactPotentialEnergy(const Model& model, const State& state);

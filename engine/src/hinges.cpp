@@ -5,33 +5,65 @@
 // holding its exact mass, centre of mass and inertia (robot_compile.cpp). A
 // hinge's points (centres J_p, J_c, axis point A, arms B, C1, C2) are fixed
 // affine combinations of its bodies' particles: no light particle sits at a
-// joint, and a force at a point reaches the body's particles by the point's
-// weights, without any Jacobian. Per hinge, five constraints:
+// joint, and the points move with the body without any Jacobian. Per hinge,
+// five constraints:
 //
 //   J_p - J_c = 0                  ball joint (three rows)
 //   g_k = n . (C_k - J_c) = 0      the child's arms stay in the rotation
 //                                  plane, n = (A - J_p)/|A - J_p|      T(11)
 //
-// T(12) removes the acceleration normal to the rotation plane. We do it with
-// constraint forces lambda grad g that are internal to the robot (each g is
-// unchanged when everything moves or turns together, so its gradient has no
-// net force or moment), choosing lambda so that every g'' = -2 w g' - w^2 g:
-// the normal acceleration goes and drift decays at the rate w. The
-// constraints of hinges sharing a body are coupled through that body's
-// particles. The system K lambda = rhs, K = G M^-1 G^T, is solved exactly by
-// block elimination from the leaves toward the root: eliminating a hinge only
-// couples hinges on its parent body, which are coupled already, so the
-// elimination creates no fill and costs a few 6 x 6 products per hinge.
+// T(12) removes the acceleration normal to the rotation plane. Each g is
+// unchanged when everything moves or turns together, so its point forces
+// lambda dg/dp have no net force or moment: they are internal to the robot.
+// lambda is chosen so that every g'' = -2 w g' - w^2 g: the normal
+// acceleration goes and drift decays at the rate w. The constraints of
+// hinges sharing a body are coupled through that body.
+//
+// How hinge forces reach the particles. Every hinge force (constraint
+// forces, joint torques, static friction) acts on a body as on a rigid body:
+// the point forces of a row add up to a force F and a moment M about the
+// body's centre of mass c, and particle k gets m_k (F/m + alpha x (x_k - c)),
+// alpha = I^-1 M (m, c and I of the four particles as they are). Net force
+// and moment are the row's, so the pairs stay internal and momentum is
+// conserved, and the forces strain no link: the link springs only keep the
+// tetrahedra in shape against the forces that do act at points (ground,
+// bands). Handing the point forces to the particles by the point weights
+// instead strains the tetrahedra, and it is unstable under a joint servo: at
+// the acceleration level the four particles are then free masses held only
+// where the hinge points are, so a light link between two joints (the 1 kg
+// hip, waist and shoulder links) answers a joint torque as if it had a
+// fiftieth to a five-hundredth of the inertia the rigid robot gives the
+// joint (hip roll: 4.9e-4 instead of 0.2 kg m^2), ringing against its own
+// link springs. A derivative gain held over a servo period T sees that
+// inertia, and kd T / I < 2 fails by far (JVRC-1's kd 30 at 1 kHz: 61):
+// the joint rates grew at the servo's Nyquist rate within milliseconds of a
+// joint slipping, and only static friction, while it held, hid it. With the
+// rigid spread a joint sees the robot's inertia (hip roll 0.2 kg m^2: kd T /
+// I = 0.15). The price is energy: the constraint forces are workless on the
+// clusters' rigid motion, not on link strain, so they trade energy with the
+// link springs at O(1 / link_frequency^2) (a taut band swinging an undamped
+// double pendulum: 8e-5 of its energy over 1 s at 3000 rad/s, 8e-6 at 10000).
+//
+// The system K lambda = rhs, K = W M_b^-1 W^T over the bodies (W the rows'
+// wrenches, M_b^-1 a body's rigid mobility: 1/m on the force, I^-1 on the
+// moment; a body with a fixed particle keeps the point weights and its
+// particles' mobility G M^-1 G^T, its particles do not move), is solved
+// exactly by block elimination from the leaves toward the root: eliminating
+// a hinge only couples hinges on its parent body, which are coupled already,
+// so the elimination creates no fill and costs a few 6 x 6 products per
+// hinge. The rigid response of the points is exact (a point p of the body
+// accelerates by F/m + alpha x (p - c)), so the constraints hold as before.
 //
 // The joint angle theta = atan2(n . (u x r), u . r), u = B - J_p, r = C1 - J_c,
 // is invariant in the same way, so a joint torque tau applied as the forces
-// tau grad theta is an internal pair: moment +tau n on the child, -tau n on
-// the parent, T(13)-(19). Motor A(6), viscous and Coulomb friction A(7), the
-// optional Stribeck drop and the limit springs all act so. Static friction
-// is a sixth row, theta'' driven to hold the angle where the hinge stuck; its
-// multiplier is the friction torque, accepted while |lambda| <= tau_s^max,
-// A(7)-(9). The quadratic velocity term of theta'' is left to the
-// stabilisation (it is small while the hinge is at rest).
+// tau grad theta (spread rigidly, like the constraint forces) is an internal
+// pair: moment +tau n on the child, -tau n on the parent, T(13)-(19). Motor
+// A(6), viscous and Coulomb friction A(7), the optional Stribeck drop and
+// the limit springs all act so. Static friction is a sixth row, theta''
+// driven to hold the angle where the hinge stuck; its multiplier is the
+// friction torque, accepted while |lambda| <= tau_s^max, A(7)-(9). The
+// quadratic velocity term of theta'' is left to the stabilisation (it is
+// small while the hinge is at rest).
 #include <Eigen/Dense>
 #include <cmath>
 
@@ -155,11 +187,108 @@ inline int particleOf(const Model& m, int h, int slot) {
   return m.body_particle_begin[slot < 4 ? m.hinge_parent_body[h] : m.hinge_child_body[h]] + (slot & 3);
 }
 
+inline int bodyOf(const Model& m, int h, int side) {
+  return side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h];
+}
+
+// Rigid data of a body a hinge touches (Workspace::hinge_body), from its
+// particles at the phase point: centre of mass c (0-2), 1/m (3), I^-1 about
+// c (4-12, row-major), 1 if every particle is free (13).
+constexpr int kBodyData = 14;
+using Mat3Map = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>;
+
+void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
+  const int first = m.body_particle_begin[b];
+  double mass = 0.0;
+  V3 c = V3::Zero();
+  bool movable = true;
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    movable = movable && m.particle_inv_mass[i] > 0.0;
+    mass += m.particle_mass[i];
+    c += m.particle_mass[i] * V3(x.px[i], x.py[i], x.pz[i]);
+  }
+  out[13] = movable ? 1.0 : 0.0;
+  if (!movable) return;
+  c /= mass;
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    const V3 r = V3(x.px[i], x.py[i], x.pz[i]) - c;
+    inertia += m.particle_mass[i] * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
+  }
+  out[0] = c.x();
+  out[1] = c.y();
+  out[2] = c.z();
+  out[3] = 1.0 / mass;
+  Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(out + 4) = inertia.inverse();
+}
+
+inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + 13] != 0.0; }
+
+// Row `row` of hinge h as a wrench (force, moment about the centre of mass)
+// on one side's body: Workspace::hinge_wrench[((h * 2 + side) * 6 + row) * 6].
+inline double* wrenchOf(Workspace& ws, int h, int side, int row) {
+  return &ws.hinge_wrench[((h * 2 + side) * kRows + row) * 6];
+}
+
+inline void clearAngleWrench(Workspace& ws, int h) {
+  for (int side = 0; side < 2; ++side) Vec6Map(wrenchOf(ws, h, side, 5)).setZero();
+}
+
+// Adds `scale` times row `row` of hinge h to the forces: on a movable body
+// into its wrench accumulator (Workspace::hinge_body_wrench, spread by
+// flushBodyWrenches), on a fixed one to the particles by the point weights.
+void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
+  for (int side = 0; side < 2; ++side) {
+    const int b = bodyOf(m, h, side);
+    if (movable(ws, b)) {
+      Vec6Map(&ws.hinge_body_wrench[b * 6]) += scale * Vec6Map(wrenchOf(ws, h, side, row));
+      continue;
+    }
+    const double* g = gradRow(ws, h, row) + side * 12;
+    const int first = m.body_particle_begin[b];
+    for (int k = 0; k < 4; ++k) {
+      ws.force.x[first + k] += scale * g[3 * k];
+      ws.force.y[first + k] += scale * g[3 * k + 1];
+      ws.force.z[first + k] += scale * g[3 * k + 2];
+    }
+  }
+}
+
+// Spreads each movable body's accumulated wrench over its particles as a
+// rigid body takes it, and clears the accumulator.
+void flushBodyWrenches(const Model& m, const PhasePoint& x, Workspace& ws) {
+  for (int b = 0; b < m.num_bodies; ++b) {
+    if (ws.body_hinges[b].empty() || !movable(ws, b)) continue;
+    double* w = &ws.hinge_body_wrench[b * 6];
+    const double* body = &ws.hinge_body[b * kBodyData];
+    const V3 a = body[3] * V3(w[0], w[1], w[2]);
+    const V3 alpha = Mat3Map(body + 4) * V3(w[3], w[4], w[5]);
+    const V3 c(body[0], body[1], body[2]);
+    const int first = m.body_particle_begin[b];
+    for (int k = 0; k < 4; ++k) {
+      const int i = first + k;
+      const V3 f = m.particle_mass[i] * (a + alpha.cross(V3(x.px[i], x.py[i], x.pz[i]) - c));
+      ws.force.x[i] += f.x();
+      ws.force.y[i] += f.y();
+      ws.force.z[i] += f.z();
+    }
+    Vec6Map(w).setZero();
+  }
+}
+
 }  // namespace
 
 double hingeAngle(const Model& model, const PhasePoint& x, int h) { return geometry(model, x, h).theta; }
 
 double hingeVelocity(const Model& model, const PhasePoint& x, int h) { return geometry(model, x, h).theta_dot; }
+
+void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double* angle, double* velocity) {
+  const HingeGeometry g = geometry(model, x, h);
+  *angle = g.theta;
+  *velocity = g.theta_dot;
+}
 
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
   const int nh = model.num_hinges;
@@ -168,6 +297,11 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 #pragma omp single
   {
     const double w = model.hinge_constraint_frequency;
+    for (int b = 0; b < model.num_bodies; ++b) {
+      if (ws.body_hinges[b].empty()) continue;
+      rigidBodyData(model, x, b, &ws.hinge_body[b * kBodyData]);
+      Vec6Map(&ws.hinge_body_wrench[b * 6]).setZero();
+    }
     // ---- rows, targets and applied torques ----
     for (int h = 0; h < nh; ++h) {
       const HingeGeometry g = geometry(model, x, h);
@@ -217,16 +351,44 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
       const double friction = sticking ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
       const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
-      for (int slot = 0; slot < 8; ++slot) {
-        const int i = particleOf(model, h, slot);
-        ws.force.x[i] += applied * theta_row[slot * 3 + 0];
-        ws.force.y[i] += applied * theta_row[slot * 3 + 1];
-        ws.force.z[i] += applied * theta_row[slot * 3 + 2];
+      // Each row's wrench on the bodies that take forces rigidly: the force
+      // is the sum of the row's particle gradients, the moment theirs about
+      // the centre of mass.
+      for (int side = 0; side < 2; ++side) {
+        const int b = bodyOf(model, h, side);
+        if (!movable(ws, b)) continue;
+        const double* body = &ws.hinge_body[b * kBodyData];
+        const V3 c(body[0], body[1], body[2]);
+        V3 r[4];
+        for (int k = 0; k < 4; ++k) {
+          const int i = model.body_particle_begin[b] + k;
+          r[k] = V3(x.px[i], x.py[i], x.pz[i]) - c;
+        }
+        for (int row = 0; row < kRows; ++row) {
+          const double* grad = gradRow(ws, h, row) + side * 12;
+          V3 f = V3::Zero(), t = V3::Zero();
+          for (int k = 0; k < 4; ++k) {
+            const V3 gk(grad[3 * k], grad[3 * k + 1], grad[3 * k + 2]);
+            f += gk;
+            t += r[k].cross(gk);
+          }
+          double* out = wrenchOf(ws, h, side, row);
+          for (int d = 0; d < 3; ++d) {
+            out[d] = f[d];
+            out[3 + d] = t[d];
+          }
+        }
       }
+      addRow(model, ws, h, 5, applied);
+      // From here on a wrench row takes part in the solve only while the
+      // row is active: a slipping hinge's angle row drops out.
+      if (!sticking) clearAngleWrench(ws, h);
       ws.hinge_motor_torque[h] = motor;
       ws.hinge_friction_torque[h] = friction;
       ws.hinge_slipped[h] = 0;
     }
+
+    flushBodyWrenches(model, x, ws);
 
     // ---- solve, and once more if static friction gave way somewhere ----
     using G = Eigen::Map<Eigen::Matrix<double, 6, 24, Eigen::RowMajor>>;
@@ -244,12 +406,38 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         for (int r = ws.hinge_rows[h]; r < kRows; ++r) rhs[r] = 0.0;
         Vec6Map(&ws.hinge_rhs[h * kRows]) = rhs;
       }
-      // K blocks for every pair of hinges on a common body: K_ab += G_a
-      // M^-1 G_b^T over that body's four particles. A hinge meets itself on
-      // both its bodies, so diagonal blocks start from zero here.
+      // K blocks for every pair of hinges on a common body: K_ab += W_a
+      // M_b^-1 W_b^T with the rows' wrenches W on that body and its rigid
+      // mobility M_b^-1 (G_a M^-1 G_b^T over its four particles for a body
+      // with a fixed particle). A hinge meets itself on both its bodies, so
+      // diagonal blocks start from zero here.
       for (int h = 0; h < nh; ++h) Block(&ws.hinge_block[(h * nh + h) * 36]).setZero();
       for (int b = 0; b < model.num_bodies; ++b) {
         const std::vector<std::int32_t>& list = ws.body_hinges[b];
+        if (list.empty()) continue;
+        if (movable(ws, b)) {
+          const double* body = &ws.hinge_body[b * kBodyData];
+          const Mat3Map inv_inertia(body + 4);
+          for (int ha : list) {
+            const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
+            // (Inactive rows have zero wrenches: clearAngleWrench.)
+            const Block wa(wrenchOf(ws, ha, sa, 0));
+            M6 left;
+            left.leftCols<3>() = body[3] * wa.leftCols<3>();
+            left.rightCols<3>() = wa.rightCols<3>() * inv_inertia;  // I^-1 is symmetric
+            for (int hb : list) {
+              const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
+              const Block right(wrenchOf(ws, hb, sb, 0));
+              Block K(&ws.hinge_block[(ha * nh + hb) * 36]);
+              if (ha == hb) {
+                K += left.lazyProduct(right.transpose());
+              } else {
+                K = left.lazyProduct(right.transpose());
+              }
+            }
+          }
+          continue;
+        }
         Eigen::Matrix<double, 12, 1> im;
         for (int k = 0; k < 4; ++k) im.segment<3>(3 * k).setConstant(model.particle_inv_mass[model.body_particle_begin[b] + k]);
         for (int ha : list) {
@@ -309,35 +497,23 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         const double level =
             model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
         const double breakaway = (hold > 0.0 ? 1.0 : -1.0) * level;
-        const double* theta_row = gradRow(ws, h, 5);
-        for (int slot = 0; slot < 8; ++slot) {
-          const int i = particleOf(model, h, slot);
-          ws.force.x[i] += breakaway * theta_row[slot * 3 + 0];
-          ws.force.y[i] += breakaway * theta_row[slot * 3 + 1];
-          ws.force.z[i] += breakaway * theta_row[slot * 3 + 2];
-        }
+        addRow(model, ws, h, 5, breakaway);
+        clearAngleWrench(ws, h);
         ws.hinge_friction_torque[h] += breakaway;
         ws.hinge_slipped[h] = 1;
         ws.hinge_rows[h] = 5;
         resolve = true;
       }
       if (!resolve) break;
+      flushBodyWrenches(model, x, ws);
     }
 
     // ---- constraint forces ----
     for (int h = 0; h < nh; ++h) {
-      for (int r = 0; r < ws.hinge_rows[h]; ++r) {
-        const double lambda = ws.hinge_lambda[h * kRows + r];
-        const double* row = gradRow(ws, h, r);
-        for (int slot = 0; slot < 8; ++slot) {
-          const int i = particleOf(model, h, slot);
-          ws.force.x[i] += lambda * row[slot * 3 + 0];
-          ws.force.y[i] += lambda * row[slot * 3 + 1];
-          ws.force.z[i] += lambda * row[slot * 3 + 2];
-        }
-      }
+      for (int r = 0; r < ws.hinge_rows[h]; ++r) addRow(model, ws, h, r, ws.hinge_lambda[h * kRows + r]);
       if (ws.hinge_rows[h] == 6) ws.hinge_friction_torque[h] += ws.hinge_lambda[h * kRows + 5];
     }
+    flushBodyWrenches(model, x, ws);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "forces.h"
 #include "suitsim/articulated.h"
 
 namespace suitsim {
@@ -85,9 +86,10 @@ void JointServo::update(const Model& model, State& state) {
       reference_rate_[motion_.hinges()[j]] = motion_rate_[j];
     }
   }
+  const PhasePoint x = detail::phasePoint(state.position, state.velocity);
   for (int h = 0; h < model.num_hinges; ++h) {
-    const double q = jointAngle(model, state, h);
-    const double qd = jointVelocity(model, state, h);
+    double q = 0.0, qd = 0.0;  // jointAngle and jointVelocity, from one look at the hinge
+    detail::hingeAngleAndVelocity(model, x, h, &q, &qd);
     desired_[h] = gains_[h].kp * (reference_[h] - q) + gains_[h].kd * (reference_rate_[h] - qd);
     // A(6) inverted: the current that makes the motor give the desired torque.
     state.hinge_current[h] = (desired_[h] - model.hinge_torque_offset[h]) / model.hinge_motor_constant[h];

@@ -171,18 +171,20 @@ TEST(Bands, WeightsReproduceThePointForcesAndMoments) {
 
 /// The planar double pendulum (tests/support/robots.h) bent at both joints,
 /// zero gravity, with a band from the base past the upper link to the lower
-/// one. l0 = scale x the initial length (scale < 1: taut). Undamped links.
+/// one. l0 = scale x the initial length (scale < 1: taut). Undamped links
+/// at `link_frequency` (0: the compile default).
 struct Pendulum {
   Model model;
   CompiledRobot compiled;
 };
-Pendulum pendulum(bool with_band, double scale) {
+Pendulum pendulum(bool with_band, double scale, double link_frequency = 0.0) {
   ModelBuilder b;
   b.setGravity({0.0, 0.0, 0.0});
   RobotPose pose;
   pose.joint_angles = {0.4, 0.7};
   RobotCompileOptions options;
   options.link_damping_ratio = 0.0;
+  if (link_frequency > 0.0) options.link_frequency = link_frequency;
   std::vector<RobotBand> bands;
   if (with_band) {
     RobotBand band{"band", {"base", "upper", "lower"}, {{0.1, 0.02, -0.05}, {0.06, 0.0, -0.3}, {0.04, -0.01, -0.2}},
@@ -245,8 +247,14 @@ TEST(Bands, TautBandOnARobotIsInternal) {
 
 TEST(Bands, VelocityVerletConservesEnergyWithATautBand) {
   // (c) No gravity, no damping: the band's 0.5 k (l - l0)^2 turns into
-  // motion and back; the total stays constant.
-  const Pendulum p = pendulum(true, 0.8);
+  // motion and back; the total stays constant. Stiff links (10000 rad/s, the
+  // fidelity tests' setting): the hinges spread their forces rigidly, so
+  // they are workless on the links' rigid motion but trade energy with link
+  // strain at O(1 / link_frequency^2) (hinges.cpp), which the band's pull
+  // excites and undamped links keep ringing: 8.1e-5 of the energy at the
+  // default 3000 rad/s, 7.7e-6 at 10000 (measured). The band's own forces
+  // are conservative whatever the links.
+  const Pendulum p = pendulum(true, 0.8, 1e4);
   const Model& m = p.model;
   State s = makeState(m);
   Workspace ws(m);
@@ -266,7 +274,7 @@ TEST(Bands, VelocityVerletConservesEnergyWithATautBand) {
   std::printf("[measured] band energy %.4f J, peak kinetic %.4f J, worst |dE| over 1 s %.3e J (%.2e relative)\n",
               e0.total(), max_kinetic, worst, worst / e0.total());
   EXPECT_GT(max_kinetic, 0.1 * e0.total());  // the band did move the robot
-  EXPECT_LT(worst, 1e-5 * e0.total());  // measured 1.6e-6
+  EXPECT_LT(worst, 1e-5 * e0.total());  // measured 7.7e-6 (1.6e-6 with hinge forces at the point weights)
 }
 
 // ---- scenes ----------------------------------------------------------------------

@@ -108,11 +108,11 @@ struct Model {
   // ---- hinges: rotation-plane joints, T(11)-(19) ----------------------------
   // A hinge joins a parent and a child body, each a tetrahedron of four
   // particles. Its points are fixed affine combinations of a body's four
-  // particles (weights summing to 1), so they move with the body and pass
-  // forces back to its particles by the same weights: the joint centre on
-  // each side (J_p, J_c), the parent's axis point A (the axis
-  // n = (A - J_p)/|A - J_p| is carried by the parent), the parent's arm B and
-  // the child's arms C1, C2, both perpendicular to the axis. Constraints keep
+  // particles (weights summing to 1), so they move with the body (hinge
+  // forces reach the particles as a rigid body takes them, hinges.cpp): the
+  // joint centre on each side (J_p, J_c), the parent's axis point A (the
+  // axis n = (A - J_p)/|A - J_p| is carried by the parent), the parent's arm
+  // B and the child's arms C1, C2, both perpendicular to the axis. Constraints keep
   // J_p = J_c (a ball joint) and the child arms in the rotation plane
   // (n . (C - J_c) = 0); the joint angle is the turn from B to C1 about n.
   int num_hinges = 0;

@@ -46,6 +46,9 @@ struct Workspace {
   std::vector<double> hinge_target, hinge_rhs, hinge_lambda;  ///< (num_hinges x 6)
   std::vector<double> hinge_block;                      ///< (num_hinges^2 x 36)
   std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
+  std::vector<double> hinge_body;    ///< per body: centre of mass, 1/m, I^-1, all particles free, (num_bodies x 14)
+  std::vector<double> hinge_wrench;  ///< each row's force and moment on each side's body, (num_hinges x 2 x 6 x 6)
+  std::vector<double> hinge_body_wrench;  ///< hinge forces gathered per body before they are spread, (num_bodies x 6)
   // Per-band results of the latest force evaluation (bands.cpp), for recording.
   std::vector<double> band_length;   ///< l (m), (num_bands)
   std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)
