@@ -45,7 +45,7 @@ int usageError(const std::string& message) {
   std::fprintf(stderr, "suitsim evaluate: %s\n", message.c_str());
   std::fprintf(stderr,
                "usage: suitsim evaluate SCENE --out DIR [--noise on|off] [--stribeck on|off] [--threads N] "
-               "[--streams DIR] [--no-plots] [--quiet]\n");
+               "[--streams DIR] [--band-joints J1,J2] [--no-plots] [--quiet]\n");
   return 2;
 }
 
@@ -111,12 +111,6 @@ std::vector<std::string> suitJoints(const eval::RigidModel& model, const std::ve
     if (most > 0.02) joints.push_back(all.joint[j]);
   }
   return joints;
-}
-
-Eigen::MatrixXd columnsOf(const eval::RigidModel& model, const Eigen::MatrixXd& m, const std::vector<std::string>& joints) {
-  Eigen::MatrixXd out(m.rows(), static_cast<Eigen::Index>(joints.size()));
-  for (std::size_t k = 0; k < joints.size(); ++k) out.col(static_cast<Eigen::Index>(k)) = m.col(eval::jointIndex(model, joints[k]));
-  return out;
 }
 
 Eigen::MatrixXd stackRows(const std::vector<Eigen::MatrixXd>& parts) {
@@ -252,6 +246,16 @@ int evaluateChecked(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
+  if (view.trials.front().spec.name.empty()) {
+    std::fprintf(stderr,
+                 "error: %s: no <experiment>: the evaluation needs trials (identification trials without the suit, "
+                 "and each motion with and without the suit); see scenes/jvrc1_protocol.xml\n",
+                 opt.scene.c_str());
+    return 2;
+  }
+  for (const std::string& j : opt.band_joints) {
+    if (view.apriori.findJoint(j) < 0) return usageError("--band-joints: '" + j + "' is no joint of the robot");
+  }
   // Pairs (bare, suit) of the same motion: what approach A needs.
   struct Pair {
     const TrialView* bare;
@@ -337,7 +341,6 @@ int evaluateChecked(int argc, char** argv) {
   fs::create_directories(out / "curves", ec);
 
   std::string md_tables, md_rmse;
-  std::vector<std::string> plot_args;
   std::map<std::string, std::string> figure_joint_of_motion;
   for (const std::string& suit : suits) {
     std::vector<const SupportCurves*> mine;
@@ -357,7 +360,6 @@ int evaluateChecked(int argc, char** argv) {
     for (const std::string& j : joints) {
       if (eval::jointIndex(model, j) < 0) return usageError("--band-joints: '" + j + "' is no moving joint of the robot");
     }
-    const eval::WireSamples samples = eval::sampleWires(model, wires, angles, joints);
 
     // Stiffness groups from the band names; the evaluator's guess is one
     // value for all (it does not know the truth).

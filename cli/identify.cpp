@@ -194,17 +194,15 @@ IdentifyOutcome identifyFromStreams(const EvaluatorView& view, const fs::path& s
   std::snprintf(line, sizeof line, "total mass: %.3f kg (full), %.3f kg (base link only, B(4)), a priori %.3f kg\n",
                 out.full.total_mass, out.base_only.total_mass, out.full.total_mass_apriori);
   s += line;
+  std::string validated = "the fitted trials (no other suit-free trial)";
+  if (!in_sample) {
+    validated.clear();
+    for (const std::string& n : out.validation_trials) validated += (validated.empty() ? "" : ", ") + n;
+  }
   std::snprintf(line, sizeof line,
-                "validation on %s%s: %s torque RMSE %.3f N m identified vs %.3f a priori (%.1fx); base pitch moment "
+                "validation on %s: %s torque RMSE %.3f N m identified vs %.3f a priori (%.1fx); base pitch moment "
                 "RMSE %.3f vs %.3f N m (%.1fx)\n",
-                in_sample ? "the fitted trials (no other suit-free trial)" : "",
-                in_sample ? "" : [&] {
-                  static std::string names;
-                  names.clear();
-                  for (const std::string& n : out.validation_trials) names += (names.empty() ? "" : ", ") + n;
-                  return names.c_str();
-                }(),
-                model.joint_name[joint].c_str(), rms(e_id_joint), rms(e_ap_joint),
+                validated.c_str(), model.joint_name[joint].c_str(), rms(e_id_joint), rms(e_ap_joint),
                 rms(e_ap_joint) / std::max(rms(e_id_joint), 1e-300), rms(e_id_base), rms(e_ap_base),
                 rms(e_ap_base) / std::max(rms(e_id_base), 1e-300));
   s += line;

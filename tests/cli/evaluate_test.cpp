@@ -137,3 +137,38 @@ TEST_F(EvaluateProtocol, OtherStiffnessValuesComeOutAsWell) {
 }
 
 }  // namespace
+
+namespace {
+
+// Bad command lines and experiments it cannot evaluate: exit 2, one
+// message, nothing written (no simulation runs, so these are quick).
+TEST_F(EvaluateProtocol, BadInputExits2AndWritesNothing) {
+  const std::string scene = sourcePath("scenes/jvrc1_protocol.xml");
+  const fs::path out = dir_ / "out";
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"evaluate", scene}, "--out DIR is required"},
+      {{"evaluate", "--out", out.string()}, "no scene file given"},
+      {{"evaluate", scene, "--out", out.string(), "--noise", "loud"}, "--noise takes on or off"},
+      {{"evaluate", scene, "--out", out.string(), "--stribeck"}, "--stribeck takes on or off"},
+      {{"evaluate", scene, "--out", out.string(), "--threads", "0"}, "--threads needs a whole number"},
+      {{"evaluate", scene, "--out", out.string(), "--band-joints", "NOT_A_JOINT"}, "'NOT_A_JOINT' is no joint"},
+      {{"evaluate", scene, "--out", out.string(), "--frobnicate"}, "unknown option '--frobnicate'"},
+      {{"evaluate", sourcePath("scenes/missing.xml"), "--out", out.string()}, "missing.xml"},
+      {{"evaluate", sourcePath("tests/cli/data/tiny_experiment.xml"), "--out", out.string(), "--band-joints", "x"},
+       "'x' is no joint"},
+      {{"evaluate", sourcePath("scenes/jvrc1_bend_suit.xml"), "--out", out.string()}, "no <experiment>"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args.back());
+    const auto r = run(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+}  // namespace
