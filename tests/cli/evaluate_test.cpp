@@ -14,7 +14,10 @@
 //    out as well: the stiffness is estimated, not assumed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <vector>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -22,6 +25,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "suitsim/eval/base_parameters.h"
+#include "suitsim/eval/regressor.h"
+#include "suitsim/eval/rigid_model.h"
+#include "suitsim/io/scene.h"
 
 namespace {
 
@@ -119,6 +126,35 @@ TEST_F(EvaluateProtocol, CleanSensorsWithoutStribeck) {
     EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), 0.025);
     EXPECT_LT(std::abs(err(r["suits"][suit], "approach_b")), 0.40);
   }
+
+  // Issue 5 on noise-free streams: the identified base parameters against
+  // the truth's (same base-parameter mapping: it depends on geometry only).
+  // The issue asks 0.5 % for well-excited ones; we are at a few per cent
+  // (README, "Limits of the identification"). Held here: total mass to
+  // 0.2 %, and the median error of the well-excited parameters (relative
+  // std under 1 %) under 5 %. Printed so the figures are in the test log.
+  const json id = json::parse(readFile(out_ / "identification.json"));
+  const suitsim::io::Scene scene = suitsim::io::loadScene(sourcePath("scenes/jvrc1_protocol.xml"), "ident_arms");
+  const suitsim::eval::RigidModel truth = suitsim::eval::makeRigidModel(scene.robot->truth);
+  const suitsim::eval::BaseParameters base = suitsim::eval::computeBaseParameters(truth);
+  const Eigen::VectorXd phi = base.fromStandard(suitsim::eval::standardParameters(truth));
+  ASSERT_EQ(static_cast<std::size_t>(base.numBase()), id["base_parameters"].size());
+  std::vector<double> errors;
+  int within = 0;
+  for (int k = 0; k < base.numBase(); ++k) {
+    const json& p = id["base_parameters"][k];
+    if (p["relative_std"].is_null() || p["relative_std"].get<double>() >= 0.01) continue;
+    const double e = std::abs(p["identified"].get<double>() - phi[k]) / std::max(std::abs(phi[k]), 1e-12);
+    errors.push_back(e);
+    within += e < 0.005;
+  }
+  ASSERT_FALSE(errors.empty());
+  std::sort(errors.begin(), errors.end());
+  const double median = errors[errors.size() / 2];
+  std::printf("noise-free identification: %zu well-excited base parameters, %d within 0.5 %%, median error %.2f %%\n",
+              errors.size(), within, 100.0 * median);
+  EXPECT_LT(median, 0.05);
+  EXPECT_LT(std::abs(id["total_mass_kg"].get<double>() - kTrueMass) / kTrueMass, 0.002);
 }
 
 TEST_F(EvaluateProtocol, OtherStiffnessValuesComeOutAsWell) {
