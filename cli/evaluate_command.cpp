@@ -236,9 +236,14 @@ int evaluateChecked(int argc, char** argv) {
   // Everything about the experiment is checked before anything runs.
   EvaluatorView view;
   std::map<std::string, std::vector<RobotBand>> truth_bands;  // per trial: scoring only
+  double true_mass = 0.0;  // of the robot in the identification trials: scoring only
   try {
     view = loadEvaluatorView(opt.scene);
-    for (const TrialView& t : view.trials) truth_bands[t.spec.name] = io::loadScene(opt.scene, t.spec.name).robot->bands;
+    for (const TrialView& t : view.trials) {
+      const io::Scene trial_scene = io::loadScene(opt.scene, t.spec.name);
+      truth_bands[t.spec.name] = trial_scene.robot->bands;
+      if (t.spec.purpose == "identification") true_mass = trial_scene.robot->truth.totalMass();
+    }
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -550,7 +555,7 @@ int evaluateChecked(int argc, char** argv) {
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   report["identification"] = {{"total_mass_kg", id.json["total_mass_kg"]},
-                              {"true_total_mass_note", "see trials/<trial>/truth.csv and the scene"},
+                              {"true_total_mass_kg", true_mass},
                               {"base_link_only_total_mass_kg", id.json["base_link_only"]["total_mass_kg"]},
                               {"apriori_total_mass_kg", id.json["apriori_total_mass_kg"]},
                               {"condition_number", id.json["condition_number"]},
@@ -564,7 +569,8 @@ int evaluateChecked(int argc, char** argv) {
   md += "Scene `" + opt.scene + "`; noise " + report["settings"]["noise"].get<std::string>() + ", Stribeck friction " +
         report["settings"]["stribeck"].get<std::string>() + ". " + std::to_string(view.trials.size()) + (opt.streams.empty() ? " trials simulated in " : " trials read from " + opt.streams + "; simulation ") +
         fmt("%.1f", sim_wall) + " s; whole evaluation " + fmt("%.1f", wall) + " s.\n\n";
-  md += "## Robot identification (A(13)-(20), B(4))\n\n" + id.summary + "\n";
+  md += "## Robot identification (A(13)-(20), B(4))\n\n" + id.summary + "true total mass (the simulator's): " +
+        fmt("%.3f", true_mass) + " kg\n\n";
   md += "## Band stiffness (A tables 2 and 3)\n\n"
         "Rows: (a) the simulator's truth; (b) A(26) on the supporting torque of approach A, A(3), identified "
         "parameters; (c) approach B, A(4), identified parameters; (d) approach B with the a-priori parameters "
