@@ -24,7 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Result = suitsim::testing::CliResult;
-using suitsim::testing::quoted;
 using suitsim::testing::readFile;
 using suitsim::testing::sourcePath;
 
@@ -33,22 +32,9 @@ using suitsim::testing::sourcePath;
 /// fail the test, not stall ctest until its own limit.
 class RunExperiment : public suitsim::testing::CliTest {
  protected:
-  static constexpr int kTimeoutSeconds = 30;
-  Result run(const std::vector<std::string>& args) {
-    std::string command = "timeout " + std::to_string(kTimeoutSeconds) + " " + quoted(SUITSIM_BINARY);
-    for (const std::string& a : args) command.append(" ").append(quoted(a));
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    command.append(" >").append(quoted(out.string()));
-    command.append(" 2>").append(quoted(err.string()));
-    command.append(" </dev/null");
-    const int status = std::system(command.c_str());
-    Result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status;
-    r.out = readFile(out);
-    r.err = readFile(err);
-    EXPECT_NE(r.exit_code, 124) << "timed out after " << kTimeoutSeconds << " s (deadlock?)";
-    return r;
+  void SetUp() override {
+    CliTest::SetUp();
+    timeout_seconds_ = 30;
   }
 };
 

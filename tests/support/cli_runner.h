@@ -56,10 +56,12 @@ class CliTest : public ::testing::Test {
   }
 
   /// Runs `suitsim <args>` (in `working_dir` when given), capturing stdout
-  /// and stderr to files in the scratch directory.
+  /// and stderr to files in the scratch directory. With timeout_seconds_ > 0
+  /// the command runs under `timeout` and a timeout fails the test.
   CliResult run(const std::vector<std::string>& args, const fs::path& working_dir = {}) {
     std::string command;
     if (!working_dir.empty()) command.append("cd ").append(quoted(working_dir.string())).append(" && ");
+    if (timeout_seconds_ > 0) command.append("timeout ").append(std::to_string(timeout_seconds_)).append(" ");
     command.append(quoted(SUITSIM_BINARY));
     for (const std::string& a : args) command.append(" ").append(quoted(a));
     const fs::path out = dir_ / "stdout.txt";
@@ -74,10 +76,14 @@ class CliTest : public ::testing::Test {
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status;  // a signal is never a pass
     r.out = readFile(out);
     r.err = readFile(err);
+    if (timeout_seconds_ > 0) {
+      EXPECT_NE(r.exit_code, 124) << "timed out after " << timeout_seconds_ << " s (deadlock?)";
+    }
     return r;
   }
 
   fs::path dir_;
+  int timeout_seconds_ = 0;  ///< > 0: run commands under `timeout`
 };
 
 }  // namespace suitsim::testing
