@@ -160,9 +160,7 @@ TEST_F(IdentifyCommand, BadCommandLinesExit2WithUsage) {
       {"identify", scene, "--streams", streams, "--out", out},  // scene without --scene
   };
   for (const auto& args : cases) {
-    std::string shown;
-    for (const std::string& a : args) shown += " [" + a + "]";
-    SCOPED_TRACE(shown);
+    SCOPED_TRACE(suitsim::testing::shownArgs(args));
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("usage: suitsim identify"), std::string::npos) << r.err;

@@ -302,9 +302,7 @@ TEST_F(InfoCommand, BadOptionsExit2WithUsage) {
       {"info", scene, scene},   // two files
   };
   for (const auto& args : cases) {
-    std::string shown;
-    for (const std::string& a : args) shown += " [" + a + "]";
-    SCOPED_TRACE(shown);
+    SCOPED_TRACE(suitsim::testing::shownArgs(args));
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("usage: suitsim info"), std::string::npos) << r.err;

@@ -128,9 +128,7 @@ TEST_F(RunCommand, BadOptionsExit2AndWriteNothing) {
       {},                                   // nothing at all
   };
   for (const auto& args : cases) {
-    std::string shown;
-    for (const std::string& a : args) shown += " [" + a + "]";
-    SCOPED_TRACE(shown);
+    SCOPED_TRACE(suitsim::testing::shownArgs(args));
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("usage"), std::string::npos) << r.err;

@@ -84,6 +84,34 @@ double comHeight(const Model& m, const State& s) {
   return mz / m.totalMass();
 }
 
+/// What a servoed run went through: the fastest joint, the worst hinge
+/// errors and the lowest centre of mass, sampled every 10 steps.
+struct RunExtremes {
+  double worst_rate = 0.0;
+  double lowest_com = 0.0;
+  HingeError worst;
+};
+
+/// Steps the scene's robot for `seconds` under `servo` as `suitsim run`
+/// does, failing the test (fatally) as soon as the state turns non-finite.
+void runServoed(const io::Scene& scene, State& s, Workspace& ws, JointServo& servo, double seconds,
+                RunExtremes* out) {
+  const Model& m = scene.model;
+  const double dt = scene.simulation.dt;
+  out->lowest_com = comHeight(m, s);
+  for (long k = 1; k <= std::lround(seconds / dt); ++k) {
+    servo.update(m, s);
+    step(m, s, ws, scene.simulation.integrator, dt);
+    if (k % 10 != 0) continue;
+    ASSERT_TRUE(stateIsFinite(s)) << "diverged at t = " << s.time;
+    for (int h = 0; h < m.num_hinges; ++h) out->worst_rate = std::max(out->worst_rate, std::abs(jointVelocity(m, s, h)));
+    const HingeError e = hingeError(m, s);
+    out->worst.off_axis = std::max(out->worst.off_axis, e.off_axis);
+    out->worst.gap = std::max(out->worst.gap, e.gap);
+    out->lowest_com = std::min(out->lowest_com, comHeight(m, s));
+  }
+}
+
 TEST(ProtocolStability, AJointTorqueMeetsTheRigidRobotsInertia) {
   // The root cause, directly: the joint acceleration one newton metre at a
   // joint gives the standing, frictionless robot. Between two 1 kg links
@@ -137,19 +165,10 @@ TEST(ProtocolStability, FrictionlessRobotFollowsAWaistTurnUnderTheBendServo) {
   const int waist = findHinge(m, "WAIST_Y");
   ASSERT_GE(waist, 0);
   JointServo servo(m, s, Motion::minimumJerk({waist}, {0.1, 1.3}, {0.0, 0.35}), robot.gains, robot.servo_rate);
-  const double dt = scene.simulation.dt;
-  double worst_rate = 0.0;
-  HingeError worst;
-  for (long k = 1; k <= std::lround(1.5 / dt); ++k) {
-    servo.update(m, s);
-    step(m, s, ws, scene.simulation.integrator, dt);
-    if (k % 10 != 0) continue;
-    ASSERT_TRUE(stateIsFinite(s)) << "diverged at t = " << s.time;
-    for (int h = 0; h < m.num_hinges; ++h) worst_rate = std::max(worst_rate, std::abs(jointVelocity(m, s, h)));
-    const HingeError e = hingeError(m, s);
-    worst.off_axis = std::max(worst.off_axis, e.off_axis);
-    worst.gap = std::max(worst.gap, e.gap);
-  }
+  RunExtremes run;
+  ASSERT_NO_FATAL_FAILURE(runServoed(scene, s, ws, servo, 1.5, &run));
+  const double worst_rate = run.worst_rate;
+  const HingeError& worst = run.worst;
   std::printf("[measured] frictionless waist turn: WAIST_Y %.4f rad (reference 0.35), fastest joint %.3f rad/s, "
               "worst off-axis %.2g rad, joint gap %.2g m\n",
               jointAngle(m, s, waist), worst_rate, worst.off_axis, worst.gap);
@@ -169,21 +188,11 @@ TEST(ProtocolStability, IdentificationMotionRunsFiniteAndUpright) {
   State s = makeState(m);
   Workspace ws(m, 1);
   JointServo servo(m, s, robot.motion, robot.gains, robot.servo_rate);
-  const double dt = scene.simulation.dt;
   const double z0 = comHeight(m, s);
-  double worst_rate = 0.0, lowest = z0;
-  HingeError worst;
-  for (long k = 1; k <= std::lround(3.0 / dt); ++k) {
-    servo.update(m, s);
-    step(m, s, ws, scene.simulation.integrator, dt);
-    if (k % 10 != 0) continue;
-    ASSERT_TRUE(stateIsFinite(s)) << "diverged at t = " << s.time;
-    for (int h = 0; h < m.num_hinges; ++h) worst_rate = std::max(worst_rate, std::abs(jointVelocity(m, s, h)));
-    const HingeError e = hingeError(m, s);
-    worst.off_axis = std::max(worst.off_axis, e.off_axis);
-    worst.gap = std::max(worst.gap, e.gap);
-    lowest = std::min(lowest, comHeight(m, s));
-  }
+  RunExtremes run;
+  ASSERT_NO_FATAL_FAILURE(runServoed(scene, s, ws, servo, 3.0, &run));
+  const double worst_rate = run.worst_rate, lowest = run.lowest_com;
+  const HingeError& worst = run.worst;
   std::printf("[measured] ident_mix 3 s: fastest joint %.3f rad/s, worst off-axis %.2g rad, joint gap %.2g m, "
               "centre of mass down %.3f m at most\n",
               worst_rate, worst.off_axis, worst.gap, z0 - lowest);

@@ -39,6 +39,13 @@ struct CliResult {
   std::string err;
 };
 
+/// A command line as a trace label: " [run] [scene.xml] [--out] [dir]".
+inline std::string shownArgs(const std::vector<std::string>& args) {
+  std::string shown;
+  for (const std::string& a : args) shown.append(" [").append(a).append("]");
+  return shown;
+}
+
 /// A fresh scratch directory per test (removed afterwards unless the test
 /// failed, to leave something to look at), and a way to run the binary.
 class CliTest : public ::testing::Test {
