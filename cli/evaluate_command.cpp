@@ -45,7 +45,7 @@ int usageError(const std::string& message) {
   std::fprintf(stderr, "suitsim evaluate: %s\n", message.c_str());
   std::fprintf(stderr,
                "usage: suitsim evaluate SCENE --out DIR [--noise on|off] [--stribeck on|off] [--threads N] "
-               "[--streams DIR] [--band-joints J1,J2] [--no-plots] [--quiet]\n");
+               "[--streams DIR] [--band-joints J1,J2] [--rest-rows exclude|sign-rule] [--no-plots] [--quiet]\n");
   return 2;
 }
 
@@ -56,6 +56,7 @@ struct EvaluateOptions {
   bool plots = true;
   std::string streams;  // evaluate existing streams instead of simulating
   std::vector<std::string> band_joints;  // joints A(26) fits on (empty: chosen from the routes)
+  eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
 };
 
 // A joint moves (its friction is known from its rate) above this (rad/s):
@@ -218,6 +219,8 @@ int evaluateChecked(int argc, char** argv) {
         if (b > a) opt.band_joints.push_back(v.substr(a, b - a));
         a = b + 1;
       }
+    } else if (arg == "--rest-rows") {
+      if (!value(&v) || !parseRestRows(v, &opt.rest_rows)) return usageError("--rest-rows takes exclude or sign-rule");
     } else if (arg == "--no-plots") {
       opt.plots = false;
     } else if (arg == "--quiet") {
@@ -322,6 +325,7 @@ int evaluateChecked(int argc, char** argv) {
 
   // 2. Identify the robot (suit-free identification trials only).
   IdentifyOptions id_options;
+  id_options.identification.rest_rows = opt.rest_rows;
   IdentifyOutcome id;
   try {
     id = identifyFromStreams(view, streams, id_options);

@@ -32,6 +32,9 @@ struct IdentifyOutcome {
   std::string summary;          ///< human-readable lines
 };
 
+/// "exclude" or "sign-rule" (the --rest-rows option); false for anything else.
+bool parseRestRows(const std::string& text, eval::IdentificationOptions::RestRows* rows);
+
 /// Path of a trial's sensor stream under `streams_dir`.
 std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const io::TrialSpec& trial);
 

@@ -19,13 +19,14 @@ namespace fs = std::filesystem;
 
 int usageError(const std::string& message) {
   std::fprintf(stderr, "suitsim identify: %s\n", message.c_str());
-  std::fprintf(stderr, "usage: suitsim identify --scene SCENE --streams DIR --out OUT [--quiet]\n");
+  std::fprintf(stderr, "usage: suitsim identify --scene SCENE --streams DIR --out OUT [--rest-rows exclude|sign-rule] [--quiet]\n");
   return 2;
 }
 
 int identifyChecked(int argc, char** argv) {
   std::string scene, streams, out;
   bool quiet = false;
+  IdentifyOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&](std::string* v) {
@@ -39,6 +40,11 @@ int identifyChecked(int argc, char** argv) {
       if (!value(&streams)) return usageError("--streams needs a directory");
     } else if (arg == "--out") {
       if (!value(&out)) return usageError("--out needs a directory");
+    } else if (arg == "--rest-rows") {
+      std::string v;
+      if (!value(&v) || !parseRestRows(v, &options.identification.rest_rows)) {
+        return usageError("--rest-rows takes exclude or sign-rule");
+      }
     } else if (arg == "--quiet") {
       quiet = true;
     } else {
@@ -52,7 +58,7 @@ int identifyChecked(int argc, char** argv) {
   IdentifyOutcome outcome;
   try {
     const EvaluatorView view = loadEvaluatorView(scene);
-    outcome = identifyFromStreams(view, streams);
+    outcome = identifyFromStreams(view, streams, options);
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -92,9 +92,18 @@ double conditionNumber(const MatrixXd& N, int* unexcited) {
   // Columns that are identically zero (a joint that never moves has no
   // viscous or Coulomb column) carry no information at all; they are
   // counted apart rather than making the number infinite.
+  // Columns that are the same column up to sign (a joint sliding one way
+  // only: its Coulomb column is minus its offset column) are one direction
+  // of the data; the second one is counted as unexcited too.
   std::vector<int> used;
   for (int c = 0; c < N.rows(); ++c) {
-    if (N(c, c) > 0.0) used.push_back(c);
+    if (!(N(c, c) > 0.0)) continue;
+    bool duplicate = false;
+    for (int u : used) {
+      const double corr = N(c, u) / std::sqrt(N(c, c) * N(u, u));
+      if (std::abs(corr) > 1.0 - 1e-12) duplicate = true;
+    }
+    if (!duplicate) used.push_back(c);
   }
   *unexcited = static_cast<int>(N.rows()) - static_cast<int>(used.size());
   MatrixXd S(used.size(), used.size());
@@ -110,7 +119,8 @@ double conditionNumber(const MatrixXd& N, int* unexcited) {
 
 // The ξ columns of joint row i at sample t (A(12) with our signs).
 struct JointRow {
-  double u, qd, coulomb, stat, offset;
+  double u = 0.0, qd = 0.0, coulomb = 0.0, stat = 0.0, offset = 0.0;
+  bool used = false;  ///< false: the row is left out of the least squares
 };
 
 /// Everything the least squares needs from the trials, built once.
@@ -145,19 +155,62 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
   return p;
 }
 
-/// The ξ columns of every joint row, A(12). A stopped joint's static friction
-/// takes the sign rule A(8)-(9): the sign of what it must hold,
-/// k_T u + τ_o − Y_j φ + F_j, evaluated with the reference parameters.
-void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& xi_ref, double stop_velocity) {
+/// Samples of joint i that lie inside a stretch of sliding one way (|θ̇| >
+/// slip, constant sign) with at least `margin` seconds of it on both sides.
+/// The ends of the data count as the ends of a stretch: what came before is
+/// not known.
+std::vector<char> slidingSamples(const MotionData& d, int i, double slip, double margin) {
+  const int n = d.numSamples();
+  std::vector<char> keep(static_cast<std::size_t>(n), 0);
+  int start = 0;
+  while (start < n) {
+    const double s0 = d.qd(start, i);
+    if (std::abs(s0) <= slip) {
+      ++start;
+      continue;
+    }
+    int end = start;  // one past the stretch
+    while (end < n && std::abs(d.qd(end, i)) > slip && (d.qd(end, i) > 0.0) == (s0 > 0.0)) ++end;
+    for (int t = start; t < end; ++t) {
+      if (d.time[t] - d.time[start] >= margin && d.time[end - 1] - d.time[t] >= margin) keep[t] = 1;
+    }
+    start = end;
+  }
+  return keep;
+}
+
+/// The ξ columns of every joint row, A(12). With RestRows::SignRule a
+/// stopped joint's static friction takes the sign rule A(8)-(9): the sign of
+/// what it must hold, k_T u + τ_o − Y_j φ + F_j, evaluated with the
+/// reference parameters. With RestRows::Excluded only rows inside a
+/// sliding stretch are used (see IdentificationOptions).
+void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& xi_ref,
+                     const IdentificationOptions& o) {
+  const double stop_velocity = o.stop_velocity;
+  const bool sign_rule = o.rest_rows == IdentificationOptions::RestRows::SignRule;
   p.z.clear();
   for (std::size_t k = 0; k < p.trials.size(); ++k) {
     const MotionData& d = *p.trials[k];
     const MatrixXd tau_ref = perSample(p.rows[k], phi_ref, p.nv);
     std::vector<JointRow> z(static_cast<std::size_t>(d.numSamples()) * p.nj);
-    for (int t = 0; t < d.numSamples(); ++t) {
+    for (int i = 0; i < p.nj; ++i) {
+      if (sign_rule) continue;
+      const std::vector<char> keep = slidingSamples(d, i, o.slip_velocity, o.motion_margin_s);
+      for (int t = 0; t < d.numSamples(); ++t) {
+        if (!keep[t]) continue;
+        JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
+        r.used = true;
+        r.u = -d.current(t, i);
+        r.qd = d.qd(t, i);
+        r.offset = -1.0;
+        r.coulomb = d.qd(t, i) > 0.0 ? 1.0 : -1.0;
+      }
+    }
+    for (int t = 0; t < d.numSamples() && sign_rule; ++t) {
       for (int i = 0; i < p.nj; ++i) {
         const double qd = d.qd(t, i), u = d.current(t, i);
         JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
+        r.used = true;
         r.u = -u;
         r.qd = qd;
         r.offset = -1.0;
@@ -211,7 +264,9 @@ NormalEquations normalEquations(const Problem& p, const VectorXd& weight, bool j
     VectorXd bw(Yw.rows());
     for (int t = 0; t < n; ++t) {
       for (int e = 0; e < used_rows; ++e) {
-        const double s = std::sqrt(weight[e]);
+        // A joint row left out of the least squares contributes to neither φ nor ξ.
+        const bool used = e < 6 || p.z[k][static_cast<std::size_t>(t) * p.nj + (e - 6)].used;
+        const double s = used ? std::sqrt(weight[e]) : 0.0;
         Yw.row(static_cast<Eigen::Index>(t) * used_rows + e) = s * p.rows[k].row(static_cast<Eigen::Index>(t) * p.nv + e);
         bw[static_cast<Eigen::Index>(t) * used_rows + e] = s * p.F[k](t, e);
       }
@@ -226,6 +281,7 @@ NormalEquations normalEquations(const Problem& p, const VectorXd& weight, bool j
         const int e = 6 + i;
         const double w = weight[e];
         const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
+        if (!z.used) continue;
         const auto y = p.rows[k].row(static_cast<Eigen::Index>(t) * p.nv + e);
         for (int a = 0; a < 5; ++a) {
           const double za = zValue(z, a);
@@ -265,6 +321,7 @@ VectorXd residualPower(const Problem& p, const VectorXd& x, bool joints, VectorX
         if (e >= 6) {
           const int i = e - 6;
           const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
+          if (!z.used) continue;
           for (int a = 0; a < 5; ++a) res += zValue(z, a) * x[xiColumn(p, a, i)];
         }
         power[e] += res * res;
@@ -273,6 +330,37 @@ VectorXd residualPower(const Problem& p, const VectorXd& x, bool joints, VectorX
     }
   }
   return power;
+}
+
+/// Per joint, the `static_quantile` quantile of |k_T u + τ_o − Y_j φ + F_j|,
+/// the torque the friction holds, over the samples where the joint is at
+/// rest (|θ̇| ≤ stop_velocity); NaN for a joint never at rest.
+VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const IdentificationOptions& o) {
+  std::vector<std::vector<double>> held(static_cast<std::size_t>(p.nj));
+  for (std::size_t k = 0; k < p.trials.size(); ++k) {
+    const MotionData& d = *p.trials[k];
+    const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
+    for (int t = 0; t < d.numSamples(); ++t) {
+      for (int i = 0; i < p.nj; ++i) {
+        if (std::abs(d.qd(t, i)) > o.stop_velocity) continue;
+        const double h = x[xiColumn(p, 0, i)] * d.current(t, i) + x[xiColumn(p, 4, i)] - y(t, 6 + i) + p.F[k](t, 6 + i);
+        held[static_cast<std::size_t>(i)].push_back(std::abs(h));
+      }
+    }
+  }
+  VectorXd out(p.nj);
+  for (int i = 0; i < p.nj; ++i) {
+    std::vector<double>& h = held[static_cast<std::size_t>(i)];
+    if (h.empty()) {
+      out[i] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    const double q = std::clamp(o.static_quantile, 0.0, 1.0);
+    const std::size_t at = std::min(h.size() - 1, static_cast<std::size_t>(q * static_cast<double>(h.size() - 1) + 0.5));
+    std::nth_element(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(at), h.end());
+    out[i] = h[at];
+  }
+  return out;
 }
 
 struct Solution {
@@ -321,8 +409,10 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
       // Inverse residual variance of each equation, floored so that an
       // equation the model fits exactly cannot take all the weight.
       for (int e = 0; e < (joints ? p.nv : 6); ++e) {
+        // An equation with no rows in use (a joint that never slides) has no
+        // variance to invert; weight 0 keeps it out of the normalisation.
         const double var = power[e] / std::max(count[e], 1.0);
-        weight[e] = 1.0 / std::max(var, 1e-12);
+        weight[e] = count[e] > 0.0 ? 1.0 / std::max(var, 1e-12) : 0.0;
       }
       continue;
     }
@@ -502,11 +592,24 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   // model far off (missing payloads) gets many signs wrong. Each further
   // round takes the signs from the previous round's estimate; the
   // regularisation stays toward the a-priori values.
-  assignJointRows(p, out.phi_apriori, xi_apriori, options.stop_velocity);
+  const bool sign_rule = options.rest_rows == IdentificationOptions::RestRows::SignRule;
+  assignJointRows(p, out.phi_apriori, xi_apriori, options);
   Solution s = solveRegularised(p, true, x_ref, options);
-  for (int round = 1; round < options.sign_rounds; ++round) {
-    assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(5 * p.nj)), options.stop_velocity);
+  for (int round = 1; sign_rule && round < options.sign_rounds; ++round) {
+    assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(5 * p.nj)), options);
     s = solveRegularised(p, true, x_ref, options);
+  }
+  if (!sign_rule) {
+    // τ_s^max is not a least-squares column here (no row carries it, so the
+    // regularisation merely held it at the a-priori value): it is the
+    // breakaway torque, the upper quantile of what the friction held at rest.
+    const VectorXd held = restHoldQuantile(p, s.x, options);
+    for (int i = 0; i < p.nj; ++i) {
+      const int c = xiColumn(p, 3, i);
+      s.x[c] = std::isfinite(held[i]) ? held[i] : x_ref[c];
+      s.relative_std[c] = std::numeric_limits<double>::quiet_NaN();
+    }
+    s.unexcited -= p.nj;  // the τ_s^max columns, estimated apart
   }
   out.phi = s.x.head(p.nb);
   out.xi = JointParameters::fromStacked(s.x.tail(5 * p.nj));

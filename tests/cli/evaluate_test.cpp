@@ -8,8 +8,8 @@
 //    clearly worse than both; base-link-only identification within 1 % of
 //    the true mass; validation torque RMSE at least 3x lower than a priori.
 //  - Clean sensors, no Stribeck: the issue asks A and B within 0.5 %; we
-//    reach about 1.5 % for A and not B (see the README); the test holds A
-//    to 2.5 % so a regression shows, and B to what it is now (under 40 %).
+//    reach about 1.5-2 % for A and 1.5-3 % for B (see the README); the
+//    test holds A to 2.5 % and B to 6 % so a regression shows.
 //  - Other stiffness values (well below and well above the default) come
 //    out as well: the stiffness is estimated, not assumed.
 #include <gtest/gtest.h>
@@ -91,10 +91,13 @@ TEST_F(EvaluateProtocol, DefaultNoiseAndStribeck) {
     EXPECT_NEAR(s["true_stiffness_n_per_m"].get<double>(), std::string(suit) == "normal" ? 197.8 : 395.6, 1e-9);
     EXPECT_LT(std::abs(err(s, "approach_a")), 0.03);
     ASSERT_TRUE(s["approach_b"]["stiffness_n_per_m"].is_number());
-    // "Clearly worse": the a-priori model's error is several times A's and
-    // well above B's (B itself is far from A here: see the README).
+    // B from the identified model fitted on sliding samples only (the
+    // default): within 3 % like A (measured 0.4-0.6 %; it was 18-40 % with
+    // the paper's sign rule and 1e-5 regularisation).
+    EXPECT_LT(std::abs(err(s, "approach_b")), 0.03);
+    // "Clearly worse": the a-priori model's error is several times A's and B's.
     EXPECT_GT(std::abs(err(s, "apriori")), 3.0 * std::abs(err(s, "approach_a")));
-    EXPECT_GT(std::abs(err(s, "apriori")), 1.5 * std::abs(err(s, "approach_b")));
+    EXPECT_GT(std::abs(err(s, "apriori")), 3.0 * std::abs(err(s, "approach_b")));
   }
   const json id = json::parse(readFile(out_ / "identification.json"));
   EXPECT_LT(std::abs(id["base_link_only"]["total_mass_kg"].get<double>() - kTrueMass) / kTrueMass, 0.01);
@@ -102,6 +105,12 @@ TEST_F(EvaluateProtocol, DefaultNoiseAndStribeck) {
             id["validation"]["torque_rmse_nm"]["apriori"].get<double>());
   EXPECT_LT(id["validation"]["base_moment_rmse_nm"]["identified"].get<double>(),
             id["validation"]["base_moment_rmse_nm"]["apriori"].get<double>());
+  // While the joint slides every term of its equation is known: the
+  // identified model is within sensor noise there (measured 18x better
+  // than a priori; 4x with the paper's sign rule).
+  EXPECT_LT(10.0 * id["validation"]["sliding_torque_rmse_nm"]["identified"].get<double>(),
+            id["validation"]["sliding_torque_rmse_nm"]["apriori"].get<double>());
+  EXPECT_GT(id["validation"]["sliding_torque_rmse_nm"]["samples"].get<int>(), 100);
   EXPECT_FALSE(id["validation"]["in_sample"].get<bool>());
   // The report and its pieces.
   const std::string md = readFile(out_ / "report.md");
@@ -124,15 +133,16 @@ TEST_F(EvaluateProtocol, CleanSensorsWithoutStribeck) {
   for (const char* suit : {"normal", "modified"}) {
     SCOPED_TRACE(suit);
     EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), 0.025);
-    EXPECT_LT(std::abs(err(r["suits"][suit], "approach_b")), 0.40);
+    EXPECT_LT(std::abs(err(r["suits"][suit], "approach_b")), 0.06);
   }
 
   // Issue 5 on noise-free streams: the identified base parameters against
   // the truth's (same base-parameter mapping: it depends on geometry only).
-  // The issue asks 0.5 % for well-excited ones; we are at a few per cent
+  // The issue asks 0.5 % for well-excited ones; we are at about 1 %
   // (README, "Limits of the identification"). Held here: total mass to
-  // 0.2 %, and the median error of the well-excited parameters (relative
-  // std under 1 %) under 5 %. Printed so the figures are in the test log.
+  // 0.05 %, and the median error of the well-excited parameters (relative
+  // std under 1 %) under 2 % (it was 2.9 % with the sign rule and 1e-5
+  // regularisation). Printed so the figures are in the test log.
   const json id = json::parse(readFile(out_ / "identification.json"));
   const suitsim::io::Scene scene = suitsim::io::loadScene(sourcePath("scenes/jvrc1_protocol.xml"), "ident_arms");
   const suitsim::eval::RigidModel truth = suitsim::eval::makeRigidModel(scene.robot->truth);
@@ -153,8 +163,21 @@ TEST_F(EvaluateProtocol, CleanSensorsWithoutStribeck) {
   const double median = errors[errors.size() / 2];
   std::printf("noise-free identification: %zu well-excited base parameters, %d within 0.5 %%, median error %.2f %%\n",
               errors.size(), within, 100.0 * median);
-  EXPECT_LT(median, 0.05);
-  EXPECT_LT(std::abs(id["total_mass_kg"].get<double>() - kTrueMass) / kTrueMass, 0.002);
+  EXPECT_LT(median, 0.02);
+  EXPECT_LT(std::abs(id["total_mass_kg"].get<double>() - kTrueMass) / kTrueMass, 0.0005);
+
+  // Joint parameters of the joints that slide (relative std under 1 %):
+  // motor constants to 1 % median (measured 0.2-0.3 %).
+  std::vector<double> kt;
+  for (const json& jp : id["joint_parameters"]) {
+    const json& e = jp["motor_constant"];
+    if (e["relative_std"].is_null() || e["relative_std"].get<double>() >= 0.01) continue;
+    kt.push_back(std::abs(e["identified"].get<double>() - 0.15) / 0.15);
+  }
+  ASSERT_GE(kt.size(), 10u);
+  std::sort(kt.begin(), kt.end());
+  std::printf("noise-free motor constants: %zu well-excited, median error %.2f %%\n", kt.size(), 100.0 * kt[kt.size() / 2]);
+  EXPECT_LT(kt[kt.size() / 2], 0.01);
 }
 
 TEST_F(EvaluateProtocol, OtherStiffnessValuesComeOutAsWell) {

@@ -92,10 +92,33 @@ JointParameters jointParameters(const RigidModel& model, const RobotDescription&
 struct IdentificationOptions {
   double stop_velocity = 0.01;  ///< |θ̇| below this (rad/s): the joint is at rest, A(7)
   /// A(16)-(17) normalised regularisation weights w_φ, w_T, w_d, w_c, w_s, w_o.
-  double w_phi = 1e-5, w_T = 1e-5, w_d = 1e-5, w_c = 1e-5, w_s = 1e-5, w_o = 1e-5;
+  /// Small: they only have to hold what the motions do not excite (a joint
+  /// that never slides, the mass distribution along an unmoved axis). At
+  /// 1e-5 they pulled well-excited parameters a few per cent toward the
+  /// a-priori model (its 8 kg of missing payload), on clean streams as well.
+  double w_phi = 1e-7, w_T = 1e-7, w_d = 1e-7, w_c = 1e-7, w_s = 1e-7, w_o = 1e-7;
   /// Rounds of the static-friction sign rule: 1 takes the signs from the
   /// a-priori model as A(9) does; each further round from the last estimate.
+  /// Used only with `rest_rows = RestRows::SignRule`.
   int sign_rounds = 2;
+
+  /// What the joint rows do with a joint at rest.
+  ///  - SignRule: the paper's A(8)-(9): the static friction is taken at its
+  ///    bound, sign(τ̂_s) τ_s^max, and τ_s^max is fitted with the rest.
+  ///  - Excluded (default): a resting joint's friction holds whatever is left
+  ///    over, anywhere within ±τ_s^max (mostly near τ_c, where sliding left
+  ///    it), so its row says nothing about φ or the other joint parameters
+  ///    and only biases them if forced to ±τ_s^max. Joint rows are kept only
+  ///    where the joint has been sliding one way for `motion_margin_s` on
+  ///    both sides (the low-pass filter spreads a stop or a reversal over
+  ///    about that long), and τ_s^max is the `static_quantile` quantile of
+  ///    the torque the friction held at rest: the largest hold seen is the
+  ///    breakaway torque A(7).
+  enum class RestRows { SignRule, Excluded };
+  RestRows rest_rows = RestRows::Excluded;
+  double slip_velocity = 0.05;    ///< |θ̇| above this (rad/s) counts as sliding (Excluded)
+  double motion_margin_s = 0.1;   ///< sliding needed on both sides of a used sample (Excluded)
+  double static_quantile = 0.99;  ///< quantile of the held torque taken as τ_s^max (Excluded)
 };
 
 /// Result of the full identification A(13)-(20).
