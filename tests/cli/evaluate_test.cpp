@@ -11,7 +11,8 @@
 //    reach about 1.5-2 % for A and 1.5-3 % for B (see the README); the
 //    test holds A to 2.5 % and B to 6 % so a regression shows.
 //  - Other stiffness values (well below and well above the default) come
-//    out as well: the stiffness is estimated, not assumed.
+//    out as well: the stiffness is estimated, not assumed (B within 3 %, A
+//    within 5 %: see the test).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -190,7 +191,14 @@ TEST_F(EvaluateProtocol, OtherStiffnessValuesComeOutAsWell) {
     EXPECT_NEAR(r["suits"]["modified"]["true_stiffness_n_per_m"].get<double>(), 2 * k, 1e-6);
     for (const char* suit : {"normal", "modified"}) {
       SCOPED_TRACE(suit);
-      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), 0.03);
+      // A(3) assumes the same motion with and without the suit; the servo
+      // tracks a little differently with it, and that difference's inertial
+      // and gravity torque is a fixed share of a soft suit's small support:
+      // measured +4.1 % / +2.7 % at 80 / 160 N/m with accurate parameters
+      // (the paper's sign rule gave 0.4 % by a k_T 3.5 % low that happened to
+      // cancel it). B has no such assumption: measured -0.3 % / +0.1 %.
+      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), 0.05);
+      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_b")), 0.03);
     }
   }
 }
