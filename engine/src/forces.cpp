@@ -1,5 +1,7 @@
 #include "forces.h"
 
+#include <omp.h>
+
 #include "bands.h"
 
 namespace suitsim {
@@ -20,23 +22,9 @@ Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 
   hinge_motor_torque.assign(model.num_hinges, 0.0);
   hinge_friction_torque.assign(model.num_hinges, 0.0);
   hinge_slipped.assign(model.num_hinges, 0);
-  const std::size_t nh = model.num_hinges;
-  hinge_rows.assign(nh, 5);
-  hinge_grad.assign(nh * 6 * 8 * 3, 0.0);
-  hinge_target.assign(nh * 6, 0.0);
-  hinge_rhs.assign(nh * 6, 0.0);
-  hinge_lambda.assign(nh * 6, 0.0);
-  hinge_block.assign(nh * nh * 36, 0.0);
+  detail::initHingeWorkspace(model, *this);
   band_length.assign(model.num_bands, 0.0);
   band_tension.assign(model.num_bands, 0.0);
-  body_hinges.assign(model.num_bodies, {});
-  hinge_body.assign(model.num_bodies * 14, 0.0);
-  hinge_wrench.assign(nh * 2 * 6 * 6, 0.0);
-  hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
-  for (int h = 0; h < model.num_hinges; ++h) {
-    body_hinges[model.hinge_parent_body[h]].push_back(h);
-    body_hinges[model.hinge_child_body[h]].push_back(h);
-  }
   sum_dx.assign(np, 0.0);
   sum_dv.assign(np, 0.0);
 }
@@ -71,11 +59,20 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
       acc.z[i] = fz[i] * inv_m[i];
     }
   };
-  // Small models run the region inactive (one thread): a fork and join cost
-  // more than the work. The region is still opened, so the worksharing loops
-  // inside always bind to it, never to a caller's parallel region (a
-  // caller running several simulations at once, one per thread, would
-  // otherwise have each simulation's loops shared out across its team).
+  // Small models run on one thread: a fork and join cost more than the
+  // work. Outside any parallel region they run without one: the worksharing
+  // constructs then bind to the initial thread alone and cost nothing,
+  // whereas even an inactive region's team of one pays for every implicit
+  // barrier (libgomp wakes waiters with a futex system call at each: about
+  // nine per evaluation, some 5 % of a humanoid step). Inside a caller's
+  // region the inactive region is still opened, so the worksharing loops
+  // bind to it, never to the caller's team (a caller running several
+  // simulations at once, one per thread, would otherwise have each
+  // simulation's loops shared out across its team).
+  if (!parallel && omp_get_level() == 0) {
+    accumulate();
+    return;
+  }
 #pragma omp parallel if (parallel) num_threads(parallel ? ws.num_threads : 1)
   accumulate();
 }

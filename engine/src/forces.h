@@ -29,13 +29,19 @@ void addContactForces(const Model& model, const State& state, const PhasePoint& 
 /// and re-sticks once slow. Lifted contacts release their anchor.
 void updateContactAnchors(const Model& model, State& state, const PhasePoint& x);
 
+/// Sizes the Workspace's hinge solver buffers and fills what depends on the
+/// Model only (block structure, body masses).
+void initHingeWorkspace(const Model& model, Workspace& ws);
+
 /// Hinge torques (motor, friction, limits) as internal pairs and the
 /// rotation-plane constraint forces; must run after every other force.
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws);
 
 /// End of step: a stuck hinge whose friction gave way slips; a slipping one
-/// that slowed down or reversed sticks where it is.
-void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, const Workspace& ws);
+/// that slowed down or reversed sticks where it is. Leaves every hinge's
+/// geometry at x in ws.hinge_geometry; an integrator whose next force
+/// evaluation is at the same x sets ws.hinge_geometry_current to reuse it.
+void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws);
 
 double hingeAngle(const Model& model, const PhasePoint& x, int h);
 double hingeVelocity(const Model& model, const PhasePoint& x, int h);

@@ -64,8 +64,25 @@
 // friction torque, accepted while |lambda| <= tau_s^max, A(7)-(9). The
 // quadratic velocity term of theta'' is left to the stabilisation (it is
 // small while the hinge is at rest).
+//
+// How the solve is laid out (the cost is a few thousand multiply-adds per
+// hinge, so the layout is what decides its speed). K is symmetric positive
+// definite, so only the blocks K_ab with a eliminated before b are stored,
+// one 6 x 6 block per pair of hinges on a common body, and the elimination
+// is a block L D L^T factorisation: K_hh = L D L^T, Y_a = L^-1 K_ha for the
+// hinges a it couples to, K_ca -= Y_c^T D^-1 Y_a. A row's wrench on a body comes
+// from its hinge points directly (a point force g at p gives the force g and
+// the moment (p - c) x g), with the point pairs of one row (J_p and A, C_k
+// and J_c, ...) combined first, so a plane or angle row has no net force on
+// either body by construction. Wrenches are kept component-major, so every
+// 6 x 6 product runs along contiguous rows. Bodies with a fixed particle
+// keep the particle gradients (hinge_grad), filled for them only. The
+// geometry of the end-of-step friction update is reused by the force
+// evaluation that follows at the same phase point (velocity Verlet).
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 #include "forces.h"
 
@@ -74,72 +91,102 @@ namespace suitsim::detail {
 namespace {
 
 using V3 = Eigen::Vector3d;
-using M6 = Eigen::Matrix<double, 6, 6, Eigen::RowMajor>;
-using V6 = Eigen::Matrix<double, 6, 1>;
-using Block = Eigen::Map<M6>;
-using Vec6Map = Eigen::Map<V6>;
+using Mat3Map = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>;
 
-constexpr int kRows = 6;       // ball (3), plane (2), stick (1)
+constexpr int kRows = 6;                 // ball (3), plane (2), stick (1)
+constexpr int kStride = 8;               // a block row: six values, two zeros
+constexpr int kBlock = kRows * kStride;  // one 6 x 6 block, rows padded to kStride
 constexpr int kGradSize = kRows * 8 * 3;  // rows x (4 parent + 4 child particles) x xyz
 
-/// A hinge point: its position and velocity from its body's particles.
-struct Point {
-  V3 p, v;
-};
+// Hinge points, in this order in HingeGeometry.
+enum HingePoint { kJp, kJc, kA, kB, kC1, kC2, kNumPoints };
 
-Point point(const Model& m, const PhasePoint& x, int body, const std::array<double, 4>& w) {
-  Point out{V3::Zero(), V3::Zero()};
-  const int first = m.body_particle_begin[body];
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    out.p += w[k] * V3(x.px[i], x.py[i], x.pz[i]);
-    out.v += w[k] * V3(x.vx[i], x.vy[i], x.vz[i]);
-  }
-  return out;
+/// Geometry of one hinge at a phase point. Plain doubles, so that a record
+/// can be kept in Workspace::hinge_geometry and copied back.
+struct HingeGeometry {
+  double p[kNumPoints][3];  // point positions (m)
+  double v[kNumPoints][3];  // point velocities (m/s)
+  double n[3], n_dot[3];    // unit axis and its rate
+  double axis_length, axis_length_rate;
+  double theta, theta_dot;
+  double dtheta[kNumPoints][3];  // d theta / d point (zero for C2)
+};
+static_assert(std::is_trivially_copyable<HingeGeometry>::value, "kept in a double array");
+constexpr int kGeometrySize = sizeof(HingeGeometry) / sizeof(double);
+static_assert(kGeometrySize * sizeof(double) == sizeof(HingeGeometry), "no padding");
+
+inline V3 vec(const double* a) { return V3(a[0], a[1], a[2]); }
+inline void put(const V3& a, double* out) {
+  out[0] = a.x();
+  out[1] = a.y();
+  out[2] = a.z();
 }
 
-/// Geometry of one hinge at a phase point.
-struct HingeGeometry {
-  Point jp, jc, a, b, c1, c2;
-  V3 n, n_dot;
-  double axis_length = 0.0, axis_length_rate = 0.0;
-  double theta = 0.0, theta_dot = 0.0;
-  // d theta / d point for the points it depends on.
-  V3 dtheta_c1, dtheta_b, dtheta_a, dtheta_jp, dtheta_jc;
-};
+// Points J_p, A, B on the parent and J_c, C1, C2 on the child: each a sum
+// of its weights times the body's four particles, read once per body.
+void hingePoints(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
+  const std::array<double, 4>* weights[kNumPoints] = {&m.hinge_centre_parent[h], &m.hinge_centre_child[h],
+                                                      &m.hinge_axis_point[h],    &m.hinge_parent_arm[h],
+                                                      &m.hinge_child_arm[h],     &m.hinge_child_arm2[h]};
+  for (int side = 0; side < 2; ++side) {
+    const int first = m.body_particle_begin[side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h]];
+    double q[4][6];
+    for (int k = 0; k < 4; ++k) {
+      const int i = first + k;
+      q[k][0] = x.px[i];
+      q[k][1] = x.py[i];
+      q[k][2] = x.pz[i];
+      q[k][3] = x.vx[i];
+      q[k][4] = x.vy[i];
+      q[k][5] = x.vz[i];
+    }
+    static constexpr int kSidePoints[2][3] = {{kJp, kA, kB}, {kJc, kC1, kC2}};
+    for (int point : kSidePoints[side]) {
+      const std::array<double, 4>& w = *weights[point];
+      double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+      for (int k = 0; k < 4; ++k) {
+        for (int d = 0; d < 6; ++d) s[d] += w[k] * q[k][d];
+      }
+      for (int d = 0; d < 3; ++d) {
+        g.p[point][d] = s[d];
+        g.v[point][d] = s[3 + d];
+      }
+    }
+  }
+}
 
-HingeGeometry geometry(const Model& m, const PhasePoint& x, int h) {
-  HingeGeometry g;
-  const int pb = m.hinge_parent_body[h], cb = m.hinge_child_body[h];
-  g.jp = point(m, x, pb, m.hinge_centre_parent[h]);
-  g.jc = point(m, x, cb, m.hinge_centre_child[h]);
-  g.a = point(m, x, pb, m.hinge_axis_point[h]);
-  g.b = point(m, x, pb, m.hinge_parent_arm[h]);
-  g.c1 = point(m, x, cb, m.hinge_child_arm[h]);
-  g.c2 = point(m, x, cb, m.hinge_child_arm2[h]);
-  const V3 w = g.a.p - g.jp.p;
-  const V3 w_dot = g.a.v - g.jp.v;
+void geometry(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
+  hingePoints(m, x, h, g);
+  const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]), c1 = vec(g.p[kC1]);
+  const V3 w = a - jp;
+  const V3 w_dot = vec(g.v[kA]) - vec(g.v[kJp]);
   g.axis_length = w.norm();
-  g.n = w / g.axis_length;
-  g.axis_length_rate = g.n.dot(w_dot);
-  g.n_dot = (w_dot - g.n * g.axis_length_rate) / g.axis_length;
+  const V3 n = w / g.axis_length;
+  g.axis_length_rate = n.dot(w_dot);
+  put(n, g.n);
+  put((w_dot - n * g.axis_length_rate) / g.axis_length, g.n_dot);
 
   // theta = atan2(y, x) with y = n . (u x r), x = u . r: exact gradient.
-  const V3 u = g.b.p - g.jp.p;
-  const V3 r = g.c1.p - g.jc.p;
+  const V3 u = b - jp;
+  const V3 r = c1 - jc;
   const V3 uxr = u.cross(r);
-  const double ys = g.n.dot(uxr);
+  const double ys = n.dot(uxr);
   const double xs = u.dot(r);
   g.theta = std::atan2(ys, xs);
   const double inv = 1.0 / (xs * xs + ys * ys);
-  g.dtheta_c1 = (xs * g.n.cross(u) - ys * u) * inv;
-  g.dtheta_b = (xs * r.cross(g.n) - ys * r) * inv;
-  g.dtheta_a = xs * (uxr - g.n * g.n.dot(uxr)) / g.axis_length * inv;
-  g.dtheta_jp = -(g.dtheta_b + g.dtheta_a);
-  g.dtheta_jc = -g.dtheta_c1;
-  g.theta_dot = g.dtheta_c1.dot(g.c1.v) + g.dtheta_b.dot(g.b.v) + g.dtheta_a.dot(g.a.v) + g.dtheta_jp.dot(g.jp.v) +
-                g.dtheta_jc.dot(g.jc.v);
-  return g;
+  const V3 dtheta_c1 = (xs * n.cross(u) - ys * u) * inv;
+  const V3 dtheta_b = (xs * r.cross(n) - ys * r) * inv;
+  const V3 dtheta_a = xs * (uxr - n * n.dot(uxr)) / g.axis_length * inv;
+  const V3 dtheta_jp = -(dtheta_b + dtheta_a);
+  const V3 dtheta_jc = -dtheta_c1;
+  put(dtheta_c1, g.dtheta[kC1]);
+  put(dtheta_b, g.dtheta[kB]);
+  put(dtheta_a, g.dtheta[kA]);
+  put(dtheta_jp, g.dtheta[kJp]);
+  put(dtheta_jc, g.dtheta[kJc]);
+  put(V3::Zero(), g.dtheta[kC2]);
+  g.theta_dot = dtheta_c1.dot(vec(g.v[kC1])) + dtheta_b.dot(vec(g.v[kB])) + dtheta_a.dot(vec(g.v[kA])) +
+                dtheta_jp.dot(vec(g.v[kJp])) + dtheta_jc.dot(vec(g.v[kJc]));
 }
 
 /// Friction torque of a slipping hinge: viscous plus Coulomb, with the
@@ -168,9 +215,55 @@ double limitTorque(const Model& m, int h, double theta, double theta_dot) {
 
 bool hasFriction(const Model& m, int h) { return m.hinge_static_max[h] > 0.0 || m.hinge_coulomb[h] > 0.0; }
 
-// Per-hinge gradient storage: grad[(row * 8 + slot) * 3 + xyz], slots 0-3
-// the parent's particles, 4-7 the child's.
+// ---- per-body data: Workspace::hinge_body --------------------------------
+// Mass m (0), 1/m (1) and 1 if every particle is free (2), set once; at
+// each phase point the centre of mass c (3-5), I^-1 about c (6-14,
+// row-major) and the particles' offsets x_k - c (15-26).
+constexpr int kBodyData = 28;
+constexpr int kMass = 0, kInvMass = 1, kMovable = 2, kCentre = 3, kInvInertia = 6, kOffset = 15;
+
+inline const double* bodyData(const Workspace& ws, int b) { return &ws.hinge_body[b * kBodyData]; }
+inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + kMovable] != 0.0; }
+
+void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
+  if (out[kMovable] == 0.0) return;
+  const int first = m.body_particle_begin[b];
+  V3 c = V3::Zero();
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    c += m.particle_mass[i] * V3(x.px[i], x.py[i], x.pz[i]);
+  }
+  c /= out[kMass];
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    const V3 r = V3(x.px[i], x.py[i], x.pz[i]) - c;
+    put(r, out + kOffset + 3 * k);
+    inertia += m.particle_mass[i] * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
+  }
+  put(c, out + kCentre);
+  Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(out + kInvInertia) = inertia.inverse();
+}
+
+inline int bodyOf(const Model& m, int h, int side) {
+  return side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h];
+}
+
+// ---- rows ------------------------------------------------------------------
+// Wrenches, component-major: wrench[component * 6 + row], components force
+// (0-2) and moment about the centre of mass (3-5).
+inline double* wrenchOf(Workspace& ws, int h, int side) { return &ws.hinge_wrench[(h * 2 + side) * kBlock]; }
+// The same times the body's rigid mobility (1/m on the force, I^-1 on the moment).
+inline double* mobilityOf(Workspace& ws, int h, int side) { return &ws.hinge_mobility[(h * 2 + side) * kBlock]; }
+// Particle gradients of a side on a fixed body: grad[(row * 8 + side * 4 + k) * 3 + xyz].
 inline double* gradRow(Workspace& ws, int h, int row) { return &ws.hinge_grad[(h * kRows + row) * 24]; }
+
+// The rows' gradients at the hinge points (Workspace::hinge_point_grad):
+// the plane rows' n (at C_k, minus at J_c) and t_1, t_2 (at A, minus at
+// J_p), then theta's gradient at C1, J_c, B, A, J_p; the ball rows' are
+// +-e_d at J_p and J_c.
+constexpr int kPointGrad = 24;
+constexpr int kNormal = 0, kTangent = 3, kThetaC1 = 9, kThetaJc = 12, kThetaB = 15, kThetaA = 18, kThetaJp = 21;
 
 // Adds weight * g to the gradient slots of a point on the parent (side 0)
 // or child (side 1).
@@ -183,57 +276,21 @@ inline void addPointGradient(double* row, int side, const std::array<double, 4>&
   }
 }
 
-inline int particleOf(const Model& m, int h, int slot) {
-  return m.body_particle_begin[slot < 4 ? m.hinge_parent_body[h] : m.hinge_child_body[h]] + (slot & 3);
-}
-
-inline int bodyOf(const Model& m, int h, int side) {
-  return side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h];
-}
-
-// Rigid data of a body a hinge touches (Workspace::hinge_body), from its
-// particles at the phase point: centre of mass c (0-2), 1/m (3), I^-1 about
-// c (4-12, row-major), 1 if every particle is free (13).
-constexpr int kBodyData = 14;
-using Mat3Map = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>;
-
-void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
-  const int first = m.body_particle_begin[b];
-  double mass = 0.0;
-  V3 c = V3::Zero();
-  bool movable = true;
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    movable = movable && m.particle_inv_mass[i] > 0.0;
-    mass += m.particle_mass[i];
-    c += m.particle_mass[i] * V3(x.px[i], x.py[i], x.pz[i]);
+inline void setColumn(double* wrench, int row, const V3& force, const V3& moment) {
+  for (int d = 0; d < 3; ++d) {
+    wrench[d * kStride + row] = force[d];
+    wrench[(3 + d) * kStride + row] = moment[d];
   }
-  out[13] = movable ? 1.0 : 0.0;
-  if (!movable) return;
-  c /= mass;
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const V3 r = V3(x.px[i], x.py[i], x.pz[i]) - c;
-    inertia += m.particle_mass[i] * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
+}
+
+// A row that stopped taking part (a slipping hinge's angle row) has zero
+// wrenches, so it drops out of K without any test in the products.
+inline void clearAngleRow(Workspace& ws, int h) {
+  for (int side = 0; side < 2; ++side) {
+    double* w = wrenchOf(ws, h, side);
+    double* mw = mobilityOf(ws, h, side);
+    for (int c = 0; c < 6; ++c) w[c * kStride + 5] = mw[c * kStride + 5] = 0.0;
   }
-  out[0] = c.x();
-  out[1] = c.y();
-  out[2] = c.z();
-  out[3] = 1.0 / mass;
-  Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(out + 4) = inertia.inverse();
-}
-
-inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + 13] != 0.0; }
-
-// Row `row` of hinge h as a wrench (force, moment about the centre of mass)
-// on one side's body: Workspace::hinge_wrench[((h * 2 + side) * 6 + row) * 6].
-inline double* wrenchOf(Workspace& ws, int h, int side, int row) {
-  return &ws.hinge_wrench[((h * 2 + side) * kRows + row) * 6];
-}
-
-inline void clearAngleWrench(Workspace& ws, int h) {
-  for (int side = 0; side < 2; ++side) Vec6Map(wrenchOf(ws, h, side, 5)).setZero();
 }
 
 // Adds `scale` times row `row` of hinge h to the forces: on a movable body
@@ -243,7 +300,9 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
   for (int side = 0; side < 2; ++side) {
     const int b = bodyOf(m, h, side);
     if (movable(ws, b)) {
-      Vec6Map(&ws.hinge_body_wrench[b * 6]) += scale * Vec6Map(wrenchOf(ws, h, side, row));
+      const double* w = wrenchOf(ws, h, side);
+      double* acc = &ws.hinge_body_wrench[b * 6];
+      for (int c = 0; c < 6; ++c) acc[c] += scale * w[c * kStride + row];
       continue;
     }
     const double* g = gradRow(ws, h, row) + side * 12;
@@ -258,34 +317,518 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
 
 // Spreads each movable body's accumulated wrench over its particles as a
 // rigid body takes it, and clears the accumulator.
-void flushBodyWrenches(const Model& m, const PhasePoint& x, Workspace& ws) {
+void flushBodyWrenches(const Model& m, Workspace& ws) {
   for (int b = 0; b < m.num_bodies; ++b) {
     if (ws.body_hinges[b].empty() || !movable(ws, b)) continue;
     double* w = &ws.hinge_body_wrench[b * 6];
-    const double* body = &ws.hinge_body[b * kBodyData];
-    const V3 a = body[3] * V3(w[0], w[1], w[2]);
-    const V3 alpha = Mat3Map(body + 4) * V3(w[3], w[4], w[5]);
-    const V3 c(body[0], body[1], body[2]);
+    const double* body = bodyData(ws, b);
+    const V3 a = body[kInvMass] * V3(w[0], w[1], w[2]);
+    const V3 alpha = Mat3Map(body + kInvInertia) * V3(w[3], w[4], w[5]);
     const int first = m.body_particle_begin[b];
     for (int k = 0; k < 4; ++k) {
       const int i = first + k;
-      const V3 f = m.particle_mass[i] * (a + alpha.cross(V3(x.px[i], x.py[i], x.pz[i]) - c));
+      const V3 f = m.particle_mass[i] * (a + alpha.cross(vec(body + kOffset + 3 * k)));
       ws.force.x[i] += f.x();
       ws.force.y[i] += f.y();
       ws.force.z[i] += f.z();
     }
-    Vec6Map(w).setZero();
+    for (int c = 0; c < 6; ++c) w[c] = 0.0;
+  }
+}
+
+// ---- 6 x 6 kernels ------------------------------------------------------------
+// Blocks are row-major with rows padded to kStride doubles (the padding
+// stays zero), so a block row is one vector of the GCC/Clang vector
+// extension: with AVX-512 one register, with AVX2 two, and the products
+// below are a few dozen vector operations instead of hundreds of scalar
+// ones (Eigen's fixed 6 x 6 products on mapped blocks stayed scalar).
+// Each entry still sums its terms in index order, as the scalar loops would.
+typedef double Row __attribute__((vector_size(kStride * sizeof(double))));
+
+inline Row loadRow(const double* p) {
+  Row r;
+  std::memcpy(&r, p, sizeof r);
+  return r;
+}
+inline void storeRow(double* p, const Row& r) { std::memcpy(p, &r, sizeof r); }
+
+// C = A^T B (assign) or C += A^T B.
+template <bool kAccumulate>
+inline void productAtB(const double* __restrict a, const double* __restrict b, double* __restrict c) {
+  Row rows_b[kRows];
+  for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
+  for (int i = 0; i < kRows; ++i) {
+    Row out = kAccumulate ? loadRow(c + i * kStride) : Row{};
+    for (int k = 0; k < kRows; ++k) out += a[k * kStride + i] * rows_b[k];
+    storeRow(c + i * kStride, out);
+  }
+}
+
+// C -= A^T D^-1 B, D^-1 = diag(inv_d).
+inline void subtractAtDB(const double* __restrict a, const double* inv_d, const double* __restrict b,
+                         double* __restrict c) {
+  Row rows_b[kRows];
+  for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
+  for (int i = 0; i < kRows; ++i) {
+    Row sum = (a[i] * inv_d[0]) * rows_b[0];
+    for (int k = 1; k < kRows; ++k) sum += (a[k * kStride + i] * inv_d[k]) * rows_b[k];
+    storeRow(c + i * kStride, loadRow(c + i * kStride) - sum);
+  }
+}
+
+// L D L^T factor of a symmetric positive definite block (both triangles
+// formed), in place: the strict lower triangle holds the unit lower L, the
+// diagonal 1 / D_ii. Eliminating by whole rows keeps every update a vector
+// operation, and without square roots the dependency chain from one pivot
+// to the next is a single division (the chains of sqrt and division of a
+// Cholesky factor were a tenth of a humanoid step).
+inline void factor(double* k) {
+  Row rows[kRows];
+  for (int i = 0; i < kRows; ++i) rows[i] = loadRow(k + i * kStride);
+  double lower[kRows][kRows];
+  double inv_d[kRows];
+  for (int j = 0; j < kRows; ++j) {
+    inv_d[j] = 1.0 / rows[j][j];
+    for (int i = j + 1; i < kRows; ++i) {
+      lower[i][j] = rows[i][j] * inv_d[j];
+      rows[i] -= lower[i][j] * rows[j];
+    }
+  }
+  for (int i = 0; i < kRows; ++i) {
+    for (int j = 0; j < i; ++j) k[i * kStride + j] = lower[i][j];
+    k[i * kStride + i] = inv_d[i];
+  }
+}
+
+// X = L^-1 X for a block X and the unit lower L of a factor, by rows.
+inline void forwardSolveBlock(const double* __restrict l, double* __restrict x) {
+  Row rows[kRows];
+  for (int i = 0; i < kRows; ++i) {
+    Row xi = loadRow(x + i * kStride);
+    for (int q = 0; q < i; ++q) xi -= l[i * kStride + q] * rows[q];
+    rows[i] = xi;
+    storeRow(x + i * kStride, xi);
+  }
+}
+
+// z = L^-1 z (unit lower L).
+inline void forwardSolve(const double* l, double* z) {
+  for (int i = 1; i < kRows; ++i) {
+    double s = z[i];
+    for (int q = 0; q < i; ++q) s -= l[i * kStride + q] * z[q];
+    z[i] = s;
+  }
+}
+
+// z = L^-T z (unit lower L).
+inline void backSolve(const double* l, double* z) {
+  for (int i = kRows - 2; i >= 0; --i) {
+    double s = z[i];
+    for (int q = i + 1; q < kRows; ++q) s -= l[q * kStride + i] * z[q];
+    z[i] = s;
+  }
+}
+
+inline double* blockOf(Workspace& ws, int nh, int a, int b) {
+  return &ws.hinge_block[ws.hinge_block_index[a * nh + b] * kBlock];
+}
+
+// ---- one force evaluation's stages ----------------------------------------
+
+// Rows, targets, wrenches and the applied torques of hinge h.
+void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, const HingeGeometry& g) {
+  const double w = model.hinge_constraint_frequency;
+  const bool sticking = state.hinge_sticking[h] != 0 && hasFriction(model, h);
+  ws.hinge_rows[h] = sticking ? 6 : 5;
+  double* target = &ws.hinge_target[h * kRows];
+  const V3 n = vec(g.n), n_dot = vec(g.n_dot);
+  const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]);
+  const V3 jc_dot = vec(g.v[kJc]);
+  // Ball joint: J_p - J_c = 0, linear in the positions.
+  for (int d = 0; d < 3; ++d) {
+    target[d] = -2.0 * w * (g.v[kJp][d] - g.v[kJc][d]) - w * w * (g.p[kJp][d] - g.p[kJc][d]);
+  }
+  // Rotation plane, T(11)-(12): n . (C_k - J_c), gradient n at C_k, -n at
+  // J_c, t_k at A and -t_k at J_p.
+  double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  put(n, point_grad + kNormal);
+  V3 t[2];
+  for (int k = 0; k < 2; ++k) {
+    const int point = k == 0 ? kC1 : kC2;
+    const V3 r = vec(g.p[point]) - jc;
+    const V3 r_dot = vec(g.v[point]) - jc_dot;
+    t[k] = (r - n * n.dot(r)) / g.axis_length;
+    put(t[k], point_grad + kTangent + 3 * k);
+    const double g_pos = n.dot(r);
+    const double g_vel = n_dot.dot(r) + n.dot(r_dot);
+    // Velocity-dependent part of g'': n'' = (1 - n n^T) w''/L - 2 n' L'/L - n |n'|^2.
+    const double quadratic = 2.0 * n_dot.dot(r_dot) - 2.0 * r.dot(n_dot) * g.axis_length_rate / g.axis_length -
+                             g_pos * n_dot.squaredNorm();
+    target[3 + k] = -2.0 * w * g_vel - w * w * g_pos - quadratic;
+  }
+  // The angle row: used by static friction, and to apply joint torques.
+  for (int d = 0; d < 3; ++d) {
+    point_grad[kThetaC1 + d] = g.dtheta[kC1][d];
+    point_grad[kThetaJc + d] = g.dtheta[kJc][d];
+    point_grad[kThetaB + d] = g.dtheta[kB][d];
+    point_grad[kThetaA + d] = g.dtheta[kA][d];
+    point_grad[kThetaJp + d] = g.dtheta[kJp][d];
+  }
+  target[5] = -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]);
+
+  // Each row's wrench on a body that takes forces rigidly. A row's point
+  // pairs (A and J_p, C_k and J_c, ...) carry opposite forces, so only the
+  // ball rows have a force on a body; the moments are the arms from the
+  // centre of mass crossed with the point forces.
+  for (int side = 0; side < 2; ++side) {
+    const int body = bodyOf(model, h, side);
+    if (!movable(ws, body)) continue;
+    const double* data = bodyData(ws, body);
+    const V3 c = vec(data + kCentre);
+    double* wrench = wrenchOf(ws, h, side);
+    const double sign = side == 0 ? 1.0 : -1.0;
+    const V3 centre_arm = (side == 0 ? jp : jc) - c;
+    for (int d = 0; d < 3; ++d) {
+      V3 e = V3::Zero();
+      e[d] = sign;
+      setColumn(wrench, d, e, centre_arm.cross(e));
+    }
+    const V3 zero = V3::Zero();
+    if (side == 0) {
+      const V3 axis = a - jp;
+      setColumn(wrench, 3, zero, axis.cross(t[0]));
+      setColumn(wrench, 4, zero, axis.cross(t[1]));
+      setColumn(wrench, 5, zero, (b - jp).cross(vec(g.dtheta[kB])) + axis.cross(vec(g.dtheta[kA])));
+    } else {
+      const V3 r1 = vec(g.p[kC1]) - jc;
+      setColumn(wrench, 3, zero, r1.cross(n));
+      setColumn(wrench, 4, zero, (vec(g.p[kC2]) - jc).cross(n));
+      setColumn(wrench, 5, zero, r1.cross(vec(g.dtheta[kC1])));
+    }
+  }
+  // A body with a fixed particle keeps the particle gradients.
+  for (int side = 0; side < 2; ++side) {
+    if (movable(ws, bodyOf(model, h, side))) continue;
+    for (int row = 0; row < kRows; ++row) {
+      double* g_row = gradRow(ws, h, row);
+      for (int q = 0; q < 12; ++q) g_row[side * 12 + q] = 0.0;
+    }
+    const std::array<double, 4>& centre = side == 0 ? model.hinge_centre_parent[h] : model.hinge_centre_child[h];
+    for (int d = 0; d < 3; ++d) {
+      V3 e = V3::Zero();
+      e[d] = side == 0 ? 1.0 : -1.0;
+      addPointGradient(gradRow(ws, h, d), side, centre, e);
+    }
+    if (side == 0) {
+      for (int k = 0; k < 2; ++k) {
+        addPointGradient(gradRow(ws, h, 3 + k), 0, model.hinge_axis_point[h], t[k]);
+        addPointGradient(gradRow(ws, h, 3 + k), 0, model.hinge_centre_parent[h], -t[k]);
+      }
+      addPointGradient(gradRow(ws, h, 5), 0, model.hinge_parent_arm[h], vec(g.dtheta[kB]));
+      addPointGradient(gradRow(ws, h, 5), 0, model.hinge_axis_point[h], vec(g.dtheta[kA]));
+      addPointGradient(gradRow(ws, h, 5), 0, model.hinge_centre_parent[h], vec(g.dtheta[kJp]));
+    } else {
+      addPointGradient(gradRow(ws, h, 3), 1, model.hinge_child_arm[h], n);
+      addPointGradient(gradRow(ws, h, 3), 1, model.hinge_centre_child[h], -n);
+      addPointGradient(gradRow(ws, h, 4), 1, model.hinge_child_arm2[h], n);
+      addPointGradient(gradRow(ws, h, 4), 1, model.hinge_centre_child[h], -n);
+      addPointGradient(gradRow(ws, h, 5), 1, model.hinge_child_arm[h], vec(g.dtheta[kC1]));
+      addPointGradient(gradRow(ws, h, 5), 1, model.hinge_centre_child[h], vec(g.dtheta[kJc]));
+    }
+  }
+
+  // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
+  // viscous friction always; Coulomb friction here only while slipping.
+  const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
+  const double friction = sticking ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
+  const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
+  addRow(model, ws, h, 5, applied);
+  // From here on a row takes part in the solve only while it is active: a
+  // slipping hinge's angle row drops out.
+  if (!sticking) clearAngleRow(ws, h);
+  ws.hinge_motor_torque[h] = motor;
+  ws.hinge_friction_torque[h] = friction;
+  ws.hinge_slipped[h] = 0;
+}
+
+// Right-hand side of hinge h: its targets minus what the free accelerations
+// (every force so far, over the particle masses) give the rows.
+void rightHandSide(const Model& model, Workspace& ws, int h) {
+  const std::array<double, 4>* weights[kNumPoints] = {
+      &model.hinge_centre_parent[h], &model.hinge_centre_child[h], &model.hinge_axis_point[h],
+      &model.hinge_parent_arm[h],    &model.hinge_child_arm[h],    &model.hinge_child_arm2[h]};
+  V3 acc[kNumPoints];
+  for (int side = 0; side < 2; ++side) {
+    const int first = model.body_particle_begin[bodyOf(model, h, side)];
+    V3 particle[4];
+    for (int k = 0; k < 4; ++k) {
+      const int i = first + k;
+      const double im = model.particle_inv_mass[i];
+      particle[k] = V3(im * ws.force.x[i], im * ws.force.y[i], im * ws.force.z[i]);
+    }
+    static constexpr int kSidePoints[2][3] = {{kJp, kA, kB}, {kJc, kC1, kC2}};
+    for (int point : kSidePoints[side]) {
+      const std::array<double, 4>& w = *weights[point];
+      acc[point] = w[0] * particle[0] + w[1] * particle[1] + w[2] * particle[2] + w[3] * particle[3];
+    }
+  }
+  const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  const double* target = &ws.hinge_target[h * kRows];
+  double* rhs = &ws.hinge_rhs[h * kRows];
+  const V3 ball = acc[kJp] - acc[kJc];
+  for (int d = 0; d < 3; ++d) rhs[d] = target[d] - ball[d];
+  const V3 n = vec(point_grad + kNormal);
+  for (int k = 0; k < 2; ++k) {
+    const V3 t = vec(point_grad + kTangent + 3 * k);
+    rhs[3 + k] = target[3 + k] - (n.dot(acc[k == 0 ? kC1 : kC2] - acc[kJc]) + t.dot(acc[kA] - acc[kJp]));
+  }
+  if (ws.hinge_rows[h] == 6) {
+    rhs[5] = target[5] - (vec(point_grad + kThetaC1).dot(acc[kC1]) + vec(point_grad + kThetaJc).dot(acc[kJc]) +
+                          vec(point_grad + kThetaB).dot(acc[kB]) + vec(point_grad + kThetaA).dot(acc[kA]) +
+                          vec(point_grad + kThetaJp).dot(acc[kJp]));
+  } else {
+    rhs[5] = 0.0;
+  }
+}
+
+// Every row's wrench times its body's rigid mobility: 1/m on the force,
+// I^-1 on the moment, by block rows. A pass of its own, after all hinges
+// are prepared: loading the wrench rows right after their scalar stores
+// would stall on store forwarding.
+void applyMobility(const Model& model, Workspace& ws) {
+  for (int h = 0; h < model.num_hinges; ++h) {
+    for (int side = 0; side < 2; ++side) {
+      const int b = bodyOf(model, h, side);
+      if (!movable(ws, b)) continue;
+      const double* data = bodyData(ws, b);
+      const double* wrench = wrenchOf(ws, h, side);
+      double* mobility = mobilityOf(ws, h, side);
+      Row rows[6];
+      for (int c = 0; c < 6; ++c) rows[c] = loadRow(wrench + c * kStride);
+      for (int c = 0; c < 3; ++c) storeRow(mobility + c * kStride, data[kInvMass] * rows[c]);
+      const double* inv_inertia = data + kInvInertia;
+      for (int i = 0; i < 3; ++i) {
+        storeRow(mobility + (3 + i) * kStride, inv_inertia[3 * i] * rows[3] + inv_inertia[3 * i + 1] * rows[4] +
+                                                   inv_inertia[3 * i + 2] * rows[5]);
+      }
+    }
+  }
+}
+
+// K blocks for every pair of hinges on a common body: K_ab += W_a M_b^-1
+// W_b^T with the rows' wrenches W on that body and its rigid mobility
+// M_b^-1 (G_a M^-1 G_b^T over its four particles for a body with a fixed
+// particle). Only pairs with a eliminated first are formed. A hinge meets
+// itself on both its bodies, so diagonal blocks start from zero.
+void assembleBlocks(const Model& model, Workspace& ws) {
+  const int nh = model.num_hinges;
+  for (int h = 0; h < nh; ++h) {
+    double* k = blockOf(ws, nh, h, h);
+    for (int q = 0; q < kBlock; ++q) k[q] = 0.0;
+  }
+  for (int b = 0; b < model.num_bodies; ++b) {
+    const std::vector<std::int32_t>& list = ws.body_hinges[b];
+    if (list.empty()) continue;
+    if (movable(ws, b)) {
+      for (int ha : list) {
+        const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
+        const double* left = mobilityOf(ws, ha, sa);
+        for (int hb : list) {
+          if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+          const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
+          double* k = blockOf(ws, nh, ha, hb);
+          if (ha == hb) {
+            productAtB<true>(left, wrenchOf(ws, hb, sb), k);
+          } else {
+            productAtB<false>(left, wrenchOf(ws, hb, sb), k);
+          }
+        }
+      }
+      continue;
+    }
+    double im[12];
+    for (int k = 0; k < 4; ++k) {
+      for (int d = 0; d < 3; ++d) im[3 * k + d] = model.particle_inv_mass[model.body_particle_begin[b] + k];
+    }
+    for (int ha : list) {
+      const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
+      double left[kRows][12];
+      for (int r = 0; r < kRows; ++r) {
+        const double* g = gradRow(ws, ha, r) + sa * 12;
+        for (int q = 0; q < 12; ++q) left[r][q] = r < ws.hinge_rows[ha] ? g[q] * im[q] : 0.0;
+      }
+      for (int hb : list) {
+        if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+        const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
+        double* k = blockOf(ws, nh, ha, hb);
+        for (int i = 0; i < kRows; ++i) {
+          for (int j = 0; j < kRows; ++j) {
+            double s = 0.0;
+            if (j < ws.hinge_rows[hb]) {
+              const double* g = gradRow(ws, hb, j) + sb * 12;
+              for (int q = 0; q < 12; ++q) s += left[i][q] * g[q];
+            }
+            k[i * kStride + j] = ha == hb ? k[i * kStride + j] + s : s;
+          }
+        }
+      }
+    }
+  }
+  for (int h = 0; h < nh; ++h) {
+    double* k = blockOf(ws, nh, h, h);
+    for (int r = ws.hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
+  }
+}
+
+// Eliminates hinge h, its block K_hh already factored (K_hh = L D L^T):
+// Y_a = L^-1 K_ha stored over K_ha, rhs_a -= Y_a^T D^-1 L^-1 rhs_h and
+// K_ca -= Y_c^T D^-1 Y_a for the hinges a, c it couples to.
+void eliminate(const Model& model, Workspace& ws, int h) {
+  const int nh = model.num_hinges;
+  const double* l = blockOf(ws, nh, h, h);
+  double inv_d[kRows];
+  for (int q = 0; q < kRows; ++q) inv_d[q] = l[q * kStride + q];
+  double* z = &ws.hinge_rhs[h * kRows];
+  forwardSolve(l, z);  // kept for the back substitution
+  double scaled[kRows];
+  for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * inv_d[q];
+  const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+  for (int a : coupled) {
+    double* y = blockOf(ws, nh, h, a);
+    forwardSolveBlock(l, y);
+    double* rhs = &ws.hinge_rhs[a * kRows];
+    for (int q = 0; q < kRows; ++q) {
+      for (int j = 0; j < kRows; ++j) rhs[j] -= y[q * kStride + j] * scaled[q];
+    }
+  }
+  for (int c : coupled) {
+    const double* yc = blockOf(ws, nh, h, c);
+    for (int a : coupled) {
+      if (ws.hinge_position[a] < ws.hinge_position[c]) continue;
+      subtractAtDB(yc, inv_d, blockOf(ws, nh, h, a), blockOf(ws, nh, c, a));
+    }
+  }
+}
+
+// Block L D L^T elimination, leaves first (see the design note), then the
+// back substitution from the root, lambda_h = L^-T D^-1 (L^-1 rhs_h -
+// sum_a Y_a lambda_a): ws.hinge_lambda.
+void solveBlocks(const Model& model, Workspace& ws) {
+  const int nh = model.num_hinges;
+  const int num_batches = static_cast<int>(ws.hinge_batch_begin.size()) - 1;
+  for (int batch = 0; batch < num_batches; ++batch) {
+    // No hinge of a batch changes another's block: their factors, issued
+    // back to back, overlap their chains of divisions in the processor.
+    const int begin = ws.hinge_batch_begin[batch], end = ws.hinge_batch_begin[batch + 1];
+    for (int k = begin; k < end; ++k) {
+      const int h = model.hinge_order[k];
+      factor(blockOf(ws, nh, h, h));
+    }
+    for (int k = begin; k < end; ++k) eliminate(model, ws, model.hinge_order[k]);
+  }
+  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
+    const int h = *it;
+    const double* l = blockOf(ws, nh, h, h);
+    double x[kRows];
+    for (int q = 0; q < kRows; ++q) x[q] = ws.hinge_rhs[h * kRows + q];
+    for (int a : model.hinge_coupled[h]) {
+      const double* y = blockOf(ws, nh, h, a);
+      const double* lambda = &ws.hinge_lambda[a * kRows];
+      for (int i = 0; i < kRows; ++i) {
+        double s = 0.0;
+        for (int j = 0; j < kRows; ++j) s += y[i * kStride + j] * lambda[j];
+        x[i] -= s;
+      }
+    }
+    for (int q = 0; q < kRows; ++q) x[q] *= l[q * kStride + q];
+    backSolve(l, x);
+    for (int q = 0; q < kRows; ++q) ws.hinge_lambda[h * kRows + q] = x[q];
   }
 }
 
 }  // namespace
 
-double hingeAngle(const Model& model, const PhasePoint& x, int h) { return geometry(model, x, h).theta; }
+void initHingeWorkspace(const Model& model, Workspace& ws) {
+  const int nh = model.num_hinges;
+  ws.hinge_rows.assign(nh, 5);
+  ws.hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
+  ws.hinge_target.assign(nh * kRows, 0.0);
+  ws.hinge_rhs.assign(nh * kRows, 0.0);
+  ws.hinge_lambda.assign(nh * kRows, 0.0);
+  ws.hinge_point_grad.assign(nh * kPointGrad, 0.0);
+  ws.hinge_wrench.assign(nh * 2 * kBlock, 0.0);
+  ws.hinge_mobility.assign(nh * 2 * kBlock, 0.0);
+  ws.hinge_geometry.assign(static_cast<std::size_t>(nh) * kGeometrySize, 0.0);
+  ws.hinge_geometry_current = false;
+  ws.body_hinges.assign(model.num_bodies, {});
+  for (int h = 0; h < nh; ++h) {
+    ws.body_hinges[model.hinge_parent_body[h]].push_back(h);
+    ws.body_hinges[model.hinge_child_body[h]].push_back(h);
+  }
+  ws.hinge_body.assign(model.num_bodies * kBodyData, 0.0);
+  ws.hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
+  for (int b = 0; b < model.num_bodies; ++b) {
+    if (ws.body_hinges[b].empty()) continue;
+    double mass = 0.0;
+    bool free = true;
+    for (int k = 0; k < 4; ++k) {
+      const int i = model.body_particle_begin[b] + k;
+      free = free && model.particle_inv_mass[i] > 0.0;
+      mass += model.particle_mass[i];
+    }
+    ws.hinge_body[b * kBodyData + kMass] = mass;
+    ws.hinge_body[b * kBodyData + kInvMass] = 1.0 / mass;
+    ws.hinge_body[b * kBodyData + kMovable] = free ? 1.0 : 0.0;
+  }
+  // One block per pair of hinges on a common body, the one eliminated first
+  // naming it; the elimination only ever touches these.
+  ws.hinge_position.assign(nh, 0);
+  for (int k = 0; k < nh; ++k) ws.hinge_position[model.hinge_order[k]] = k;
+  ws.hinge_block_index.assign(static_cast<std::size_t>(nh) * nh, -1);
+  int blocks = 0;
+  for (int b = 0; b < model.num_bodies; ++b) {
+    for (int ha : ws.body_hinges[b]) {
+      for (int hb : ws.body_hinges[b]) {
+        if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+        std::int32_t& index = ws.hinge_block_index[ha * nh + hb];
+        if (index < 0) index = blocks++;
+      }
+    }
+  }
+  ws.hinge_block.assign(static_cast<std::size_t>(blocks) * kBlock, 0.0);
+  // Batches of consecutive hinges in the elimination order whose diagonal
+  // blocks no earlier member of the batch updates (a hinge's elimination
+  // updates only the hinges it couples to): their factors can be formed
+  // together, before any of them is eliminated, with the same result.
+  constexpr int kMaxBatch = 4;
+  ws.hinge_batch_begin.assign(1, 0);
+  for (int k = 1; k < nh; ++k) {
+    const int h = model.hinge_order[k];
+    const int begin = ws.hinge_batch_begin.back();
+    bool independent = k - begin < kMaxBatch;
+    for (int q = begin; q < k && independent; ++q) {
+      for (int c : model.hinge_coupled[model.hinge_order[q]]) independent = independent && c != h;
+    }
+    if (!independent) ws.hinge_batch_begin.push_back(k);
+  }
+  ws.hinge_batch_begin.push_back(nh);
+}
 
-double hingeVelocity(const Model& model, const PhasePoint& x, int h) { return geometry(model, x, h).theta_dot; }
+double hingeAngle(const Model& model, const PhasePoint& x, int h) {
+  HingeGeometry g;
+  geometry(model, x, h, g);
+  return g.theta;
+}
+
+double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
+  HingeGeometry g;
+  geometry(model, x, h, g);
+  return g.theta_dot;
+}
 
 void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double* angle, double* velocity) {
-  const HingeGeometry g = geometry(model, x, h);
+  HingeGeometry g;
+  geometry(model, x, h, g);
   *angle = g.theta;
   *velocity = g.theta_dot;
 }
@@ -296,196 +839,30 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
   // The hinge systems are coupled: one thread solves them all.
 #pragma omp single
   {
-    const double w = model.hinge_constraint_frequency;
+    const bool geometry_current = ws.hinge_geometry_current;
+    ws.hinge_geometry_current = false;
     for (int b = 0; b < model.num_bodies; ++b) {
       if (ws.body_hinges[b].empty()) continue;
       rigidBodyData(model, x, b, &ws.hinge_body[b * kBodyData]);
-      Vec6Map(&ws.hinge_body_wrench[b * 6]).setZero();
     }
     // ---- rows, targets and applied torques ----
     for (int h = 0; h < nh; ++h) {
-      const HingeGeometry g = geometry(model, x, h);
-      const bool sticking = state.hinge_sticking[h] != 0 && hasFriction(model, h);
-      ws.hinge_rows[h] = sticking ? 6 : 5;
-      std::fill(gradRow(ws, h, 0), gradRow(ws, h, 0) + kGradSize, 0.0);
-      double* target = &ws.hinge_target[h * kRows];
-      // Ball joint: J_p - J_c = 0, linear in the positions.
-      for (int d = 0; d < 3; ++d) {
-        V3 e = V3::Zero();
-        e[d] = 1.0;
-        addPointGradient(gradRow(ws, h, d), 0, model.hinge_centre_parent[h], e);
-        addPointGradient(gradRow(ws, h, d), 1, model.hinge_centre_child[h], -e);
-        target[d] = -2.0 * w * (g.jp.v[d] - g.jc.v[d]) - w * w * (g.jp.p[d] - g.jc.p[d]);
+      HingeGeometry g;
+      if (geometry_current) {
+        std::memcpy(&g, &ws.hinge_geometry[h * kGeometrySize], sizeof g);
+      } else {
+        geometry(model, x, h, g);
       }
-      // Rotation plane, T(11)-(12).
-      for (int k = 0; k < 2; ++k) {
-        const Point& c = k == 0 ? g.c1 : g.c2;
-        const std::array<double, 4>& wc = k == 0 ? model.hinge_child_arm[h] : model.hinge_child_arm2[h];
-        const V3 r = c.p - g.jc.p;
-        const V3 r_dot = c.v - g.jc.v;
-        const V3 t = (r - g.n * g.n.dot(r)) / g.axis_length;
-        double* row = gradRow(ws, h, 3 + k);
-        addPointGradient(row, 1, wc, g.n);
-        addPointGradient(row, 1, model.hinge_centre_child[h], -g.n);
-        addPointGradient(row, 0, model.hinge_axis_point[h], t);
-        addPointGradient(row, 0, model.hinge_centre_parent[h], -t);
-        const double g_pos = g.n.dot(r);
-        const double g_vel = g.n_dot.dot(r) + g.n.dot(r_dot);
-        // Velocity-dependent part of g'': n'' = (1 - n n^T) w''/L - 2 n' L'/L - n |n'|^2.
-        const double quadratic = 2.0 * g.n_dot.dot(r_dot) -
-                                 2.0 * r.dot(g.n_dot) * g.axis_length_rate / g.axis_length -
-                                 g_pos * g.n_dot.squaredNorm();
-        target[3 + k] = -2.0 * w * g_vel - w * w * g_pos - quadratic;
-      }
-      // The angle row: used by static friction, and to apply joint torques.
-      double* theta_row = gradRow(ws, h, 5);
-      addPointGradient(theta_row, 1, model.hinge_child_arm[h], g.dtheta_c1);
-      addPointGradient(theta_row, 1, model.hinge_centre_child[h], g.dtheta_jc);
-      addPointGradient(theta_row, 0, model.hinge_parent_arm[h], g.dtheta_b);
-      addPointGradient(theta_row, 0, model.hinge_axis_point[h], g.dtheta_a);
-      addPointGradient(theta_row, 0, model.hinge_centre_parent[h], g.dtheta_jp);
-      target[5] = -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]);
-
-      // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
-      // viscous friction always; Coulomb friction here only while slipping.
-      const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
-      const double friction = sticking ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
-      const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
-      // Each row's wrench on the bodies that take forces rigidly: the force
-      // is the sum of the row's particle gradients, the moment theirs about
-      // the centre of mass.
-      for (int side = 0; side < 2; ++side) {
-        const int b = bodyOf(model, h, side);
-        if (!movable(ws, b)) continue;
-        const double* body = &ws.hinge_body[b * kBodyData];
-        const V3 c(body[0], body[1], body[2]);
-        V3 r[4];
-        for (int k = 0; k < 4; ++k) {
-          const int i = model.body_particle_begin[b] + k;
-          r[k] = V3(x.px[i], x.py[i], x.pz[i]) - c;
-        }
-        for (int row = 0; row < kRows; ++row) {
-          const double* grad = gradRow(ws, h, row) + side * 12;
-          V3 f = V3::Zero(), t = V3::Zero();
-          for (int k = 0; k < 4; ++k) {
-            const V3 gk(grad[3 * k], grad[3 * k + 1], grad[3 * k + 2]);
-            f += gk;
-            t += r[k].cross(gk);
-          }
-          double* out = wrenchOf(ws, h, side, row);
-          for (int d = 0; d < 3; ++d) {
-            out[d] = f[d];
-            out[3 + d] = t[d];
-          }
-        }
-      }
-      addRow(model, ws, h, 5, applied);
-      // From here on a wrench row takes part in the solve only while the
-      // row is active: a slipping hinge's angle row drops out.
-      if (!sticking) clearAngleWrench(ws, h);
-      ws.hinge_motor_torque[h] = motor;
-      ws.hinge_friction_torque[h] = friction;
-      ws.hinge_slipped[h] = 0;
+      prepareHinge(model, state, ws, h, g);
     }
-
-    flushBodyWrenches(model, x, ws);
+    applyMobility(model, ws);
+    flushBodyWrenches(model, ws);
 
     // ---- solve, and once more if static friction gave way somewhere ----
-    using G = Eigen::Map<Eigen::Matrix<double, 6, 24, Eigen::RowMajor>>;
-    using V24 = Eigen::Matrix<double, 24, 1>;
     for (int pass = 0; pass < 2; ++pass) {
-      // Right-hand sides: target minus what the free accelerations give.
-      for (int h = 0; h < nh; ++h) {
-        V24 a_free;
-        for (int slot = 0; slot < 8; ++slot) {
-          const int i = particleOf(model, h, slot);
-          const double im = model.particle_inv_mass[i];
-          a_free.segment<3>(slot * 3) = im * V3(ws.force.x[i], ws.force.y[i], ws.force.z[i]);
-        }
-        V6 rhs = Vec6Map(&ws.hinge_target[h * kRows]) - G(gradRow(ws, h, 0)).lazyProduct(a_free);
-        for (int r = ws.hinge_rows[h]; r < kRows; ++r) rhs[r] = 0.0;
-        Vec6Map(&ws.hinge_rhs[h * kRows]) = rhs;
-      }
-      // K blocks for every pair of hinges on a common body: K_ab += W_a
-      // M_b^-1 W_b^T with the rows' wrenches W on that body and its rigid
-      // mobility M_b^-1 (G_a M^-1 G_b^T over its four particles for a body
-      // with a fixed particle). A hinge meets itself on both its bodies, so
-      // diagonal blocks start from zero here.
-      for (int h = 0; h < nh; ++h) Block(&ws.hinge_block[(h * nh + h) * 36]).setZero();
-      for (int b = 0; b < model.num_bodies; ++b) {
-        const std::vector<std::int32_t>& list = ws.body_hinges[b];
-        if (list.empty()) continue;
-        if (movable(ws, b)) {
-          const double* body = &ws.hinge_body[b * kBodyData];
-          const Mat3Map inv_inertia(body + 4);
-          for (int ha : list) {
-            const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
-            // (Inactive rows have zero wrenches: clearAngleWrench.)
-            const Block wa(wrenchOf(ws, ha, sa, 0));
-            M6 left;
-            left.leftCols<3>() = body[3] * wa.leftCols<3>();
-            left.rightCols<3>() = wa.rightCols<3>() * inv_inertia;  // I^-1 is symmetric
-            for (int hb : list) {
-              const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
-              const Block right(wrenchOf(ws, hb, sb, 0));
-              Block K(&ws.hinge_block[(ha * nh + hb) * 36]);
-              if (ha == hb) {
-                K += left.lazyProduct(right.transpose());
-              } else {
-                K = left.lazyProduct(right.transpose());
-              }
-            }
-          }
-          continue;
-        }
-        Eigen::Matrix<double, 12, 1> im;
-        for (int k = 0; k < 4; ++k) im.segment<3>(3 * k).setConstant(model.particle_inv_mass[model.body_particle_begin[b] + k]);
-        for (int ha : list) {
-          const int sa = model.hinge_parent_body[ha] == b ? 0 : 12;
-          Eigen::Matrix<double, 6, 12> left = G(gradRow(ws, ha, 0)).middleCols<12>(sa) * im.asDiagonal();
-          for (int r = ws.hinge_rows[ha]; r < kRows; ++r) left.row(r).setZero();
-          for (int hb : list) {
-            const int sb = model.hinge_parent_body[hb] == b ? 0 : 12;
-            Eigen::Matrix<double, 6, 12> right = G(gradRow(ws, hb, 0)).middleCols<12>(sb);
-            for (int r = ws.hinge_rows[hb]; r < kRows; ++r) right.row(r).setZero();
-            Block K(&ws.hinge_block[(ha * nh + hb) * 36]);
-            if (ha == hb) {
-              K += left.lazyProduct(right.transpose());
-            } else {
-              K = left.lazyProduct(right.transpose());
-            }
-          }
-        }
-      }
-      for (int h = 0; h < nh; ++h) {
-        Block K(&ws.hinge_block[(h * nh + h) * 36]);
-        for (int r = ws.hinge_rows[h]; r < kRows; ++r) K(r, r) = 1.0;  // inactive rows: lambda = 0
-      }
-      // Block elimination, leaves first (see the design note).
-      for (int h : model.hinge_order) {
-        Block Khh(&ws.hinge_block[(h * nh + h) * 36]);
-        const Eigen::LLT<M6> llt{M6(Khh)};
-        const V6 rhs_h = Vec6Map(&ws.hinge_rhs[h * kRows]);
-        for (int a : model.hinge_coupled[h]) {
-          const M6 X = llt.solve(M6(Block(&ws.hinge_block[(h * nh + a) * 36])));  // K_hh^-1 K_ha
-          Vec6Map(&ws.hinge_rhs[a * kRows]) -= X.transpose() * rhs_h;
-          for (int c : model.hinge_coupled[h]) {
-            Block(&ws.hinge_block[(c * nh + a) * 36]) -= M6(Block(&ws.hinge_block[(c * nh + h) * 36])) * X;
-          }
-        }
-        Khh = llt.matrixLLT();  // keep the factor for the back substitution
-      }
-      for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
-        const int h = *it;
-        V6 rhs = Vec6Map(&ws.hinge_rhs[h * kRows]);
-        for (int a : model.hinge_coupled[h]) {
-          rhs -= M6(Block(&ws.hinge_block[(h * nh + a) * 36])) * V6(Vec6Map(&ws.hinge_lambda[a * kRows]));
-        }
-        const M6 L = Block(&ws.hinge_block[(h * nh + h) * 36]);
-        L.triangularView<Eigen::Lower>().solveInPlace(rhs);
-        L.transpose().triangularView<Eigen::Upper>().solveInPlace(rhs);
-        Vec6Map(&ws.hinge_lambda[h * kRows]) = rhs;
-      }
+      for (int h = 0; h < nh; ++h) rightHandSide(model, ws, h);
+      assembleBlocks(model, ws);
+      solveBlocks(model, ws);
       // Static friction, A(8)-(9): it holds up to tau_s^max in either
       // direction; beyond, the hinge breaks loose at the zero-speed friction
       // level (tau_s^max with the Stribeck term, tau_c without).
@@ -498,29 +875,55 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
             model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
         const double breakaway = (hold > 0.0 ? 1.0 : -1.0) * level;
         addRow(model, ws, h, 5, breakaway);
-        clearAngleWrench(ws, h);
+        clearAngleRow(ws, h);
         ws.hinge_friction_torque[h] += breakaway;
         ws.hinge_slipped[h] = 1;
         ws.hinge_rows[h] = 5;
         resolve = true;
       }
       if (!resolve) break;
-      flushBodyWrenches(model, x, ws);
+      flushBodyWrenches(model, ws);
     }
 
     // ---- constraint forces ----
     for (int h = 0; h < nh; ++h) {
-      for (int r = 0; r < ws.hinge_rows[h]; ++r) addRow(model, ws, h, r, ws.hinge_lambda[h * kRows + r]);
-      if (ws.hinge_rows[h] == 6) ws.hinge_friction_torque[h] += ws.hinge_lambda[h * kRows + 5];
+      const int rows = ws.hinge_rows[h];
+      const double* lambda = &ws.hinge_lambda[h * kRows];
+      for (int side = 0; side < 2; ++side) {
+        const int b = bodyOf(model, h, side);
+        if (!movable(ws, b)) {
+          for (int r = 0; r < rows; ++r) {
+            const double* g = gradRow(ws, h, r) + side * 12;
+            const int first = model.body_particle_begin[b];
+            for (int k = 0; k < 4; ++k) {
+              ws.force.x[first + k] += lambda[r] * g[3 * k];
+              ws.force.y[first + k] += lambda[r] * g[3 * k + 1];
+              ws.force.z[first + k] += lambda[r] * g[3 * k + 2];
+            }
+          }
+          continue;
+        }
+        // W^T lambda over the active rows (an inactive row's wrench is zero).
+        const double* w = wrenchOf(ws, h, side);
+        double* acc = &ws.hinge_body_wrench[b * 6];
+        for (int c = 0; c < 6; ++c) {
+          double s = 0.0;
+          for (int r = 0; r < kRows; ++r) s += w[c * kStride + r] * lambda[r];
+          acc[c] += s;
+        }
+      }
+      if (rows == 6) ws.hinge_friction_torque[h] += lambda[5];
     }
-    flushBodyWrenches(model, x, ws);
+    flushBodyWrenches(model, ws);
   }
 }
 
-void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, const Workspace& ws) {
+void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
   for (int h = 0; h < model.num_hinges; ++h) {
+    HingeGeometry g;
+    geometry(model, x, h, g);
+    std::memcpy(&ws.hinge_geometry[h * kGeometrySize], &g, sizeof g);
     if (!hasFriction(model, h)) continue;
-    const HingeGeometry g = geometry(model, x, h);
     if (state.hinge_sticking[h]) {
       if (ws.hinge_slipped[h]) state.hinge_sticking[h] = 0;
     } else {

@@ -68,6 +68,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
   detail::updateContactAnchors(model, s, half);
   detail::updateHingeFriction(model, s, half, ws);
+  ws.hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, s.acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // closing kick
   s.acceleration_valid = true;
@@ -105,6 +106,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
 }  // namespace
 
 void step(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt) {
+  ws.hinge_geometry_current = false;  // the caller may have moved the particles since
   switch (integrator) {
     case Integrator::kSemiImplicitEuler: stepSemiImplicitEuler(model, state, ws, dt); break;
     case Integrator::kVelocityVerlet: stepVelocityVerlet(model, state, ws, dt); break;

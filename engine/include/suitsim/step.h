@@ -38,17 +38,31 @@ struct Workspace {
   std::vector<double> hinge_motor_torque;     ///< k_T u + tau_o (N m), (num_hinges)
   std::vector<double> hinge_friction_torque;  ///< friction acting on the joint (N m), (num_hinges)
   std::vector<std::uint8_t> hinge_slipped;    ///< 1 if static friction gave way, (num_hinges)
-  // Hinge constraint solver scratch (hinges.cpp): per hinge up to six rows,
-  // their gradients on the eight particles of its two bodies, targets,
-  // right-hand sides, multipliers, and 6 x 6 blocks for every hinge pair.
+  // Hinge constraint solver scratch (hinges.cpp), laid out by
+  // initHingeWorkspace: per hinge up to six rows (ball 3, plane 2, stick 1),
+  // their targets, right-hand sides and multipliers; each row's wrench on
+  // the two bodies; the symmetric system K stored as 6 x 6 blocks for the
+  // hinge pairs that share a body only (the elimination creates no others).
   std::vector<int> hinge_rows;                          ///< active rows, (num_hinges)
-  std::vector<double> hinge_grad;                       ///< (num_hinges x 6 x 8 x 3)
+  std::vector<double> hinge_grad;                       ///< particle gradients, for bodies with a fixed particle only, (num_hinges x 6 x 8 x 3)
   std::vector<double> hinge_target, hinge_rhs, hinge_lambda;  ///< (num_hinges x 6)
-  std::vector<double> hinge_block;                      ///< (num_hinges^2 x 36)
+  std::vector<double> hinge_point_grad;                 ///< the rows' gradients at the hinge points, (num_hinges x 24)
+  std::vector<std::int32_t> hinge_position;             ///< place of each hinge in Model::hinge_order, (num_hinges)
+  std::vector<std::int32_t> hinge_block_index;          ///< K block of (a, b), a eliminated first, else -1, (num_hinges x num_hinges)
+  std::vector<double> hinge_block;                      ///< 6 x 6 blocks of K (rows padded to 8), then their factors, (num_blocks x 48)
+  std::vector<std::int32_t> hinge_batch_begin;          ///< batches of Model::hinge_order factored together, (num_batches + 1)
   std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
-  std::vector<double> hinge_body;    ///< per body: centre of mass, 1/m, I^-1, all particles free, (num_bodies x 14)
-  std::vector<double> hinge_wrench;  ///< each row's force and moment on each side's body, (num_hinges x 2 x 6 x 6)
+  std::vector<double> hinge_body;    ///< per body: mass, centre of mass, I^-1, particle offsets (hinges.cpp), (num_bodies x 28)
+  std::vector<double> hinge_wrench;  ///< each row's force and moment on each side's body, component-major, rows padded to 8, (num_hinges x 2 x 6 x 8)
+  std::vector<double> hinge_mobility;  ///< the same wrenches times the body's rigid mobility, (num_hinges x 2 x 6 x 8)
   std::vector<double> hinge_body_wrench;  ///< hinge forces gathered per body before they are spread, (num_bodies x 6)
+  /// Each hinge's geometry (points, axis, angle and its gradient) from the
+  /// latest geometry pass, (num_hinges x hinges.cpp's record size).
+  std::vector<double> hinge_geometry;
+  /// True while hinge_geometry belongs to the phase point of the next force
+  /// evaluation: set by an integrator between the end-of-step friction update
+  /// and an evaluation at the same point, cleared by that evaluation.
+  bool hinge_geometry_current = false;
   // Per-band results of the latest force evaluation (bands.cpp), for recording.
   std::vector<double> band_length;   ///< l (m), (num_bands)
   std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)
