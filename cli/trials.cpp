@@ -79,6 +79,12 @@ void writeSensorHeader(std::FILE* f, const io::Scene& scene, const Sensors& sens
   std::fprintf(f, "# sensor_rate_hz: %.9g\n# steps_per_sample: %ld\n# dt_s: %.9g\n",
                1.0 / (sensors.stepsPerSample() * dt), sensors.stepsPerSample(), dt);
   std::fprintf(f, "# seed: %llu\n# noise: %s\n", static_cast<unsigned long long>(spec.seed), spec.noise ? "on" : "off");
+  if (spec.anti_alias && sensors.stepsPerSample() > 2) {
+    std::fprintf(f, "# anti_alias: imu, force and current channels are means over %ld steps centred on the stamp\n",
+                 2 * ((sensors.stepsPerSample() - 1) / 2) + 1);
+  } else {
+    std::fprintf(f, "# anti_alias: off (every channel is the value at the stamp)\n");
+  }
   std::fprintf(f, "# encoders: joint angle, resolution %.9g rad\n", spec.encoders.resolution);
   for (const ImuSpec& imu : spec.imus) {
     std::fprintf(f,
@@ -185,9 +191,9 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   recorder.sample(state, &ws, row.data());
   writeCsvRow(stream.get(), state.time, row);
+  double stamp = 0.0;
   if (sensors) {
-    sensors->sample(state, sensor_row.data());
-    writeCsvRow(sensors_file.get(), state.time, sensor_row);
+    if (sensors->startLog(state, sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
     truth->sample(state, &ws, truth_row.data());
     writeCsvRow(truth_file.get(), state.time, truth_row);
   }
@@ -198,9 +204,11 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     step(model, state, ws, sim.integrator, sim.dt);
     steps_done = k;
     // Sensors read the state only, so sampling them never moves the run.
+    // A sensor row is complete half an averaging window after its stamp.
+    if (sensors && sensors->logStep(state, k, sensor_row.data(), &stamp)) {
+      writeCsvRow(sensors_file.get(), stamp, sensor_row);
+    }
     if (sensors && k % sensors->stepsPerSample() == 0) {
-      sensors->sample(state, sensor_row.data());
-      writeCsvRow(sensors_file.get(), state.time, sensor_row);
       truth->sample(state, &ws, truth_row.data());
       writeCsvRow(truth_file.get(), state.time, truth_row);
     }
@@ -213,6 +221,9 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
       writeCsvRow(stream.get(), state.time, row);
     }
     progress.update(static_cast<double>(k) / num_steps);
+  }
+  if (sensors && !diverged && sensors->finishLog(state, steps_done, sensor_row.data(), &stamp)) {
+    writeCsvRow(sensors_file.get(), stamp, sensor_row);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish();

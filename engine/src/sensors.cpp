@@ -1,6 +1,7 @@
 #include "suitsim/sensors.h"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -135,6 +136,12 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   for (const std::string& name : spec_.currents.names) add(name + ".current[A]", spec_.currents.noise, 0.0, 0.0);
 
   truth_.assign(columns_.size(), 0.0);
+  window_sum_.assign(columns_.size(), 0.0);
+  instant_.assign(columns_.size(), 0.0);
+  pending_.assign(columns_.size(), 0.0);
+  averaged_.assign(columns_.size(), 1);
+  for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
+  half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   if (!spec_.imus.empty()) {
     scratch_ = std::make_unique<Workspace>(model, 1);
     scratch_acceleration_.assign(static_cast<std::size_t>(model.num_particles), 0.0);
@@ -142,10 +149,76 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
 }
 
 void Sensors::sample(const State& state, double* row) {
-  const Model& m = *model_;
-  double* t = truth_.data();
+  measure(state, truth_.data(), false);
+  for (std::size_t k = 0; k < truth_.size(); ++k) row[k] = noise_[k](truth_[k]);
+}
 
-  for (int h : spec_.encoders.hinges) *t++ = jointAngle(m, state, h);
+void Sensors::addToWindow(const State& state, double weight, bool at_sample_step) {
+  measure(state, instant_.data(), !at_sample_step);
+  for (std::size_t c = 0; c < instant_.size(); ++c) {
+    if (averaged_[c]) window_sum_[c] += weight * instant_[c];
+    else if (at_sample_step) pending_[c] = instant_[c];
+  }
+  window_weight_ += weight;
+}
+
+void Sensors::emit(double* row, double* stamp) {
+  for (std::size_t c = 0; c < truth_.size(); ++c) {
+    truth_[c] = averaged_[c] ? window_sum_[c] / window_weight_ : pending_[c];
+    row[c] = noise_[c](truth_[c]);
+  }
+  *stamp = pending_time_;
+  pending_sample_ = -1;
+}
+
+bool Sensors::startLog(const State& state, double* row, double* stamp) {
+  // Sample 0's window reaches h steps before the start: the initial state
+  // stands for them (the robot is taken to have been there already).
+  std::fill(window_sum_.begin(), window_sum_.end(), 0.0);
+  window_weight_ = 0.0;
+  pending_sample_ = 0;
+  pending_time_ = state.time;
+  addToWindow(state, static_cast<double>(half_window_ + 1), true);
+  if (half_window_ > 0) return false;
+  emit(row, stamp);
+  return true;
+}
+
+bool Sensors::logStep(const State& state, long k, double* row, double* stamp) {
+  if (pending_sample_ < 0 && (k + half_window_) % steps_per_sample_ == 0) {
+    // A window opens h steps before its sample's step.
+    std::fill(window_sum_.begin(), window_sum_.end(), 0.0);
+    window_weight_ = 0.0;
+    pending_sample_ = k + half_window_;
+  }
+  if (pending_sample_ < 0) return false;  // between windows (S - 2h - 1 steps per period)
+  const bool at_sample = k == pending_sample_;
+  if (at_sample) pending_time_ = state.time;
+  addToWindow(state, 1.0, at_sample);
+  if (k < pending_sample_ + half_window_) return false;
+  emit(row, stamp);
+  return true;
+}
+
+bool Sensors::finishLog(const State& state, long k_last, double* row, double* stamp) {
+  if (pending_sample_ < 0 || k_last < pending_sample_) {
+    pending_sample_ = -1;
+    return false;
+  }
+  // The run ended inside the window: the final state stands for the rest.
+  addToWindow(state, static_cast<double>(pending_sample_ + half_window_ - k_last), false);
+  emit(row, stamp);
+  return true;
+}
+
+void Sensors::measure(const State& state, double* out, bool averaged_only) {
+  const Model& m = *model_;
+  double* t = out;
+
+  for (int h : spec_.encoders.hinges) {
+    if (!averaged_only) *t = jointAngle(m, state, h);
+    ++t;
+  }
 
   if (!spec_.imus.empty()) {
     // The particles' accelerations at this state: velocity Verlet's cache
@@ -199,8 +272,6 @@ void Sensors::sample(const State& state, double* row) {
   }
 
   for (int h : spec_.currents.hinges) *t++ = state.hinge_current[h];
-
-  for (std::size_t k = 0; k < truth_.size(); ++k) row[k] = noise_[k](truth_[k]);
 }
 
 }  // namespace suitsim

@@ -2,12 +2,18 @@
 // (scenes/jvrc1_stand.xml): clean readings against the physics they measure
 // (gravity in the accelerometer, the weight in the foot sensors, the servo's
 // torque in the currents), the noise against its configuration, seeding, and
-// that sampling leaves the simulation untouched.
+// that sampling leaves the simulation untouched. Then the logged stream
+// (startLog / logStep / finishLog) against centred means rebuilt here from
+// instantaneous samples, for odd and even steps per sample and for runs that
+// end inside a window.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -334,6 +340,312 @@ TEST(Sensors, RateMustDivideTheStep) {
   EXPECT_EQ(sensorStepsPerSample(200.0, 3e-4), 0);
   EXPECT_EQ(sensorStepsPerSample(2000.0, 1e-3), 0);  // faster than the step
   EXPECT_EQ(sensorStepsPerSample(0.0, 1e-4), 0);
+}
+
+// ---------------------------------------------------------------------------
+// Logged sampling: Sensors::startLog / logStep / finishLog, driven the way
+// cli/trials.cpp drives them, against rows rebuilt here from instantaneous
+// samples.
+
+/// One run of JVRC-1 from its initial state (the robot settles onto the
+/// ground, so every channel moves from step to step and a wrong window
+/// shows), stepped as cli/trials.cpp steps it: servo update, then step.
+struct LoggedRun {
+  long steps_per_sample = 0;
+  std::vector<std::string> columns;
+  // What the logger gave: each row, the truth() behind it, its stamp, and
+  // the step whose logStep returned it (0: startLog, -1: finishLog).
+  std::vector<std::vector<double>> rows, logged_truth;
+  std::vector<double> stamps;
+  std::vector<long> emitted_after;
+  bool finished = false;  // finishLog's answer
+  // A second, noise-free Sensors sampled at every step 0 .. N, and the
+  // state's time there: the raw material of the expected rows.
+  std::vector<std::vector<double>> probe_row, probe_truth;
+  std::vector<double> time;
+  // A third Sensors with the logger's own spec (noise included), sample()d
+  // at steps 0, S, 2S, ...: what the instantaneous path gives.
+  std::vector<std::vector<double>> reference_row, reference_truth;
+};
+
+LoggedRun runLogged(const io::Scene& scene, const SensorSpec& spec, long num_steps) {
+  const Model& model = scene.model;
+  const io::RobotSetup& robot = scene.robot.value();
+  const double dt = scene.simulation.dt;
+  State state = makeState(model);
+  Workspace ws(model, 1);
+  JointServo servo(model, state, robot.motion, robot.gains, robot.servo_rate);
+  SensorSpec clean = spec;
+  clean.noise = false;
+  Sensors logger(model, spec, dt), probe(model, clean, dt), reference(model, spec, dt);
+  LoggedRun run;
+  const long S = logger.stepsPerSample();
+  run.steps_per_sample = S;
+  run.columns = logger.columns();
+  const std::size_t nc = run.columns.size();
+  std::vector<double> row(nc);
+  double stamp = 0.0;
+  auto keep = [&](long k) {
+    run.rows.push_back(row);
+    run.logged_truth.push_back(logger.truth());
+    run.stamps.push_back(stamp);
+    run.emitted_after.push_back(k);
+  };
+  auto observe = [&](long k) {
+    run.probe_row.emplace_back(nc);
+    probe.sample(state, run.probe_row.back().data());
+    run.probe_truth.push_back(probe.truth());
+    run.time.push_back(state.time);
+    if (k % S == 0) {
+      run.reference_row.emplace_back(nc);
+      reference.sample(state, run.reference_row.back().data());
+      run.reference_truth.push_back(reference.truth());
+    }
+  };
+  if (logger.startLog(state, row.data(), &stamp)) keep(0);
+  observe(0);
+  for (long k = 1; k <= num_steps; ++k) {
+    servo.update(model, state);
+    step(model, state, ws, scene.simulation.integrator, dt);
+    if (logger.logStep(state, k, row.data(), &stamp)) keep(k);
+    observe(k);
+  }
+  run.finished = logger.finishLog(state, num_steps, row.data(), &stamp);
+  if (run.finished) keep(-1);
+  return run;
+}
+
+bool isEncoder(const std::string& column) {
+  const std::string suffix = ".encoder[rad]";
+  return column.size() > suffix.size() && column.compare(column.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// Checks a run logged with noise off and no force quantisation: one row per
+/// sample step nS <= N; row n stamped with the time at step nS, out at step
+/// nS + h (or from finishLog when the run stopped first); its encoders the
+/// value at nS; every other channel the mean of the probe's values over
+/// steps nS - h .. nS + h, steps before 0 read at the initial state and
+/// steps after N at the final one. `window` = 2h + 1 is given by the test,
+/// not derived from S the way sensors.cpp derives it.
+void expectCentredMeans(const LoggedRun& run, long window) {
+  ASSERT_EQ(window % 2, 1);
+  const long S = run.steps_per_sample, h = (window - 1) / 2;
+  const long last = static_cast<long>(run.time.size()) - 1;
+  const long num_rows = last / S + 1;
+  ASSERT_EQ(static_cast<long>(run.rows.size()), num_rows) << "S = " << S << ", N = " << last;
+  // finishLog has a row to give exactly when the last sample's window was
+  // still open at the end; an open window whose sample step never came
+  // gives nothing.
+  EXPECT_EQ(run.finished, last - (num_rows - 1) * S < h) << "S = " << S << ", N = " << last;
+  for (long n = 0; n < num_rows; ++n) {
+    const long s = n * S;
+    const std::vector<double>& row = run.rows[n];
+    ASSERT_EQ(run.stamps[n], run.time[s]) << "row " << n;
+    ASSERT_EQ(run.emitted_after[n], s + h <= last ? s + h : -1) << "row " << n;
+    for (std::size_t c = 0; c < run.columns.size(); ++c) {
+      if (isEncoder(run.columns[c])) {
+        ASSERT_EQ(row[c], run.probe_row[s][c]) << run.columns[c] << " row " << n;
+        continue;
+      }
+      double sum = 0.0, scale = 0.0;
+      for (long j = s - h; j <= s + h; ++j) {
+        const double v = run.probe_truth[std::clamp(j, 0L, last)][c];
+        sum += v;
+        scale = std::max(scale, std::abs(v));
+      }
+      // Summation order differs from the logger's ((h + 1) x0 as one term,
+      // for one): rounding of a few ulps of the largest term.
+      ASSERT_NEAR(row[c], sum / static_cast<double>(window), 1e-12 * scale) << run.columns[c] << " row " << n;
+    }
+  }
+}
+
+/// JVRC-1 standing, loaded once for the logged-sampling tests.
+class LoggedSensors : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { scene_ = new io::Scene(io::loadScene(standScene())); }
+  static void TearDownTestSuite() {
+    delete scene_;
+    scene_ = nullptr;
+  }
+  /// The scene's sensors at `rate`. Force resolutions are zeroed so that
+  /// averaged rows can be compared to rounding rather than to a
+  /// quantisation step; encoders are read, not averaged, and keep theirs.
+  static SensorSpec spec(double rate, bool anti_alias, bool noise) {
+    SensorSpec s = scene_->robot.value().sensors.value();
+    s.rate = rate;
+    s.anti_alias = anti_alias;
+    s.noise = noise;
+    for (ForceSensorSpec& fs : s.force_sensors) fs.force_resolution = fs.torque_resolution = 0.0;
+    return s;
+  }
+  static io::Scene* scene_;
+};
+io::Scene* LoggedSensors::scene_ = nullptr;
+
+TEST_F(LoggedSensors, AveragedChannelsAreCentredMeansAtTheSceneRate) {
+  ASSERT_TRUE(scene_->robot->sensors->anti_alias);  // the scene leaves it at its default
+  // 200 Hz at dt = 1e-4: S = 50, a window of 49 steps. Four periods,
+  // ending on a sample step: finishLog holds the final state for its last
+  // 24 steps.
+  const LoggedRun run = runLogged(*scene_, spec(200.0, true, false), 200);
+  ASSERT_EQ(run.steps_per_sample, 50);
+  EXPECT_EQ(run.rows.size(), 5u);
+  EXPECT_TRUE(run.finished);
+  expectCentredMeans(run, 49);
+  // The comparison has teeth only if averaging changes the rows: some
+  // averaged channel must differ from its instantaneous value at the stamp.
+  double largest = 0.0;
+  for (std::size_t n = 0; n < run.rows.size(); ++n) {
+    for (std::size_t c = 0; c < run.columns.size(); ++c) {
+      if (isEncoder(run.columns[c])) continue;
+      const double instant = run.probe_truth[n * 50][c];
+      largest = std::max(largest, std::abs(run.rows[n][c] - instant) / (1.0 + std::abs(instant)));
+    }
+  }
+  std::printf("largest relative change from averaging: %.3g\n", largest);
+  EXPECT_GT(largest, 1e-3);
+}
+
+// S odd and even, and the degenerate windows of one step.
+TEST_F(LoggedSensors, WindowsForOddAndEvenStepsPerSample) {
+  struct Case {
+    double rate;
+    long steps_per_sample, window;
+  };
+  for (const Case& c : {Case{2000.0, 5, 5}, Case{2500.0, 4, 3}, Case{5000.0, 2, 1}, Case{10000.0, 1, 1}}) {
+    SCOPED_TRACE("S " + std::to_string(c.steps_per_sample));
+    // Six periods and a step: the last window is open at the end for S = 5
+    // (finishLog completes it), already closed for S = 4.
+    const LoggedRun run = runLogged(*scene_, spec(c.rate, true, false), 6 * c.steps_per_sample + 1);
+    ASSERT_EQ(run.steps_per_sample, c.steps_per_sample);
+    expectCentredMeans(run, c.window);
+  }
+}
+
+// Where the run stops decides whether finishLog has a row, and the row it
+// gives reads the final state for the steps the run did not reach.
+TEST_F(LoggedSensors, RunEndingInsideOrBetweenWindows) {
+  struct Case {
+    double rate;
+    long steps_per_sample, window, num_steps;
+    bool finished;
+  };
+  // S = 50, h = 24: sample 150's window is steps 126 .. 174, sample 200's
+  // opens at 176; step 175 lies between windows. S = 5, h = 2: sample 15's
+  // window is 13 .. 17.
+  const Case cases[] = {
+      {200.0, 50, 49, 160, true},    // past the sample step, 14 steps short of the window's end
+      {200.0, 50, 49, 150, true},    // on the sample step itself
+      {200.0, 50, 49, 174, false},   // the window closed on the last step: logStep gave the row
+      {200.0, 50, 49, 175, false},   // between windows
+      {200.0, 50, 49, 145, false},   // inside sample 150's window, before its step
+      {200.0, 50, 49, 176, false},   // the step sample 200's window opens
+      {2000.0, 5, 5, 16, true},
+      {2000.0, 5, 5, 14, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("S " + std::to_string(c.steps_per_sample) + ", N " + std::to_string(c.num_steps));
+    const LoggedRun run = runLogged(*scene_, spec(c.rate, true, false), c.num_steps);
+    ASSERT_EQ(run.steps_per_sample, c.steps_per_sample);
+    EXPECT_EQ(run.finished, c.finished);
+    expectCentredMeans(run, c.window);
+  }
+}
+
+// A run too short to reach the end of sample 0's window: the row comes from
+// finishLog, the initial state held before step 0 and the final one after N.
+TEST_F(LoggedSensors, RunShorterThanTheFirstHalfWindow) {
+  for (long n : {0L, 1L, 10L}) {
+    SCOPED_TRACE("N " + std::to_string(n));
+    const LoggedRun run = runLogged(*scene_, spec(200.0, true, false), n);
+    ASSERT_EQ(run.rows.size(), 1u);
+    EXPECT_TRUE(run.finished);
+    expectCentredMeans(run, 49);
+  }
+}
+
+TEST_F(LoggedSensors, WithoutAntiAliasRowsAreSampleAtTheSampleSteps) {
+  // The scene's own spec, quantisation included: both paths must give the
+  // same bits, so nothing needs a tolerance.
+  for (bool noise : {false, true}) {
+    SCOPED_TRACE(noise ? "noise on" : "noise off");
+    SensorSpec s = scene_->robot.value().sensors.value();
+    s.anti_alias = false;
+    s.noise = noise;
+    const LoggedRun run = runLogged(*scene_, s, 3 * 50 + 30);
+    ASSERT_EQ(run.rows.size(), 4u);
+    ASSERT_EQ(run.reference_row.size(), 4u);
+    EXPECT_FALSE(run.finished);  // a window of one step is closed as soon as it opens
+    for (std::size_t n = 0; n < run.rows.size(); ++n) {
+      const std::vector<double>& a = run.rows[n];
+      const std::vector<double>& b = run.reference_row[n];
+      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << "row " << n;
+      EXPECT_EQ(run.stamps[n], run.time[n * 50]) << "row " << n;
+      EXPECT_EQ(run.emitted_after[n], static_cast<long>(n) * 50) << "row " << n;
+    }
+    if (!noise) {
+      // Noise off, the stream is the probe's instantaneous rows.
+      for (std::size_t n = 0; n < run.rows.size(); ++n) {
+        EXPECT_EQ(std::memcmp(run.rows[n].data(), run.probe_row[n * 50].data(), run.rows[n].size() * sizeof(double)), 0)
+            << "row " << n;
+      }
+    } else {
+      // The noise is there: a noisy row differs from its clean truth.
+      EXPECT_NE(std::memcmp(run.rows[1].data(), run.probe_row[50].data(), run.rows[1].size() * sizeof(double)), 0);
+    }
+  }
+}
+
+// With averaging the noise is still drawn once per row, in sample()'s order:
+// a logged row's noise (row minus the truth behind it) is the noise
+// sample() adds to its n-th row.
+TEST_F(LoggedSensors, AveragedRowsDrawTheSameNoiseAsSample) {
+  const LoggedRun run = runLogged(*scene_, spec(200.0, true, true), 3 * 50 + 30);
+  ASSERT_EQ(run.rows.size(), 4u);
+  ASSERT_EQ(run.reference_row.size(), 4u);
+  double largest_noise = 0.0;
+  for (std::size_t n = 0; n < run.rows.size(); ++n) {
+    for (std::size_t c = 0; c < run.columns.size(); ++c) {
+      if (isEncoder(run.columns[c])) continue;  // quantised, noise-free: nothing to compare
+      const double logged = run.rows[n][c] - run.logged_truth[n][c];
+      const double sampled = run.reference_row[n][c] - run.reference_truth[n][c];
+      largest_noise = std::max(largest_noise, std::abs(sampled));
+      ASSERT_NEAR(logged, sampled, 1e-12 * (1.0 + std::abs(run.logged_truth[n][c]) + std::abs(run.reference_truth[n][c])))
+          << run.columns[c] << " row " << n;
+    }
+  }
+  EXPECT_GT(largest_noise, 0.0);
+}
+
+// <sensors anti_alias="on|off">, default on. The JVRC-1 scenes leave it
+// out; a small arm written here sets it.
+TEST(SensorsScene, AntiAliasAttribute) {
+  EXPECT_TRUE(io::loadScene(standScene()).robot.value().sensors.value().anti_alias);
+  auto load = [](const std::string& name, const std::string& attribute) {
+    const std::string path = ::testing::TempDir() + "/suitsim_sensors_" + name + ".xml";
+    std::ofstream(path) << "<?xml version=\"1.0\"?>\n"
+                           "<scene name=\"" << name << "\">\n"
+                           "  <simulation integrator=\"velocity_verlet\" dt=\"1e-4\" duration=\"0.1\"/>\n"
+                           "  <robot name=\"arm\" base=\"fixed\">\n"
+                           "    <link name=\"base\"/>\n"
+                           "    <link name=\"upper\" mass=\"1.2\" com=\"0 0 -0.15\" inertia=\"0.01 0.011 0.002 0 0 0\"/>\n"
+                           "    <joint name=\"shoulder\" type=\"revolute\" parent=\"base\" child=\"upper\" axis=\"0 1 0\""
+                           " lower=\"-2\" upper=\"2\"/>\n"
+                           "    <contact link=\"upper\" points=\"0 0 -0.3\"/>\n"
+                           "    <sensors" << attribute << ">\n"
+                           "      <currents/>\n"
+                           "    </sensors>\n"
+                           "  </robot>\n"
+                           "</scene>\n";
+    const io::Scene scene = io::loadScene(path);
+    std::remove(path.c_str());
+    return scene.robot.value().sensors.value();
+  };
+  EXPECT_FALSE(load("aa_off", " anti_alias=\"off\"").anti_alias);
+  EXPECT_TRUE(load("aa_on", " anti_alias=\"on\"").anti_alias);
+  EXPECT_TRUE(load("aa_default", "").anti_alias);
+  EXPECT_TRUE(load("aa_default", " noise=\"off\"").anti_alias);  // another attribute does not switch it
 }
 
 }  // namespace

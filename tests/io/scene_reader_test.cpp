@@ -138,6 +138,7 @@ const std::vector<BadScene>& badScenes() {
       {"sensor_rate_zero", 9, {"<sensors>", "'rate'", "> 0", "(got '0')"}},
       {"sensor_rate_not_whole_steps", 9, {"<sensors>", "'rate'", "whole number", "dt = 0.0001 s", "(got '300')"}},
       {"sensor_noise_word", 9, {"<sensors>", "'noise'", "on or off", "(got 'quiet')"}},
+      {"sensor_anti_alias_word", 9, {"<sensors>", "'anti_alias'", "on or off", "(got 'yes')"}},
       {"sensor_force_no_contact", 10, {"<force_sensor>", "'link'", "no <contact> points", "(got 'base')"}},
       {"sensor_duplicate_name", 10, {"<force_sensor>", "'name'", "repeats an earlier sensor name", "(got 's')"}},
       // Experiments: <experiment> trials, named <motion>s and <suit>s, <hold>.

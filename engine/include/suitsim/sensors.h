@@ -81,6 +81,7 @@ struct SensorSpec {
   double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
   std::uint64_t seed = 1;    ///< root of every column's generator
   bool noise = true;         ///< false: no noise, no bias (resolutions still apply)
+  bool anti_alias = true;    ///< average IMU, force and current over the sample period (see Sensors)
   EncoderSpec encoders;      ///< empty hinges: no encoders
   std::vector<ImuSpec> imus;
   std::vector<ForceSensorSpec> force_sensors;
@@ -130,13 +131,47 @@ class Sensors {
   /// The noise-free values behind the last sample (same layout as the row).
   const std::vector<double>& truth() const { return truth_; }
 
+  /// Logged sampling, the way a run records its stream. With
+  /// SensorSpec::anti_alias the IMU, force and current channels of sample n
+  /// (stamped at step n S, S = stepsPerSample()) are the mean over the steps
+  /// n S - h .. n S + h, h = (S - 1) / 2: an anti-aliasing filter whose
+  /// delay the logger has removed (the window is centred on the stamp).
+  /// Without it, or for encoders, the value at step n S, as sample() gives.
+  /// Sampling a 1 kHz link vibration or the ground bounce at one instant per
+  /// period folds it into the band the evaluator keeps (it cost the base
+  /// rows of the identification about 0.3 N of disagreement on clean data).
+  ///
+  /// startLog(state) takes the state at step 0 (held before it, for the
+  /// first window); logStep(state, k) after every step k >= 1. Each returns
+  /// true when a row is complete, written to `row` with its time stamp (the
+  /// state's time at the sample's step) in *stamp. finishLog(state, k_last)
+  /// completes the last open window holding the final state; it returns
+  /// false when no window is open or its sample's step was never reached.
+  /// Allocates nothing.
+  bool startLog(const State& state, double* row, double* stamp);
+  bool logStep(const State& state, long k, double* row, double* stamp);
+  bool finishLog(const State& state, long k_last, double* row, double* stamp);
+
  private:
+  /// Noise-free values of every channel at `state` into `out` (columns);
+  /// with `averaged_only`, the encoders are left as they are.
+  void measure(const State& state, double* out, bool averaged_only);
+  void addToWindow(const State& state, double weight, bool at_sample_step);
+  void emit(double* row, double* stamp);
+
   const Model* model_;
   SensorSpec spec_;
   long steps_per_sample_ = 1;
   std::vector<std::string> columns_;
   std::vector<NoiseChannel> noise_;  // one per column
   std::vector<double> truth_;        // (columns)
+  // Logged sampling: the window being averaged and the sample it belongs to.
+  std::vector<double> window_sum_, instant_, pending_;  // (columns)
+  std::vector<char> averaged_;                            // (columns) 1: averaged channel
+  double window_weight_ = 0.0;
+  long half_window_ = 0;
+  long pending_sample_ = -1;                              // step of the open window's sample, -1: none
+  double pending_time_ = 0.0;                             // state time at that step
   std::unique_ptr<Workspace> scratch_;  // force evaluation when the state has no valid acceleration
   Vec3Array scratch_acceleration_;
   // Barycentric weights of each IMU origin on its body's four particles.

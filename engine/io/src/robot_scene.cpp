@@ -235,7 +235,7 @@ void sensorJoints(const ElementReader& r, const RobotSetup& setup, std::vector<i
   }
 }
 
-/// <sensors rate seed noise> with <encoders>, <imu>, <force_sensor>s and
+/// <sensors rate seed noise anti_alias> with <encoders>, <imu>, <force_sensor>s and
 /// <currents>. Force sensors hold builder contact-point indices until
 /// finishSensors maps them into the model.
 SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup) {
@@ -249,6 +249,9 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
   const std::string noise = r.text("noise", "on");
   if (noise != "on" && noise != "off") r.failAttribute("noise", "must be on or off");
   spec.noise = noise == "on";
+  const std::string average = r.text("anti_alias", "on");
+  if (average != "on" && average != "off") r.failAttribute("anti_alias", "must be on or off");
+  spec.anti_alias = average == "on";
   // The rate must divide the scene's time step into whole steps: samples
   // then fall on steps, evenly spaced, at exactly the rate asked for.
   const XMLElement* sim = element->Parent()->Parent()->FirstChildElement("simulation");

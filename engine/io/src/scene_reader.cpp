@@ -146,6 +146,7 @@ constexpr AttributeRule kJointAttributes[] = {
 // <sensors> inside <robot>: what the robot measures (robot_scene.cpp, sensors.h).
 constexpr AttributeRule kSensorsAttributes[] = {
     {"rate", ValueKind::kNumber, false}, {"seed", ValueKind::kInteger, false}, {"noise", ValueKind::kText, false},
+    {"anti_alias", ValueKind::kText, false},
 };
 constexpr AttributeRule kEncodersAttributes[] = {{"joints", ValueKind::kText, false},
                                                  {"resolution", ValueKind::kNumber, false}};
