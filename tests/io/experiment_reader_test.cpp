@@ -293,13 +293,13 @@ TEST(ExperimentReader, BadBandOfAnUnwornSuitFailsEveryTrial) {
   }
 }
 
-// The shipped protocol scene: nine trials, each loads.
+// The shipped protocol scene: ten trials, each loads.
 TEST(ExperimentReader, ProtocolSceneTrialsLoad) {
   const std::string path = std::string(SUITSIM_SOURCE_DIR) + "/scenes/jvrc1_protocol.xml";
   const std::vector<TrialSpec> trials = listTrials(path);
-  ASSERT_EQ(trials.size(), 9u);
+  ASSERT_EQ(trials.size(), 10u);
   EXPECT_EQ(std::count_if(trials.begin(), trials.end(), [](const TrialSpec& t) { return t.purpose == "identification"; }),
-            3);
+            4);
   const Scene modified = loadScene(path, "bend_modified");
   EXPECT_EQ(modified.model.num_bands, 4);
   EXPECT_DOUBLE_EQ(modified.model.band_stiffness[modified.model.findBand("bandA_R")], 395.6);
