@@ -79,7 +79,6 @@
 // keep the particle gradients (hinge_grad), filled for them only. The
 // geometry of the end-of-step friction update is reused by the force
 // evaluation that follows at the same phase point (velocity Verlet).
-#include <Eigen/Dense>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -90,8 +89,35 @@ namespace suitsim::detail {
 
 namespace {
 
-using V3 = Eigen::Vector3d;
-using Mat3Map = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>;
+// A plain 3-vector for the per-hinge geometry. Eigen's Vector3d came out
+// as two lanes plus one, and the shuffles joining them cost more than the
+// arithmetic in these short chains; this one is scalar code the compiler
+// schedules freely. Every operation is the one Eigen did, in Eigen's order
+// (dot and squared norm sum x, y, z left to right; division divides), so
+// the results are the same bits as with Eigen.
+struct V3 {
+  double v[3];
+  V3() = default;
+  V3(double x, double y, double z) : v{x, y, z} {}
+  static V3 Zero() { return V3(0.0, 0.0, 0.0); }
+  double x() const { return v[0]; }
+  double y() const { return v[1]; }
+  double z() const { return v[2]; }
+  double operator[](int d) const { return v[d]; }
+  double& operator[](int d) { return v[d]; }
+  double dot(const V3& o) const { return v[0] * o.v[0] + v[1] * o.v[1] + v[2] * o.v[2]; }
+  double squaredNorm() const { return dot(*this); }
+  double norm() const { return std::sqrt(squaredNorm()); }
+  V3 cross(const V3& o) const {
+    return V3(v[1] * o.v[2] - v[2] * o.v[1], v[2] * o.v[0] - v[0] * o.v[2], v[0] * o.v[1] - v[1] * o.v[0]);
+  }
+};
+inline V3 operator+(const V3& a, const V3& b) { return V3(a[0] + b[0], a[1] + b[1], a[2] + b[2]); }
+inline V3 operator-(const V3& a, const V3& b) { return V3(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
+inline V3 operator-(const V3& a) { return V3(-a[0], -a[1], -a[2]); }
+inline V3 operator*(double s, const V3& a) { return V3(s * a[0], s * a[1], s * a[2]); }
+inline V3 operator*(const V3& a, double s) { return V3(a[0] * s, a[1] * s, a[2] * s); }
+inline V3 operator/(const V3& a, double s) { return V3(a[0] / s, a[1] / s, a[2] / s); }
 
 constexpr int kRows = 6;                 // ball (3), plane (2), stick (1)
 constexpr int kStride = 8;               // a block row: six values, two zeros
@@ -122,6 +148,18 @@ inline void put(const V3& a, double* out) {
   out[2] = a.z();
 }
 
+// Six values padded to kStride doubles (a block row, a right-hand side, a
+// particle's position and velocity): one vector of the GCC/Clang vector
+// extension, with AVX-512 one register, with AVX2 two.
+typedef double Row __attribute__((vector_size(kStride * sizeof(double))));
+
+inline Row loadRow(const double* p) {
+  Row r;
+  std::memcpy(&r, p, sizeof r);
+  return r;
+}
+inline void storeRow(double* p, const Row& r) { std::memcpy(p, &r, sizeof r); }
+
 // Points J_p, A, B on the parent and J_c, C1, C2 on the child: each a sum
 // of its weights times the body's four particles, read once per body.
 void hingePoints(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
@@ -130,23 +168,18 @@ void hingePoints(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
                                                       &m.hinge_child_arm[h],     &m.hinge_child_arm2[h]};
   for (int side = 0; side < 2; ++side) {
     const int first = m.body_particle_begin[side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h]];
-    double q[4][6];
+    // A particle's position and velocity as one vector (two lanes unused),
+    // so each point is four vector multiply-adds.
+    Row q[4];
     for (int k = 0; k < 4; ++k) {
       const int i = first + k;
-      q[k][0] = x.px[i];
-      q[k][1] = x.py[i];
-      q[k][2] = x.pz[i];
-      q[k][3] = x.vx[i];
-      q[k][4] = x.vy[i];
-      q[k][5] = x.vz[i];
+      q[k] = Row{x.px[i], x.py[i], x.pz[i], x.vx[i], x.vy[i], x.vz[i]};  // padding lanes zero
     }
     static constexpr int kSidePoints[2][3] = {{kJp, kA, kB}, {kJc, kC1, kC2}};
     for (int point : kSidePoints[side]) {
       const std::array<double, 4>& w = *weights[point];
-      double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-      for (int k = 0; k < 4; ++k) {
-        for (int d = 0; d < 6; ++d) s[d] += w[k] * q[k][d];
-      }
+      Row s = Row{} + w[0] * q[0];
+      for (int k = 1; k < 4; ++k) s += w[k] * q[k];
       for (int d = 0; d < 3; ++d) {
         g.p[point][d] = s[d];
         g.v[point][d] = s[3 + d];
@@ -227,22 +260,40 @@ inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBody
 
 void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
   if (out[kMovable] == 0.0) return;
+  // Scalar code doing Eigen's operations in Eigen's order (it replaced
+  // Eigen's Vector3d and Matrix3d here: the same bits, fewer shuffles).
   const int first = m.body_particle_begin[b];
-  V3 c = V3::Zero();
+  double c[3] = {0.0, 0.0, 0.0};
   for (int k = 0; k < 4; ++k) {
     const int i = first + k;
-    c += m.particle_mass[i] * V3(x.px[i], x.py[i], x.pz[i]);
+    const double p[3] = {x.px[i], x.py[i], x.pz[i]};
+    for (int d = 0; d < 3; ++d) c[d] += m.particle_mass[i] * p[d];
   }
-  c /= out[kMass];
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+  for (int d = 0; d < 3; ++d) c[d] /= out[kMass];
+  double inertia[3][3] = {};
   for (int k = 0; k < 4; ++k) {
     const int i = first + k;
-    const V3 r = V3(x.px[i], x.py[i], x.pz[i]) - c;
-    put(r, out + kOffset + 3 * k);
-    inertia += m.particle_mass[i] * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
+    const double r[3] = {x.px[i] - c[0], x.py[i] - c[1], x.pz[i] - c[2]};
+    for (int d = 0; d < 3; ++d) out[kOffset + 3 * k + d] = r[d];
+    const double s = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) {
+        inertia[row][col] += m.particle_mass[i] * ((row == col ? s : 0.0) - r[row] * r[col]);
+      }
+    }
   }
-  put(c, out + kCentre);
-  Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(out + kInvInertia) = inertia.inverse();
+  for (int d = 0; d < 3; ++d) out[kCentre + d] = c[d];
+  // Inverse by cofactors, as Eigen's 3 x 3 inverse: (I^-1)_ij = C_ji / det,
+  // det along the first column.
+  auto cofactor = [&inertia](int i, int j) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    return inertia[i1][j1] * inertia[i2][j2] - inertia[i1][j2] * inertia[i2][j1];
+  };
+  const double det = cofactor(0, 0) * inertia[0][0] + cofactor(1, 0) * inertia[1][0] + cofactor(2, 0) * inertia[2][0];
+  const double inv_det = 1.0 / det;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) out[kInvInertia + 3 * i + j] = cofactor(j, i) * inv_det;
+  }
 }
 
 inline int bodyOf(const Model& m, int h, int side) {
@@ -323,7 +374,9 @@ void flushBodyWrenches(const Model& m, Workspace& ws) {
     double* w = &ws.hinge_body_wrench[b * 6];
     const double* body = bodyData(ws, b);
     const V3 a = body[kInvMass] * V3(w[0], w[1], w[2]);
-    const V3 alpha = Mat3Map(body + kInvInertia) * V3(w[3], w[4], w[5]);
+    const V3 moment(w[3], w[4], w[5]);
+    const double* inv_inertia = body + kInvInertia;
+    const V3 alpha(vec(inv_inertia).dot(moment), vec(inv_inertia + 3).dot(moment), vec(inv_inertia + 6).dot(moment));
     const int first = m.body_particle_begin[b];
     for (int k = 0; k < 4; ++k) {
       const int i = first + k;
@@ -338,33 +391,32 @@ void flushBodyWrenches(const Model& m, Workspace& ws) {
 
 // ---- 6 x 6 kernels ------------------------------------------------------------
 // Blocks are row-major with rows padded to kStride doubles (the padding
-// stays zero), so a block row is one vector of the GCC/Clang vector
-// extension: with AVX-512 one register, with AVX2 two, and the products
-// below are a few dozen vector operations instead of hundreds of scalar
-// ones (Eigen's fixed 6 x 6 products on mapped blocks stayed scalar).
-// Each entry still sums its terms in index order, as the scalar loops would.
-typedef double Row __attribute__((vector_size(kStride * sizeof(double))));
+// stays zero), so a block row is one Row: the products below are a few
+// dozen vector operations instead of hundreds of scalar ones (Eigen's fixed
+// 6 x 6 products on mapped blocks stayed scalar). Each entry still sums its
+// terms in index order, as the scalar loops would.
 
-inline Row loadRow(const double* p) {
-  Row r;
-  std::memcpy(&r, p, sizeof r);
-  return r;
-}
-inline void storeRow(double* p, const Row& r) { std::memcpy(p, &r, sizeof r); }
-
-// C = A^T B (assign) or C += A^T B.
+// C = A^T B (assign) or C += A^T B for A the mobility of one hinge's rows
+// and B the wrench of another's (or the same hinge's) on a common body.
+// Their force components (0-2) are zero but for the ball rows, where row d
+// has only component d (prepareHinge: +-e_d, times 1/m in A), so entry
+// (i, j) takes at most one force term, k = i = j, and the skipped terms are
+// exact zeros: the sum is the same, in the same order, with 21 vector
+// products instead of 36.
 template <bool kAccumulate>
 inline void productAtB(const double* __restrict a, const double* __restrict b, double* __restrict c) {
   Row rows_b[kRows];
   for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
   for (int i = 0; i < kRows; ++i) {
     Row out = kAccumulate ? loadRow(c + i * kStride) : Row{};
-    for (int k = 0; k < kRows; ++k) out += a[k * kStride + i] * rows_b[k];
+    if (i < 3) out += a[i * kStride + i] * rows_b[i];
+    for (int k = 3; k < kRows; ++k) out += a[k * kStride + i] * rows_b[k];
     storeRow(c + i * kStride, out);
   }
 }
 
-// C -= A^T D^-1 B, D^-1 = diag(inv_d).
+// C -= A^T D^-1 B, D^-1 = diag(inv_d). (Scaling A once per block and
+// sharing it across the blocks it meets measured no faster.)
 inline void subtractAtDB(const double* __restrict a, const double* inv_d, const double* __restrict b,
                          double* __restrict c) {
   Row rows_b[kRows];
@@ -378,7 +430,8 @@ inline void subtractAtDB(const double* __restrict a, const double* inv_d, const 
 
 // L D L^T factor of a symmetric positive definite block (both triangles
 // formed), in place: the strict lower triangle holds the unit lower L, the
-// diagonal 1 / D_ii. Eliminating by whole rows keeps every update a vector
+// diagonal 1 / D_ii, the upper triangle what the elimination left (unused;
+// the padding stays zero). Eliminating by whole rows keeps every update a vector
 // operation, and without square roots the dependency chain from one pivot
 // to the next is a single division (the chains of sqrt and division of a
 // Cholesky factor were a tenth of a humanoid step).
@@ -394,9 +447,16 @@ inline void factor(double* k) {
       rows[i] -= lower[i][j] * rows[j];
     }
   }
+  // Whole rows go back (the upper triangle of a factored block is never
+  // read): stored entry by entry, the varying row lengths were turned into
+  // a `rep movs` copy per row, slower than the elimination itself.
+#pragma GCC unroll 6
   for (int i = 0; i < kRows; ++i) {
-    for (int j = 0; j < i; ++j) k[i * kStride + j] = lower[i][j];
-    k[i * kStride + i] = inv_d[i];
+    Row out = rows[i];
+#pragma GCC unroll 6
+    for (int j = 0; j < i; ++j) out[j] = lower[i][j];
+    out[i] = inv_d[i];
+    storeRow(k + i * kStride, out);
   }
 }
 
@@ -574,7 +634,7 @@ void rightHandSide(const Model& model, Workspace& ws, int h) {
   }
   const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
   const double* target = &ws.hinge_target[h * kRows];
-  double* rhs = &ws.hinge_rhs[h * kRows];
+  double* rhs = &ws.hinge_rhs[h * kStride];
   const V3 ball = acc[kJp] - acc[kJc];
   for (int d = 0; d < 3; ++d) rhs[d] = target[d] - ball[d];
   const V3 n = vec(point_grad + kNormal);
@@ -688,7 +748,7 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   const double* l = blockOf(ws, nh, h, h);
   double inv_d[kRows];
   for (int q = 0; q < kRows; ++q) inv_d[q] = l[q * kStride + q];
-  double* z = &ws.hinge_rhs[h * kRows];
+  double* z = &ws.hinge_rhs[h * kStride];
   forwardSolve(l, z);  // kept for the back substitution
   double scaled[kRows];
   for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * inv_d[q];
@@ -696,10 +756,13 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   for (int a : coupled) {
     double* y = blockOf(ws, nh, h, a);
     forwardSolveBlock(l, y);
-    double* rhs = &ws.hinge_rhs[a * kRows];
-    for (int q = 0; q < kRows; ++q) {
-      for (int j = 0; j < kRows; ++j) rhs[j] -= y[q * kStride + j] * scaled[q];
-    }
+    // rhs_a -= Y_a^T scaled, a block row at a time (each entry still
+    // subtracts its terms in row order); right-hand sides are padded to
+    // kStride like the block rows, the padding staying zero.
+    double* rhs = &ws.hinge_rhs[a * kStride];
+    Row r = loadRow(rhs);
+    for (int q = 0; q < kRows; ++q) r -= loadRow(y + q * kStride) * scaled[q];
+    storeRow(rhs, r);
   }
   for (int c : coupled) {
     const double* yc = blockOf(ws, nh, h, c);
@@ -730,7 +793,7 @@ void solveBlocks(const Model& model, Workspace& ws) {
     const int h = *it;
     const double* l = blockOf(ws, nh, h, h);
     double x[kRows];
-    for (int q = 0; q < kRows; ++q) x[q] = ws.hinge_rhs[h * kRows + q];
+    for (int q = 0; q < kRows; ++q) x[q] = ws.hinge_rhs[h * kStride + q];
     for (int a : model.hinge_coupled[h]) {
       const double* y = blockOf(ws, nh, h, a);
       const double* lambda = &ws.hinge_lambda[a * kRows];
@@ -753,7 +816,7 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.hinge_rows.assign(nh, 5);
   ws.hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
   ws.hinge_target.assign(nh * kRows, 0.0);
-  ws.hinge_rhs.assign(nh * kRows, 0.0);
+  ws.hinge_rhs.assign(nh * kStride, 0.0);
   ws.hinge_lambda.assign(nh * kRows, 0.0);
   ws.hinge_point_grad.assign(nh * kPointGrad, 0.0);
   ws.hinge_wrench.assign(nh * 2 * kBlock, 0.0);
@@ -904,9 +967,12 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
           continue;
         }
         // W^T lambda over the active rows (an inactive row's wrench is zero).
+        // The force (components 0-2) comes from the ball rows alone, row d
+        // on component d (see productAtB): the other terms are exact zeros.
         const double* w = wrenchOf(ws, h, side);
         double* acc = &ws.hinge_body_wrench[b * 6];
-        for (int c = 0; c < 6; ++c) {
+        for (int c = 0; c < 3; ++c) acc[c] += w[c * kStride + c] * lambda[c];
+        for (int c = 3; c < 6; ++c) {
           double s = 0.0;
           for (int r = 0; r < kRows; ++r) s += w[c * kStride + r] * lambda[r];
           acc[c] += s;

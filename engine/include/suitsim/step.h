@@ -45,7 +45,8 @@ struct Workspace {
   // hinge pairs that share a body only (the elimination creates no others).
   std::vector<int> hinge_rows;                          ///< active rows, (num_hinges)
   std::vector<double> hinge_grad;                       ///< particle gradients, for bodies with a fixed particle only, (num_hinges x 6 x 8 x 3)
-  std::vector<double> hinge_target, hinge_rhs, hinge_lambda;  ///< (num_hinges x 6)
+  std::vector<double> hinge_target, hinge_lambda;  ///< (num_hinges x 6)
+  std::vector<double> hinge_rhs;  ///< right-hand sides, padded like the blocks' rows, (num_hinges x 8)
   std::vector<double> hinge_point_grad;                 ///< the rows' gradients at the hinge points, (num_hinges x 24)
   std::vector<std::int32_t> hinge_position;             ///< place of each hinge in Model::hinge_order, (num_hinges)
   std::vector<std::int32_t> hinge_block_index;          ///< K block of (a, b), a eliminated first, else -1, (num_hinges x num_hinges)
