@@ -194,32 +194,20 @@ void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters&
     const MatrixXd tau_ref = perSample(p.rows[k], phi_ref, p.nv);
     std::vector<JointRow> z(static_cast<std::size_t>(d.numSamples()) * p.nj);
     for (int i = 0; i < p.nj; ++i) {
-      if (sign_rule) continue;
-      const std::vector<char> keep = slidingSamples(d, i, o.slip_velocity, o.motion_margin_s);
+      const std::vector<char> keep = sign_rule ? std::vector<char>(static_cast<std::size_t>(d.numSamples()), 1)
+                                               : slidingSamples(d, i, o.slip_velocity, o.motion_margin_s);
       for (int t = 0; t < d.numSamples(); ++t) {
         if (!keep[t]) continue;
-        JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
-        r.used = true;
-        r.u = -d.current(t, i);
-        r.qd = d.qd(t, i);
-        r.offset = -1.0;
-        r.coulomb = d.qd(t, i) > 0.0 ? 1.0 : -1.0;
-      }
-    }
-    for (int t = 0; t < d.numSamples() && sign_rule; ++t) {
-      for (int i = 0; i < p.nj; ++i) {
         const double qd = d.qd(t, i), u = d.current(t, i);
         JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
         r.used = true;
         r.u = -u;
         r.qd = qd;
         r.offset = -1.0;
-        if (std::abs(qd) > stop_velocity) {
-          r.coulomb = qd > 0.0 ? 1.0 : -1.0;
-          r.stat = 0.0;
+        if (!sign_rule || std::abs(qd) > stop_velocity) {
+          r.coulomb = qd > 0.0 ? 1.0 : -1.0;  // sliding (the only rows Excluded keeps)
         } else {
           const double held = xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F[k](t, 6 + i);
-          r.coulomb = 0.0;
           r.stat = held > 0.0 ? 1.0 : (held < 0.0 ? -1.0 : 0.0);
         }
       }
