@@ -20,9 +20,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-
-
-
 using Result = suitsim::testing::CliResult;
 using suitsim::testing::quoted;
 using suitsim::testing::readFile;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "robots.h"
+#include "error_message.h"
 #include "suitsim/eval/rigid_model.h"
 #include "suitsim/eval/streams.h"
 
@@ -126,13 +127,7 @@ class SensorStreams : public ::testing::Test {
       const std::string message = e.what();
       std::vector<std::string> wanted = fragments;
       wanted.push_back(path + ":" + std::to_string(line) + ":");
-      for (const std::string& w : wanted) {
-        if (message.find(w) == std::string::npos) {
-          return ::testing::AssertionFailure() << "message lacks \"" << w << "\": " << message;
-        }
-      }
-      if (message.find('\n') != std::string::npos) return ::testing::AssertionFailure() << "multi-line: " << message;
-      return ::testing::AssertionSuccess();
+      return suitsim::testing::namesAllOnOneLine(message, wanted);
     } catch (const std::exception& e) {
       return ::testing::AssertionFailure() << "threw something other than StreamError: " << e.what();
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "error_message.h"
 #include "suitsim/io/scene.h"
 
 namespace {
@@ -39,14 +40,7 @@ std::string shippedScene(const std::string& name) {
     std::vector<std::string> wanted = fragments;
     wanted.push_back(path);
     if (line > 0) wanted.push_back(path + ":" + std::to_string(line) + ":");
-    for (const std::string& w : wanted) {
-      if (message.find(w) == std::string::npos) {
-        return ::testing::AssertionFailure() << "message lacks \"" << w << "\": " << message;
-      }
-    }
-    // One error, one line: a message is not a list of complaints.
-    if (message.find('\n') != std::string::npos) return ::testing::AssertionFailure() << "multi-line: " << message;
-    return ::testing::AssertionSuccess();
+    return suitsim::testing::namesAllOnOneLine(message, wanted);
   } catch (const std::exception& e) {
     return ::testing::AssertionFailure() << "threw something other than SceneError: " << e.what();
   }
