@@ -116,6 +116,7 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
     const Eigen::Vector4d w = A.fullPivLu().solve(Eigen::Vector4d(imu.frame.p[0], imu.frame.p[1], imu.frame.p[2], 1.0));
     imu_weight_.push_back({w[0], w[1], w[2], w[3]});
     for (int k = 0; k < 3; ++k) add(imu.name + ".gyro." + kAxis[k] + "[rad/s]", imu.gyro_noise, imu.gyro_bias[k], 0.0);
+    imu_accel_column_.push_back(static_cast<int>(columns_.size()));
     for (int k = 0; k < 3; ++k) {
       add(imu.name + ".accel." + kAxis[k] + "[m/s^2]", imu.accel_noise, imu.accel_bias[k], 0.0);
     }
@@ -142,6 +143,10 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   averaged_.assign(columns_.size(), 1);
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
+  window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;
+  imu_velocity_.assign(3 * spec_.imus.size(), 0.0);
+  imu_window_velocity_.assign(3 * spec_.imus.size(), 0.0);
+  imu_sample_rotation_.assign(9 * spec_.imus.size(), 0.0);
   if (!spec_.imus.empty()) {
     scratch_ = std::make_unique<Workspace>(model, 1);
     scratch_acceleration_.assign(static_cast<std::size_t>(model.num_particles), 0.0);
@@ -162,11 +167,44 @@ void Sensors::addToWindow(const State& state, double weight, bool at_sample_step
   window_weight_ += weight;
 }
 
+void Sensors::trackImus(const State& state, bool window_opens, bool at_sample_step) {
+  const Model& m = *model_;
+  for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
+    double* v = &imu_velocity_[3 * s];
+    // The velocity before this step is where an opening window starts.
+    if (window_opens) std::copy(v, v + 3, &imu_window_velocity_[3 * s]);
+    const int begin = m.body_particle_begin[spec_.imus[s].body];
+    for (int d = 0; d < 3; ++d) v[d] = 0.0;
+    for (int k = 0; k < 4; ++k) {
+      const int i = begin + k;
+      v[0] += imu_weight_[s][k] * state.velocity.x[i];
+      v[1] += imu_weight_[s][k] * state.velocity.y[i];
+      v[2] += imu_weight_[s][k] * state.velocity.z[i];
+    }
+    if (at_sample_step) {
+      Eigen::Matrix3d R;
+      Eigen::Vector3d origin;
+      sensorPose(m, state, spec_.imus[s].body, spec_.imus[s].frame, &R, &origin);
+      for (int q = 0; q < 9; ++q) imu_sample_rotation_[9 * s + q] = R(q / 3, q % 3);
+    }
+  }
+}
+
 void Sensors::emit(double* row, double* stamp) {
   for (std::size_t c = 0; c < truth_.size(); ++c) {
     truth_[c] = averaged_[c] ? window_sum_[c] / window_weight_ : pending_[c];
-    row[c] = noise_[c](truth_[c]);
   }
+  // Accelerometers: the window's velocity change (see logStep in sensors.h).
+  const Eigen::Vector3d g = toEigen(model_->gravity);
+  for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
+    const Eigen::Vector3d dv(imu_velocity_[3 * s] - imu_window_velocity_[3 * s],
+                             imu_velocity_[3 * s + 1] - imu_window_velocity_[3 * s + 1],
+                             imu_velocity_[3 * s + 2] - imu_window_velocity_[3 * s + 2]);
+    const Eigen::Matrix3d R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(&imu_sample_rotation_[9 * s]);
+    const Eigen::Vector3d f = R.transpose() * (dv / window_duration_ - g);
+    for (int d = 0; d < 3; ++d) truth_[imu_accel_column_[s] + d] = f[d];
+  }
+  for (std::size_t c = 0; c < truth_.size(); ++c) row[c] = noise_[c](truth_[c]);
   *stamp = pending_time_;
   pending_sample_ = -1;
 }
@@ -178,6 +216,9 @@ bool Sensors::startLog(const State& state, double* row, double* stamp) {
   window_weight_ = 0.0;
   pending_sample_ = 0;
   pending_time_ = state.time;
+  // Held before the start: the accelerometers' window starts at rest
+  // relative to the initial velocity (no velocity change before step 0).
+  trackImus(state, true, true);
   addToWindow(state, static_cast<double>(half_window_ + 1), true);
   if (half_window_ > 0) return false;
   emit(row, stamp);
@@ -185,14 +226,18 @@ bool Sensors::startLog(const State& state, double* row, double* stamp) {
 }
 
 bool Sensors::logStep(const State& state, long k, double* row, double* stamp) {
-  if (pending_sample_ < 0 && (k + half_window_) % steps_per_sample_ == 0) {
+  const bool opens = pending_sample_ < 0 && (k + half_window_) % steps_per_sample_ == 0;
+  if (opens) {
     // A window opens h steps before its sample's step.
     std::fill(window_sum_.begin(), window_sum_.end(), 0.0);
     window_weight_ = 0.0;
     pending_sample_ = k + half_window_;
   }
-  if (pending_sample_ < 0) return false;  // between windows (S - 2h - 1 steps per period)
+  // Every step, inside a window or not: the accelerometers need the
+  // velocity just before the next window opens.
   const bool at_sample = k == pending_sample_;
+  trackImus(state, opens, at_sample);
+  if (pending_sample_ < 0) return false;  // between windows (S - 2h - 1 steps per period)
   if (at_sample) pending_time_ = state.time;
   addToWindow(state, 1.0, at_sample);
   if (k < pending_sample_ + half_window_) return false;
@@ -205,7 +250,8 @@ bool Sensors::finishLog(const State& state, long k_last, double* row, double* st
     pending_sample_ = -1;
     return false;
   }
-  // The run ended inside the window: the final state stands for the rest.
+  // The run ended inside the window: the final state stands for the rest
+  // (held, so the accelerometers see no further velocity change).
   addToWindow(state, static_cast<double>(pending_sample_ + half_window_ - k_last), false);
   emit(row, stamp);
   return true;

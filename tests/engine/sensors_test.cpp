@@ -8,6 +8,7 @@
 // end inside a window.
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -313,6 +314,104 @@ TEST(Sensors, SamplingDoesNotChangeTheTrajectory) {
   EXPECT_EQ(std::memcmp(a.velocity.y.data(), b.velocity.y.data(), n), 0);
 }
 
+// The logged accelerometer reads the acceleration the pelvis really had.
+// One arm swings at up to about 4 rad/s while the robot stands: the
+// reference is the velocity change, over each sample's window, of the
+// sensor point moving with the pelvis's best-fit rigid motion (its centre
+// of mass velocity and angular velocity, bodyVelocity). The instantaneous
+// acceleration sample() reads (the force evaluation closing each step),
+// averaged over the same window, misses it by about 0.02 m/s^2 at the
+// fastest part of the swing (with the protocol's 10 kHz leg servo, 0.1
+// m/s^2: 9 N on the evaluator's base rows).
+TEST(Sensors, LoggedAccelerometerFollowsThePelvisThroughAFastArmSwing) {
+  std::ifstream in(standScene());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string sensors_tag = "    <sensors rate=";
+  ASSERT_NE(text.find(sensors_tag), std::string::npos);
+  text.insert(text.find(sensors_tag),
+              "    <motion>\n      <keyframe time=\"0.3\" angles=\"R_SHOULDER_P:0\"/>\n"
+              "      <keyframe time=\"1.0\" angles=\"R_SHOULDER_P:-1.2\"/>\n"
+              "      <keyframe time=\"1.7\" angles=\"R_SHOULDER_P:0.5\"/>\n    </motion>\n");
+  for (std::size_t at = text.find("../models/"); at != std::string::npos; at = text.find("../models/", at)) {
+    text.replace(at, 10, std::string(SUITSIM_SOURCE_DIR) + "/models/");
+  }
+  const std::string path = ::testing::TempDir() + "/suitsim_sensors_arm_swing.xml";
+  std::ofstream(path) << text;
+  const io::Scene scene = io::loadScene(path);
+  const Model& model = scene.model;
+  const io::RobotSetup& robot = scene.robot.value();
+  const double dt = scene.simulation.dt;
+  SensorSpec clean = robot.sensors.value();
+  clean.noise = false;
+  Sensors logger(model, clean, dt), probe(model, clean, dt);
+  const long S = logger.stepsPerSample(), h = (S - 1) / 2;
+  ASSERT_EQ(S, 50);
+  const ImuSpec& imu = clean.imus.at(0);
+  const Eigen::Vector3d g(model.gravity[0], model.gravity[1], model.gravity[2]);
+  int ax = -1;
+  for (std::size_t c = 0; c < logger.columns().size(); ++c) {
+    if (logger.columns()[c] == imu.name + ".accel.x[m/s^2]") ax = static_cast<int>(c);
+  }
+  ASSERT_GE(ax, 0);
+
+  State state = makeState(model);
+  Workspace ws(model, 1);
+  JointServo servo(model, state, robot.motion, robot.gains, robot.servo_rate);
+  std::vector<double> row(logger.columns().size()), probe_row(row.size());
+  std::vector<Eigen::Vector3d> rigid_velocity, instant;  // per step
+  std::vector<Eigen::Matrix3d> rotation;
+  auto observe = [&] {
+    const Pose pose = bodyPose(model, state, imu.body);
+    Eigen::Matrix3d Rb, Rf;
+    for (int q = 0; q < 9; ++q) {
+      Rb(q / 3, q % 3) = pose.R[q];
+      Rf(q / 3, q % 3) = imu.frame.R[q];
+    }
+    rotation.push_back(Rb * Rf);
+    Vec3 v_com, omega;
+    bodyVelocity(model, state, imu.body, &v_com, &omega);
+    Eigen::Vector3d com = Eigen::Vector3d::Zero();
+    double mass = 0.0;
+    for (int i = model.body_particle_begin[imu.body]; i < model.body_particle_end[imu.body]; ++i) {
+      com += model.particle_mass[i] * Eigen::Vector3d(state.position.x[i], state.position.y[i], state.position.z[i]);
+      mass += model.particle_mass[i];
+    }
+    const Vec3 p = pose.apply(imu.frame.p);
+    const Eigen::Vector3d arm = Eigen::Vector3d(p[0], p[1], p[2]) - com / mass;
+    rigid_velocity.push_back(Eigen::Vector3d(v_com[0], v_com[1], v_com[2]) +
+                             Eigen::Vector3d(omega[0], omega[1], omega[2]).cross(arm));
+    probe.sample(state, probe_row.data());
+    instant.push_back(Eigen::Vector3d(probe_row[ax], probe_row[ax + 1], probe_row[ax + 2]));
+  };
+  double stamp = 0.0;
+  logger.startLog(state, row.data(), &stamp);
+  observe();
+  double worst = 0.0, worst_instant = 0.0;
+  const long num_steps = std::lround(1.7 / dt);
+  for (long k = 1; k <= num_steps; ++k) {
+    servo.update(model, state);
+    step(model, state, ws, scene.simulation.integrator, dt);
+    observe();
+    if (!logger.logStep(state, k, row.data(), &stamp) || k - h - 1 < 0) continue;
+    const long s = k - h;  // the row's sample step
+    const Eigen::Vector3d a = (rigid_velocity[k] - rigid_velocity[s - h - 1]) / (static_cast<double>(2 * h + 1) * dt);
+    const Eigen::Vector3d expected = rotation[s].transpose() * (a - g);
+    Eigen::Vector3d mean_instant = Eigen::Vector3d::Zero();
+    for (long j = s - h; j <= s + h; ++j) mean_instant += instant[j];
+    mean_instant /= static_cast<double>(2 * h + 1);
+    worst = std::max(worst, (Eigen::Vector3d(row[ax], row[ax + 1], row[ax + 2]) - expected).cwiseAbs().maxCoeff());
+    worst_instant = std::max(worst_instant, (mean_instant - expected).cwiseAbs().maxCoeff());
+  }
+  std::printf("largest accelerometer error: logged %.2e m/s^2, mean of instantaneous %.2e m/s^2\n", worst,
+              worst_instant);
+  // Measured: 3e-5 logged, 0.019 for the mean of instantaneous readings
+  // (this scene's leg servo runs at 1 kHz; the protocol's at 10 kHz, where
+  // the gap was larger).
+  const double tolerance = 0.002;
+  EXPECT_LT(worst, tolerance);
+  EXPECT_GT(worst_instant, 5.0 * tolerance);  // the check has teeth: the old reading fails it
+}
+
 TEST(Sensors, NoiseChannelHasItsMeanAndDeviation) {
   NoiseChannel ch(42, "test.channel", 0.3, 0.1, 0.0);
   const int n = 200000;
@@ -363,6 +462,14 @@ struct LoggedRun {
   // state's time there: the raw material of the expected rows.
   std::vector<std::vector<double>> probe_row, probe_truth;
   std::vector<double> time;
+  // At every step 0 .. N: the velocity (world) of the IMU's point, the
+  // combination of its body's particle velocities with the weights that
+  // place the point among the particles' body-frame positions (solved here),
+  // and the sensor's orientation (world from sensor).
+  std::vector<Eigen::Vector3d> imu_velocity;
+  std::vector<Eigen::Matrix3d> imu_rotation;
+  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
+  double dt = 0.0;
   // A third Sensors with the logger's own spec (noise included), sample()d
   // at steps 0, S, 2S, ...: what the instantaneous path gives.
   std::vector<std::vector<double>> reference_row, reference_truth;
@@ -391,7 +498,29 @@ LoggedRun runLogged(const io::Scene& scene, const SensorSpec& spec, long num_ste
     run.stamps.push_back(stamp);
     run.emitted_after.push_back(k);
   };
+  const ImuSpec& imu = spec.imus.at(0);
+  const int first = model.body_particle_begin[imu.body];
+  Eigen::Matrix4d A;
+  for (int k = 0; k < 4; ++k) {
+    A.col(k) << model.particle_body_position.x[first + k], model.particle_body_position.y[first + k],
+        model.particle_body_position.z[first + k], 1.0;
+  }
+  const Eigen::Vector4d w = A.partialPivLu().solve(Eigen::Vector4d(imu.frame.p[0], imu.frame.p[1], imu.frame.p[2], 1.0));
+  run.gravity = Eigen::Vector3d(model.gravity[0], model.gravity[1], model.gravity[2]);
+  run.dt = dt;
   auto observe = [&](long k) {
+    Eigen::Vector3d v = Eigen::Vector3d::Zero();
+    for (int q = 0; q < 4; ++q) {
+      v += w[q] * Eigen::Vector3d(state.velocity.x[first + q], state.velocity.y[first + q], state.velocity.z[first + q]);
+    }
+    run.imu_velocity.push_back(v);
+    const Pose body = bodyPose(model, state, imu.body);
+    Eigen::Matrix3d Rb, Rf;
+    for (int q = 0; q < 9; ++q) {
+      Rb(q / 3, q % 3) = body.R[q];
+      Rf(q / 3, q % 3) = imu.frame.R[q];
+    }
+    run.imu_rotation.push_back(Rb * Rf);
     run.probe_row.emplace_back(nc);
     probe.sample(state, run.probe_row.back().data());
     run.probe_truth.push_back(probe.truth());
@@ -415,9 +544,26 @@ LoggedRun runLogged(const io::Scene& scene, const SensorSpec& spec, long num_ste
   return run;
 }
 
+bool isAccelerometer(const std::string& column) { return column.find(".accel.") != std::string::npos; }
+
 bool isEncoder(const std::string& column) {
   const std::string suffix = ".encoder[rad]";
   return column.size() > suffix.size() && column.compare(column.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The noise-free accelerometer reading of row n, column c, for windows of
+/// `window` = 2h + 1 steps: the IMU point's velocity change over the
+/// window's steps nS - h .. nS + h, from the state before its first step to
+/// its last (the initial state held before step 0, the final one after N),
+/// over (2h + 1) dt, less gravity, in the sensor frame at step nS.
+double expectedAccelerometer(const LoggedRun& run, long window, std::size_t n, std::size_t c) {
+  const long S = run.steps_per_sample, h = (window - 1) / 2, s = static_cast<long>(n) * S;
+  const long last = static_cast<long>(run.time.size()) - 1;
+  const int axis = run.columns[c][run.columns[c].find(".accel.") + 7] - 'x';
+  const Eigen::Vector3d dv =
+      run.imu_velocity[std::clamp(s + h, 0L, last)] - run.imu_velocity[std::clamp(s - h - 1, 0L, last)];
+  const Eigen::Vector3d f = run.imu_rotation[s].transpose() * (dv / (static_cast<double>(window) * run.dt) - run.gravity);
+  return f[axis];
 }
 
 /// Checks a run logged with noise off and no force quantisation: one row per
@@ -445,6 +591,11 @@ void expectCentredMeans(const LoggedRun& run, long window) {
     for (std::size_t c = 0; c < run.columns.size(); ++c) {
       if (isEncoder(run.columns[c])) {
         ASSERT_EQ(row[c], run.probe_row[s][c]) << run.columns[c] << " row " << n;
+        continue;
+      }
+      if (isAccelerometer(run.columns[c])) {
+        ASSERT_NEAR(row[c], expectedAccelerometer(run, window, n, c), 1e-9 * (1.0 + std::abs(row[c])))
+            << run.columns[c] << " row " << n;
         continue;
       }
       double sum = 0.0, scale = 0.0;
@@ -577,18 +728,29 @@ TEST_F(LoggedSensors, WithoutAntiAliasRowsAreSampleAtTheSampleSteps) {
     ASSERT_EQ(run.rows.size(), 4u);
     ASSERT_EQ(run.reference_row.size(), 4u);
     EXPECT_FALSE(run.finished);  // a window of one step is closed as soon as it opens
+    // Every channel but the accelerometer is sample()'s, to the bit; the
+    // accelerometer reads the last step's velocity change (checked below).
     for (std::size_t n = 0; n < run.rows.size(); ++n) {
       const std::vector<double>& a = run.rows[n];
       const std::vector<double>& b = run.reference_row[n];
-      EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << "row " << n;
+      for (std::size_t c = 0; c < a.size(); ++c) {
+        if (!isAccelerometer(run.columns[c])) EXPECT_EQ(a[c], b[c]) << run.columns[c] << " row " << n;
+      }
       EXPECT_EQ(run.stamps[n], run.time[n * 50]) << "row " << n;
       EXPECT_EQ(run.emitted_after[n], static_cast<long>(n) * 50) << "row " << n;
     }
     if (!noise) {
-      // Noise off, the stream is the probe's instantaneous rows.
+      // Noise off, the stream is the probe's instantaneous rows, and the
+      // accelerometer the velocity change over one step.
       for (std::size_t n = 0; n < run.rows.size(); ++n) {
-        EXPECT_EQ(std::memcmp(run.rows[n].data(), run.probe_row[n * 50].data(), run.rows[n].size() * sizeof(double)), 0)
-            << "row " << n;
+        for (std::size_t c = 0; c < run.columns.size(); ++c) {
+          if (isAccelerometer(run.columns[c])) {
+            EXPECT_NEAR(run.rows[n][c], expectedAccelerometer(run, 1, n, c), 1e-9 * (1.0 + std::abs(run.rows[n][c])))
+                << run.columns[c] << " row " << n;
+          } else {
+            EXPECT_EQ(run.rows[n][c], run.probe_row[n * 50][c]) << run.columns[c] << " row " << n;
+          }
+        }
       }
     } else {
       // The noise is there: a noisy row differs from its clean truth.

@@ -141,6 +141,19 @@ class Sensors {
   /// period folds it into the band the evaluator keeps (it cost the base
   /// rows of the identification about 0.3 N of disagreement on clean data).
   ///
+  /// The accelerometer is the exception to "the value sample() gives": a
+  /// logged accelerometer reads the velocity change of its point over the
+  /// steps n S - h .. n S + h, divided by their duration (2h + 1) dt, less
+  /// gravity, in the sensor frame at the stamp (h = 0: the last step's).
+  /// That is the mean acceleration the integrator really gave the point.
+  /// The instantaneous acceleration sample() reads is the force evaluation
+  /// closing the step (velocity Verlet evaluates it at the half-step
+  /// velocity), and a servo that changes the currents every step makes the
+  /// next step open with another evaluation: with stiff velocity-dependent
+  /// forces the two differ, and their mismatch on the pelvis grew with the
+  /// square of the arms' joint rates (0.1 m/s^2, 9 N on the base rows of
+  /// the identification, with one arm swinging at 4.5 rad/s).
+  ///
   /// startLog(state) takes the state at step 0 (held before it, for the
   /// first window); logStep(state, k) after every step k >= 1. Each returns
   /// true when a row is complete, written to `row` with its time stamp (the
@@ -158,6 +171,10 @@ class Sensors {
   void measure(const State& state, double* out, bool averaged_only);
   void addToWindow(const State& state, double weight, bool at_sample_step);
   void emit(double* row, double* stamp);
+  /// Logged accelerometers: the IMU points' velocities at `state` (the
+  /// previous ones become the window's start when `window_opens`), and
+  /// their orientation when it is the sample's step.
+  void trackImus(const State& state, bool window_opens, bool at_sample_step);
 
   const Model* model_;
   SensorSpec spec_;
@@ -176,6 +193,13 @@ class Sensors {
   Vec3Array scratch_acceleration_;
   // Barycentric weights of each IMU origin on its body's four particles.
   std::vector<std::array<double, 4>> imu_weight_;
+  std::vector<int> imu_accel_column_;  // first accelerometer column of each IMU
+  // Logged accelerometers (3 values per IMU): the point's velocity (world)
+  // at the last logged step, and at the step before the open window's first;
+  // the sensor orientation (world from sensor, 9 values per IMU, row-major)
+  // at the open window's sample step; the window's length (s).
+  std::vector<double> imu_velocity_, imu_window_velocity_, imu_sample_rotation_;
+  double window_duration_ = 0.0;
 };
 
 }  // namespace suitsim
