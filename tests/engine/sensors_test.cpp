@@ -99,7 +99,7 @@ std::vector<std::vector<double>>* StandingSensors::desired_ = nullptr;
 
 TEST_F(StandingSensors, SceneDeclaresTheExpectedChannels) {
   const SensorSpec& spec = scene_->robot->sensors.value();
-  EXPECT_EQ(sensors_->stepsPerSample(), 50);  // 200 Hz at dt = 1e-4 s
+  EXPECT_EQ(sensors_->stepsPerSample(), 10);  // 200 Hz at dt = 5e-4 s
   EXPECT_EQ(spec.encoders.hinges.size(), 32u);
   EXPECT_EQ(spec.currents.hinges.size(), 32u);
   ASSERT_EQ(spec.force_sensors.size(), 2u);
@@ -460,10 +460,17 @@ void expectCentredMeans(const LoggedRun& run, long window) {
   }
 }
 
-/// JVRC-1 standing, loaded once for the logged-sampling tests.
+/// JVRC-1 standing, loaded once for the logged-sampling tests. They step it
+/// at 0.1 ms, not at the scene's 0.5 ms: their rates and windows (S = 50 at
+/// 200 Hz, and 1 to 5 steps at 2 to 10 kHz) are written for that step, and
+/// what they check, the windowing, does not depend on it. The scene's own
+/// step is checked by AveragedChannelsAreCentredMeansAtTheSceneTimeStep.
 class LoggedSensors : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { scene_ = new io::Scene(io::loadScene(standScene())); }
+  static void SetUpTestSuite() {
+    scene_ = new io::Scene(io::loadScene(standScene()));
+    scene_->simulation.dt = 1e-4;
+  }
   static void TearDownTestSuite() {
     delete scene_;
     scene_ = nullptr;
@@ -505,6 +512,20 @@ TEST_F(LoggedSensors, AveragedChannelsAreCentredMeansAtTheSceneRate) {
   }
   std::printf("largest relative change from averaging: %.3g\n", largest);
   EXPECT_GT(largest, 1e-3);
+}
+
+// The same at the scene's own step: 200 Hz at dt = 5e-4 s is S = 10, a
+// window of 9 steps (4.5 ms of each 5 ms period).
+TEST(LoggedSensorsAtSceneStep, AveragedChannelsAreCentredMeansAtTheSceneTimeStep) {
+  const io::Scene scene = io::loadScene(standScene());
+  ASSERT_EQ(scene.simulation.dt, 5e-4);
+  SensorSpec s = scene.robot.value().sensors.value();
+  s.noise = false;
+  for (ForceSensorSpec& fs : s.force_sensors) fs.force_resolution = fs.torque_resolution = 0.0;
+  const LoggedRun run = runLogged(scene, s, 40);
+  ASSERT_EQ(run.steps_per_sample, 10);
+  EXPECT_EQ(run.rows.size(), 5u);
+  expectCentredMeans(run, 9);
 }
 
 // S odd and even, and the degenerate windows of one step.
