@@ -1,5 +1,7 @@
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "bands.h"
@@ -50,9 +52,66 @@ double maxNaturalFrequency(const Model& model) {
   for (int i = 0; i < model.num_particles; ++i) {
     bound = std::max(bound, 2.0 * stiffness_sum[i] * model.particle_inv_mass[i]);
   }
-  // A contact point's stiffness acts on the inverse mass sum w_i^2 / m_i of its particles.
+  const double k = std::max(model.ground.stiffness, model.ground.friction_stiffness);
+  // A hinged body moves as a rigid body (hinges.cpp): its contacts act on
+  // its six rigid degrees of freedom, not on its particles (whose springs
+  // only hold the shape). The highest frequency of the body alone on its
+  // contact springs, from K v = omega^2 M v with M = diag(m, m, m, I), bounds
+  // the robot's: hinges only constrain the bodies further.
+  const Eigen::Vector3d normal(model.ground.normal[0], model.ground.normal[1], model.ground.normal[2]);
+  const Eigen::Matrix3d contact_stiffness =
+      model.ground.stiffness * normal * normal.transpose() +
+      model.ground.friction_stiffness * (Eigen::Matrix3d::Identity() - normal * normal.transpose());
+  std::vector<std::uint8_t> rigid(model.num_bodies, 0);
+  for (int h = 0; h < model.num_hinges; ++h) rigid[model.hinge_parent_body[h]] = rigid[model.hinge_child_body[h]] = 1;
+  std::vector<std::uint8_t> on_rigid(model.numContacts(), 0);
+  for (int b = 0; b < model.num_bodies; ++b) {
+    if (!rigid[b]) continue;
+    double mass = 0.0;
+    Eigen::Vector3d c = Eigen::Vector3d::Zero();
+    bool free = true;
+    for (int i = model.body_particle_begin[b]; i < model.body_particle_end[b]; ++i) {
+      const Vec3 p = model.particle_initial_position.get(i);
+      mass += model.particle_mass[i];
+      c += model.particle_mass[i] * Eigen::Vector3d(p[0], p[1], p[2]);
+      free = free && model.particle_inv_mass[i] > 0.0;
+    }
+    if (!free) continue;  // a body with a fixed particle does not move
+    c /= mass;
+    Eigen::Matrix<double, 6, 6> inertia = Eigen::Matrix<double, 6, 6>::Zero();
+    inertia.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
+    for (int i = model.body_particle_begin[b]; i < model.body_particle_end[b]; ++i) {
+      const Vec3 p = model.particle_initial_position.get(i);
+      const Eigen::Vector3d r = Eigen::Vector3d(p[0], p[1], p[2]) - c;
+      inertia.bottomRightCorner<3, 3>() +=
+          model.particle_mass[i] * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
+    }
+    // A contact at r moves with v + w x r = [1, -[r]x] (v, w).
+    Eigen::Matrix<double, 6, 6> stiffness = Eigen::Matrix<double, 6, 6>::Zero();
+    bool any = false;
+    for (int ct = 0; ct < model.numContacts(); ++ct) {
+      if (model.particle_body[model.contact_particle[ct][0]] != b) continue;
+      Eigen::Vector3d point = Eigen::Vector3d::Zero();
+      for (int j = 0; j < 4; ++j) {
+        const Vec3 p = model.particle_initial_position.get(model.contact_particle[ct][j]);
+        point += model.contact_weight[ct][j] * Eigen::Vector3d(p[0], p[1], p[2]);
+      }
+      const Eigen::Vector3d r = point - c;
+      Eigen::Matrix<double, 3, 6> jacobian;
+      jacobian.leftCols<3>() = Eigen::Matrix3d::Identity();
+      jacobian.rightCols<3>() << 0.0, r.z(), -r.y(), -r.z(), 0.0, r.x(), r.y(), -r.x(), 0.0;
+      stiffness += jacobian.transpose() * contact_stiffness * jacobian;
+      on_rigid[ct] = 1;
+      any = true;
+    }
+    if (!any) continue;
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> modes(stiffness, inertia,
+                                                                                     Eigen::EigenvaluesOnly);
+    bound = std::max(bound, modes.eigenvalues().maxCoeff());
+  }
+  // Elsewhere a contact point's stiffness acts on the inverse mass sum w_i^2 / m_i of its particles.
   for (int c = 0; c < model.numContacts(); ++c) {
-    const double k = std::max(model.ground.stiffness, model.ground.friction_stiffness);
+    if (on_rigid[c]) continue;
     double inv_mass = 0.0, row = 0.0;
     for (int j = 0; j < 4; ++j) {
       const int i = model.contact_particle[c][j];

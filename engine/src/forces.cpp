@@ -47,9 +47,13 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
       fy[i] = model.particle_force_y[i] + state.applied_force.y[i] + m[i] * g[1];
       fz[i] = model.particle_force_z[i] + state.applied_force.z[i] + m[i] * g[2];
     }
-    detail::addSpringForces(model, x, ws.force);
     detail::addContactForces(model, state, x, ws.force);
     detail::addBandForces(model, x, ws);  // A(21)-(25): suit bands, before the hinges see the forces
+    // Hinged bodies take what acts on them so far as rigid bodies; the
+    // springs come after, so that a link spring acts on its tetrahedron's
+    // strain and is not averaged away with the rest.
+    detail::spreadBodyForcesRigidly(model, x, ws);
+    detail::addSpringForces(model, x, ws.force);
     detail::applyHinges(model, state, x, ws);  // needs every other force in place
     // Newton: a = F / m; fixed particles have inverse mass 0 and stay put.
 #pragma omp for simd schedule(static)

@@ -33,6 +33,12 @@ void updateContactAnchors(const Model& model, State& state, const PhasePoint& x)
 /// Model only (block structure, body masses).
 void initHingeWorkspace(const Model& model, Workspace& ws);
 
+/// Every force so far on a hinged body (its particles and points) acts on
+/// it as on a rigid body, with the centripetal accelerations of its spin;
+/// also computes the bodies' mass data the hinge solve uses. Runs after the
+/// contact and band forces and before the springs and hinges.
+void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws);
+
 /// Hinge torques (motor, friction, limits) as internal pairs and the
 /// rotation-plane constraint forces; must run after every other force.
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws);

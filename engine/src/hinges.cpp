@@ -25,24 +25,38 @@
 // body's centre of mass c, and particle k gets m_k (F/m + alpha x (x_k - c)),
 // alpha = I^-1 M (m, c and I of the four particles as they are). Net force
 // and moment are the row's, so the pairs stay internal and momentum is
-// conserved, and the forces strain no link: the link springs only keep the
-// tetrahedra in shape against the forces that do act at points (ground,
-// bands). Handing the point forces to the particles by the point weights
-// instead strains the tetrahedra, and it is unstable under a joint servo: at
-// the acceleration level the four particles are then free masses held only
-// where the hinge points are, so a light link between two joints (the 1 kg
-// hip, waist and shoulder links) answers a joint torque as if it had a
-// fiftieth to a five-hundredth of the inertia the rigid robot gives the
-// joint (hip roll: 4.9e-4 instead of 0.2 kg m^2), ringing against its own
-// link springs. A derivative gain held over a servo period T sees that
-// inertia, and kd T / I < 2 fails by far (JVRC-1's kd 30 at 1 kHz: 61):
-// the joint rates grew at the servo's Nyquist rate within milliseconds of a
-// joint slipping, and only static friction, while it held, hid it. With the
-// rigid spread a joint sees the robot's inertia (hip roll 0.2 kg m^2: kd T /
-// I = 0.15). The price is energy: the constraint forces are workless on the
-// clusters' rigid motion, not on link strain, so they trade energy with the
-// link springs at O(1 / link_frequency^2) (a taut band swinging an undamped
-// double pendulum: 8e-5 of its energy over 1 s at 3000 rad/s, 8e-6 at 10000).
+// conserved, and the forces strain no link. Handing the point forces to the
+// particles by the point weights instead strains the tetrahedra, and it is
+// unstable under a joint servo: at the acceleration level the four
+// particles are then free masses held only where the hinge points are, so
+// a light link between two joints (the 1 kg hip, waist and shoulder links)
+// answers a joint torque as if it had a fiftieth to a five-hundredth of the
+// inertia the rigid robot gives the joint (hip roll: 4.9e-4 instead of 0.2
+// kg m^2), ringing against its own link springs. A derivative gain held
+// over a servo period T sees that inertia, and kd T / I < 2 fails by far
+// (JVRC-1's kd 30 at 1 kHz: 61): the joint rates grew at the servo's
+// Nyquist rate within milliseconds of a joint slipping, and only static
+// friction, while it held, hid it. With the rigid spread a joint sees the
+// robot's inertia (hip roll 0.2 kg m^2: kd T / I = 0.15).
+//
+// Hinged bodies are rigid bodies. Before the springs and the hinges, every
+// other force on a hinged body (gravity, caller-applied, ground contacts,
+// bands: whatever acts at its particles or points) is spread the same way,
+// and each particle is given the centripetal acceleration of the body's
+// spin, omega x (omega x r_k), with alpha = I^-1 (M - omega x I omega)
+// (spreadBodyForces): Euler's equations, with omega = I^-1 L from the
+// particles' own velocities. The tetrahedra then move rigidly without being
+// held, so the link springs (added after, acting on strain alone) only
+// take out what the integrator lets drift, and may be weak: their
+// stiffness, which once had to hold every body's shape against ground and
+// hinge forces (and set the time step to about 1 / link_frequency), no
+// longer limits the step. The hinge right-hand sides see the bodies'
+// centripetal accelerations at the hinge points through the particles'
+// free accelerations. With links held by stiff springs instead, the
+// constraint forces traded energy with link strain at O(1 /
+// link_frequency^2) (a taut band swinging an undamped double pendulum:
+// 8e-5 of its energy over 1 s at 3000 rad/s, 8e-6 at 10000; now 3e-7), and
+// the joint angles lagged the rigid model by the links' give.
 //
 // The system K lambda = rhs, K = W M_b^-1 W^T over the bodies (W the rows'
 // wrenches, M_b^-1 a body's rigid mobility: 1/m on the force, I^-1 on the
@@ -251,9 +265,9 @@ bool hasFriction(const Model& m, int h) { return m.hinge_static_max[h] > 0.0 || 
 // ---- per-body data: Workspace::hinge_body --------------------------------
 // Mass m (0), 1/m (1) and 1 if every particle is free (2), set once; at
 // each phase point the centre of mass c (3-5), I^-1 about c (6-14,
-// row-major) and the particles' offsets x_k - c (15-26).
-constexpr int kBodyData = 28;
-constexpr int kMass = 0, kInvMass = 1, kMovable = 2, kCentre = 3, kInvInertia = 6, kOffset = 15;
+// row-major), the particles' offsets x_k - c (15-26) and I about c (27-35).
+constexpr int kBodyData = 36;
+constexpr int kMass = 0, kInvMass = 1, kMovable = 2, kCentre = 3, kInvInertia = 6, kOffset = 15, kInertia = 27;
 
 inline const double* bodyData(const Workspace& ws, int b) { return &ws.hinge_body[b * kBodyData]; }
 inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + kMovable] != 0.0; }
@@ -283,6 +297,9 @@ void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
     }
   }
   for (int d = 0; d < 3; ++d) out[kCentre + d] = c[d];
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 3; ++col) out[kInertia + 3 * row + col] = inertia[row][col];
+  }
   // Inverse by cofactors, as Eigen's 3 x 3 inverse: (I^-1)_ij = C_ji / det,
   // det along the first column.
   auto cofactor = [&inertia](int i, int j) {
@@ -293,6 +310,55 @@ void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
   const double inv_det = 1.0 / det;
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) out[kInvInertia + 3 * i + j] = cofactor(j, i) * inv_det;
+  }
+}
+
+// A 3 x 3 row-major matrix times a vector.
+inline V3 times(const double* a, const V3& v) { return V3(vec(a).dot(v), vec(a + 3).dot(v), vec(a + 6).dot(v)); }
+
+// Body b as a rigid body: every force its particles carry so far (gravity,
+// caller-applied and constant forces, ground contacts, bands) is summed
+// into a force F and a moment M about the centre of mass c, and particle k
+// is given the acceleration a rigid body's particle has,
+//
+//   a_k = F/m + alpha x r_k + omega x (omega x r_k),
+//   alpha = I^-1 (M - omega x I omega),                 r_k = x_k - c,
+//
+// Euler's equations for the body and the rigid acceleration field they
+// give. omega = I^-1 L, L = sum m_k r_k x v_k, is the body's spin from its
+// particles' velocities (sum m_k r_k = 0, so their mean drops out). The last term is the centripetal acceleration the
+// stiff link springs used to supply: with it the tetrahedron turns without
+// being held, so the springs only take out what the integrator lets drift
+// (they are added after this and act on the tetrahedron's strain alone:
+// each spring's pair of forces has no net force or moment), and their
+// stiffness no longer sets the time step. Net force and moment are F and
+// c x F + M for any omega (the spin terms add m_k r_k over the body, zero,
+// and a moment omega x I omega that alpha takes back), so momentum is
+// conserved as before.
+void spreadBodyForces(const Model& m, const PhasePoint& x, Workspace& ws, int b) {
+  double* data = &ws.hinge_body[b * kBodyData];
+  rigidBodyData(m, x, b, data);
+  if (data[kMovable] == 0.0) return;
+  const int first = m.body_particle_begin[b];
+  V3 force = V3::Zero(), moment = V3::Zero(), spin = V3::Zero();
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    const V3 r = vec(data + kOffset + 3 * k);
+    const V3 f(ws.force.x[i], ws.force.y[i], ws.force.z[i]);
+    force = force + f;
+    moment = moment + r.cross(f);
+    spin = spin + m.particle_mass[i] * r.cross(V3(x.vx[i], x.vy[i], x.vz[i]));
+  }
+  const V3 omega = times(data + kInvInertia, spin);
+  const V3 alpha = times(data + kInvInertia, moment - omega.cross(times(data + kInertia, omega)));
+  const V3 a = data[kInvMass] * force;
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    const V3 r = vec(data + kOffset + 3 * k);
+    const V3 f = m.particle_mass[i] * (a + alpha.cross(r) + omega.cross(omega.cross(r)));
+    ws.force.x[i] = f.x();
+    ws.force.y[i] = f.y();
+    ws.force.z[i] = f.z();
   }
 }
 
@@ -896,6 +962,16 @@ void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, doubl
   *velocity = g.theta_dot;
 }
 
+void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
+  if (model.num_hinges == 0) return;
+  // A body's particles take its forces together: one thread, body by body
+  // (a few dozen bodies, less than a parallel loop's barrier costs).
+#pragma omp single
+  for (int b = 0; b < model.num_bodies; ++b) {
+    if (!ws.body_hinges[b].empty()) spreadBodyForces(model, x, ws, b);
+  }
+}
+
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
   const int nh = model.num_hinges;
   if (nh == 0) return;
@@ -904,10 +980,6 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
   {
     const bool geometry_current = ws.hinge_geometry_current;
     ws.hinge_geometry_current = false;
-    for (int b = 0; b < model.num_bodies; ++b) {
-      if (ws.body_hinges[b].empty()) continue;
-      rigidBodyData(model, x, b, &ws.hinge_body[b * kBodyData]);
-    }
     // ---- rows, targets and applied torques ----
     for (int h = 0; h < nh; ++h) {
       HingeGeometry g;
@@ -921,8 +993,16 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
     applyMobility(model, ws);
     flushBodyWrenches(model, ws);
 
-    // ---- solve, and once more if static friction gave way somewhere ----
-    for (int pass = 0; pass < 2; ++pass) {
+    // ---- solve, and again while static friction gives way somewhere ----
+    // A hinge that breaks loose changes every multiplier, so the solve is
+    // repeated until no holding hinge exceeds its limit (each pass drops at
+    // least one angle row, so there are at most num_hinges + 1 passes).
+    // Stopping after a second pass left the constraint forces of a cascade
+    // (a second hinge giving way once the first had) computed for rows that
+    // were no longer held: under stick-slip chatter in the light neck and
+    // shoulder links that kicked a hinge up to 1.8e-4 rad off its axis in
+    // one step.
+    for (;;) {
       for (int h = 0; h < nh; ++h) rightHandSide(model, ws, h);
       assembleBlocks(model, ws);
       solveBlocks(model, ws);

@@ -5,8 +5,12 @@
 // of mass, v_i the vertices of a unit regular tetrahedron (sum v v^T = 4/3)
 // and L = (3 S / m)^(1/2) for its second moment S = tr(I)/2 - I about c:
 // the cluster has exactly the body's mass, centre of mass and inertia tensor,
-// and no particle is light (each carries a quarter of the body). Six stiff
-// spring-dampers keep the tetrahedron rigid, T(1)-(10).
+// and no particle is light (each carries a quarter of the body). Six
+// spring-dampers join the four, T(1)-(10). A body with hinges moves as a
+// rigid body (hinges.cpp spreads every force on it rigidly, with its
+// centripetal accelerations), so its springs only hold the shape against
+// integration drift and may be weak; a body without hinges is held by
+// them alone.
 //
 // Everything else on a body is a point: an affine combination of its four
 // particles with constant weights (barycentric coordinates in the

@@ -53,7 +53,7 @@ struct Workspace {
   std::vector<double> hinge_block;                      ///< 6 x 6 blocks of K (rows padded to 8), then their factors, (num_blocks x 48)
   std::vector<std::int32_t> hinge_batch_begin;          ///< batches of Model::hinge_order factored together, (num_batches + 1)
   std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
-  std::vector<double> hinge_body;    ///< per body: mass, centre of mass, I^-1, particle offsets (hinges.cpp), (num_bodies x 28)
+  std::vector<double> hinge_body;    ///< per body: mass, centre of mass, I^-1, particle offsets, I (hinges.cpp), (num_bodies x 36)
   std::vector<double> hinge_wrench;  ///< each row's force and moment on each side's body, component-major, rows padded to 8, (num_hinges x 2 x 6 x 8)
   std::vector<double> hinge_mobility;  ///< the same wrenches times the body's rigid mobility, (num_hinges x 2 x 6 x 8)
   std::vector<double> hinge_body_wrench;  ///< hinge forces gathered per body before they are spread, (num_bodies x 6)
@@ -103,8 +103,9 @@ Energy computeEnergy(const Model& model, const State& state);
 void computeMomentum(const Model& model, const State& state, Vec3* linear, Vec3* angular);
 
 /// Upper bound (Gershgorin) on the highest natural frequency of the model's
-/// springs and ground contact (rad/s). Explicit integrators are stable for
-/// omega * dt below about 2 (symplectic Euler, Verlet) or 2.8 (RK4).
+/// springs and ground contact (rad/s); a hinged body's contacts are taken on
+/// its rigid-body mass and inertia, as it moves. Explicit integrators are
+/// stable for omega * dt below about 2 (symplectic Euler, Verlet) or 2.8 (RK4).
 double maxNaturalFrequency(const Model& model);
 
 /// Force the ground exerts on contact `c` (N) in the state (its anchors as
