@@ -153,6 +153,7 @@ IdentifyOutcome identifyFromStreams(const EvaluatorView& view, const fs::path& s
   j["total_mass_kg"] = out.full.total_mass;
   j["apriori_total_mass_kg"] = out.full.total_mass_apriori;
   j["condition_number"] = out.full.condition_number;
+  j["residual_correlation_samples"] = out.full.correlation_samples;
   j["unexcited_columns"] = out.full.unexcited_columns;
   j["base_link_only"] = {{"total_mass_kg", out.base_only.total_mass},
                          {"condition_number", out.base_only.condition_number}};

@@ -351,8 +351,67 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
   return out;
 }
 
+/// Integrated autocorrelation time (in samples) of the weighted residuals
+/// at x: per equation e, tau_e = 1 + 2 sum_l rho_e(l) over the initial run
+/// of positive autocorrelations (lags within one trial and one unbroken
+/// stretch of used rows, at most 50), then the mean of tau_e weighted by
+/// each equation's share of the weighted residual power. Zero-phase
+/// low-pass filtering makes neighbouring residuals alike, so the sum of
+/// squares holds about 1 / tau as many independent terms as rows.
+double residualCorrelationTime(const Problem& p, const VectorXd& x, bool joints, const VectorXd& weight) {
+  constexpr int kMaxLag = 50;
+  const int ne = joints ? p.nv : 6;
+  MatrixXd cov = MatrixXd::Zero(ne, kMaxLag + 1);  // sum r_t r_{t+l} per equation and lag
+  std::vector<double> series;
+  std::vector<char> present;
+  for (std::size_t k = 0; k < p.rows.size(); ++k) {
+    const MotionData& d = *p.trials[k];
+    const int n = d.numSamples();
+    const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
+    for (int e = 0; e < ne; ++e) {
+      series.assign(static_cast<std::size_t>(n), 0.0);
+      present.assign(static_cast<std::size_t>(n), 1);
+      for (int t = 0; t < n; ++t) {
+        double res = y(t, e) - p.F[k](t, e);
+        if (e >= 6) {
+          const int i = e - 6;
+          const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
+          if (!z.used) {
+            present[static_cast<std::size_t>(t)] = 0;
+            continue;
+          }
+          for (int a = 0; a < 5; ++a) res += zValue(z, a) * x[xiColumn(p, a, i)];
+        }
+        series[static_cast<std::size_t>(t)] = res;
+      }
+      for (int t = 0; t < n; ++t) {
+        if (!present[static_cast<std::size_t>(t)]) continue;
+        for (int l = 0; l <= kMaxLag && t + l < n; ++l) {
+          if (!present[static_cast<std::size_t>(t + l)]) break;  // a gap ends the stretch
+          cov(e, l) += series[static_cast<std::size_t>(t)] * series[static_cast<std::size_t>(t + l)];
+        }
+      }
+    }
+  }
+  double sum = 0.0, total = 0.0;
+  for (int e = 0; e < ne; ++e) {
+    if (!(cov(e, 0) > 0.0) || weight[e] == 0.0) continue;
+    double tau = 1.0;
+    for (int l = 1; l <= kMaxLag; ++l) {
+      const double rho = cov(e, l) / cov(e, 0);
+      if (rho <= 0.0) break;
+      tau += 2.0 * rho;
+    }
+    const double share = weight[e] * cov(e, 0);
+    sum += share * tau;
+    total += share;
+  }
+  return total > 0.0 ? sum / total : 1.0;
+}
+
 struct Solution {
   VectorXd x, relative_std;
+  double correlation_samples = 1.0;
   double condition_number = 0.0;
   int unexcited = 0;
   VectorXd row_rms;
@@ -412,7 +471,11 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
       weighted += weight[e] * power[e];
     }
     const double dof = std::max(ne.rows - P, 1.0);
-    const double sigma2 = weighted / dof;
+    // The residuals are not independent from sample to sample (the filter
+    // makes neighbours alike): each counts for about 1 / tau of a sample,
+    // so the variance of the estimate is tau times the textbook one.
+    s.correlation_samples = residualCorrelationTime(p, s.x, joints, weight);
+    const double sigma2 = s.correlation_samples * weighted / dof;
     const MatrixXd cov = ldlt.solve(MatrixXd::Identity(P, P)) * sigma2;
     s.relative_std.resize(P);
     for (int c = 0; c < P; ++c) {
@@ -603,6 +666,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   out.xi = JointParameters::fromStacked(s.x.tail(5 * p.nj));
   out.phi_relative_std = s.relative_std.head(p.nb);
   out.xi_relative_std = JointParameters::fromStacked(s.relative_std.tail(5 * p.nj));
+  out.correlation_samples = s.correlation_samples;
   out.condition_number = s.condition_number;
   out.unexcited_columns = s.unexcited;
   out.total_mass = totalMass(model, base, out.phi);
@@ -622,6 +686,7 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
   BaseLinkIdentification out;
   out.phi = s.x;
   out.phi_relative_std = s.relative_std;
+  out.correlation_samples = s.correlation_samples;
   out.condition_number = s.condition_number;
   out.total_mass = totalMass(model, base, out.phi);
   return out;

@@ -480,3 +480,65 @@ TEST(IdentifyRobot, JointThatNeverSlidesKeepsItsAprioriParameters) {
 
 }  // namespace
 }  // namespace suitsim::eval
+
+namespace suitsim::eval {
+namespace {
+
+// The reported relative std against the spread of the estimates themselves.
+// Gaussian noise run through a moving average of m samples (residuals that
+// neighbours share, as the evaluator's low-pass filter makes them) is added
+// to the base rows and the currents of the exact trials, R times with
+// independent draws. The integrated autocorrelation time of such noise is m
+// samples, and the standard deviation of each well-determined estimate over
+// the draws must match the reported one; without the correlation time in
+// the variance (sigma / sqrt(m)) it would be more than twice too small.
+TEST(IdentifyRobot, RelativeStdMatchesTheSpreadUnderCorrelatedNoise) {
+  const Case& c = everyJointSlides();
+  constexpr int kWidth = 5, kDraws = 30;
+  std::mt19937 rng(2024);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  auto smoothed = [&](int n, double sd) {
+    VectorXd white(n + kWidth), out(n);
+    for (int t = 0; t < white.size(); ++t) white[t] = normal(rng);
+    for (int t = 0; t < n; ++t) out[t] = sd * white.segment(t, kWidth).sum() / std::sqrt(static_cast<double>(kWidth));
+    return out;
+  };
+  const int P = c.base.numBase();
+  MatrixXd estimates(kDraws, P);
+  VectorXd reported = VectorXd::Zero(P);
+  double tau = 0.0;
+  for (int r = 0; r < kDraws; ++r) {
+    std::vector<MotionData> noisy = c.trials;
+    for (MotionData& d : noisy) {
+      for (int e = 0; e < 6; ++e) d.F.col(e) += smoothed(d.numSamples(), 0.5);        // N, N m
+      for (int i = 0; i < d.current.cols(); ++i) d.current.col(i) += smoothed(d.numSamples(), 0.1);  // A
+    }
+    const RobotIdentification id = identifyRobot(c.apriori_model, c.base, c.xi_apriori, noisy, options(RestRows::Excluded));
+    estimates.row(r) = id.phi.transpose();
+    reported += id.phi_relative_std.cwiseProduct(id.phi.cwiseAbs()) / kDraws;  // sigma, averaged over draws
+    tau += id.correlation_samples / kDraws;
+  }
+  std::printf("residual correlation time %.2f samples (moving average of %d)\n", tau, kWidth);
+  EXPECT_NEAR(tau, kWidth, 0.2 * kWidth);
+  // Parameters the data determine well (sigma under 2 % of the value):
+  // the ratio of the spread over the draws to the reported sigma.
+  const VectorXd mean = estimates.colwise().mean();
+  std::vector<double> ratios;
+  for (int k = 0; k < P; ++k) {
+    if (!(reported[k] < 0.02 * std::abs(c.phi[k]))) continue;
+    const double spread = std::sqrt((estimates.col(k).array() - mean[k]).square().sum() / (kDraws - 1));
+    ratios.push_back(spread / reported[k]);
+  }
+  ASSERT_GE(ratios.size(), 10u);
+  std::sort(ratios.begin(), ratios.end());
+  const double median = ratios[ratios.size() / 2];
+  std::printf("%zu well-determined parameters: spread / reported sigma median %.2f (%.2f .. %.2f)\n", ratios.size(),
+              median, ratios.front(), ratios.back());
+  // 30 draws give the spread to about 13 %; the median over the parameters
+  // is tighter. Without the correlation time it would be near sqrt(5) = 2.2.
+  EXPECT_GT(median, 0.75);
+  EXPECT_LT(median, 1.33);
+}
+
+}  // namespace
+}  // namespace suitsim::eval

@@ -125,9 +125,14 @@ struct IdentificationOptions {
 struct RobotIdentification {
   Eigen::VectorXd phi;               ///< identified base parameters
   Eigen::VectorXd phi_apriori;       ///< a-priori base parameters
-  Eigen::VectorXd phi_relative_std;  ///< σ / |φ| per base parameter
+  /// σ / |φ| per base parameter (Kang 2023), with the residual variance
+  /// scaled by correlation_samples: filtered residuals are correlated.
+  Eigen::VectorXd phi_relative_std;
   JointParameters xi, xi_apriori;
   JointParameters xi_relative_std;
+  /// Integrated autocorrelation time of the weighted residuals (samples):
+  /// how many rows make one independent residual.
+  double correlation_samples = 1.0;
   double condition_number = 0.0;     ///< stacked weighted regressor, unit-norm columns (excited ones)
   int unexcited_columns = 0;         ///< columns identically zero (e.g. k_d of a joint that never moves)
   double total_mass = 0.0;           ///< Σ m from φ (kg)
@@ -148,6 +153,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
 struct BaseLinkIdentification {
   Eigen::VectorXd phi;
   Eigen::VectorXd phi_relative_std;
+  double correlation_samples = 1.0;
   double condition_number = 0.0;
   double total_mass = 0.0;
 };
