@@ -296,6 +296,18 @@ NormalEquations normalEquations(const Problem& p, const VectorXd& weight, bool j
   return ne;
 }
 
+/// Residual of equation e at sample t of trial k, given y = Y φ of that
+/// trial (perSample); false for a joint row left out of the least squares.
+bool rowResidual(const Problem& p, std::size_t k, const MatrixXd& y, const VectorXd& x, int t, int e, double* res) {
+  *res = y(t, e) - p.F[k](t, e);
+  if (e < 6) return true;
+  const int i = e - 6;
+  const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
+  if (!z.used) return false;
+  for (int a = 0; a < 5; ++a) *res += zValue(z, a) * x[xiColumn(p, a, i)];
+  return true;
+}
+
 /// Sum of squared residuals per equation (nv) at x.
 VectorXd residualPower(const Problem& p, const VectorXd& x, bool joints, VectorXd* count) {
   VectorXd power = VectorXd::Zero(p.nv);
@@ -305,13 +317,8 @@ VectorXd residualPower(const Problem& p, const VectorXd& x, bool joints, VectorX
     const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int e = 0; e < (joints ? p.nv : 6); ++e) {
-        double res = y(t, e) - p.F[k](t, e);
-        if (e >= 6) {
-          const int i = e - 6;
-          const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
-          if (!z.used) continue;
-          for (int a = 0; a < 5; ++a) res += zValue(z, a) * x[xiColumn(p, a, i)];
-        }
+        double res = 0.0;
+        if (!rowResidual(p, k, y, x, t, e, &res)) continue;
         power[e] += res * res;
         (*count)[e] += 1.0;
       }
@@ -370,19 +377,9 @@ double residualCorrelationTime(const Problem& p, const VectorXd& x, bool joints,
     const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
     for (int e = 0; e < ne; ++e) {
       series.assign(static_cast<std::size_t>(n), 0.0);
-      present.assign(static_cast<std::size_t>(n), 1);
+      present.assign(static_cast<std::size_t>(n), 0);
       for (int t = 0; t < n; ++t) {
-        double res = y(t, e) - p.F[k](t, e);
-        if (e >= 6) {
-          const int i = e - 6;
-          const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
-          if (!z.used) {
-            present[static_cast<std::size_t>(t)] = 0;
-            continue;
-          }
-          for (int a = 0; a < 5; ++a) res += zValue(z, a) * x[xiColumn(p, a, i)];
-        }
-        series[static_cast<std::size_t>(t)] = res;
+        present[static_cast<std::size_t>(t)] = rowResidual(p, k, y, x, t, e, &series[static_cast<std::size_t>(t)]);
       }
       for (int t = 0; t < n; ++t) {
         if (!present[static_cast<std::size_t>(t)]) continue;
