@@ -364,12 +364,19 @@ void print(const char* label, const Errors& e) {
 
 const std::vector<int> kAllJoints = {0, 1, 2, 3, 4};
 
+// Errors of an identification over every joint, printed and recorded in
+// the test report under `key` (phi_error_<key>, kT_error_<key>).
+Errors recordedErrors(const Case& c, const RobotIdentification& r, const char* label, const std::string& key) {
+  const Errors e = errorsOf(c, r, kAllJoints);
+  print(label, e);
+  ::testing::Test::RecordProperty("phi_error_" + key, sci(e.phi));
+  ::testing::Test::RecordProperty("kT_error_" + key, sci(e.k_T));
+  return e;
+}
+
 TEST(IdentifyRobot, ExcludedRestRowsRecoverEveryParameterFromExactData) {
   const Case& c = everyJointSlides();
-  const Errors e = errorsOf(c, c.excluded, kAllJoints);
-  print("excluded", e);
-  RecordProperty("phi_error_excluded", sci(e.phi));
-  RecordProperty("kT_error_excluded", sci(e.k_T));
+  const Errors e = recordedErrors(c, c.excluded, "excluded", "excluded");
   // The a-priori model is 10-30 % off: only the data can bring these back.
   ASSERT_GT(relativeError(c.excluded.phi_apriori, c.phi), 0.05);
   EXPECT_LT(e.phi, 1e-6);
@@ -403,10 +410,7 @@ TEST(IdentifyRobot, SignRuleIsBiasedWhenRestHoldsStayInsideTheBound) {
   // ±τ_s^max, but here it sits there only at breakaway. The wrong rows bias
   // everything fitted with them; this is why Excluded is the default.
   const Case& c = everyJointSlides();
-  const Errors e = errorsOf(c, c.sign_rule, kAllJoints);
-  print("sign rule", e);
-  RecordProperty("phi_error_sign_rule", sci(e.phi));
-  RecordProperty("kT_error_sign_rule", sci(e.k_T));
+  const Errors e = recordedErrors(c, c.sign_rule, "sign rule", "sign_rule");
   // The joint parameters take most of the bias, worst on a lightly loaded
   // joint whose torque is of the order of its friction.
   EXPECT_GT(e.k_T, 1e-2);
