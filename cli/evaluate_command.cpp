@@ -442,6 +442,13 @@ int evaluateChecked(int argc, char** argv) {
       }
       eval::BandIdentificationOptions o = bopt;
       o.relevance_threshold = 0.25;
+      // Each band's stiffness group (every motion samples the same bands).
+      std::vector<int> group_of_band;
+      for (const std::string& band : motion_samples.front().band) {
+        const auto it = std::find_if(o.groups.begin(), o.groups.end(),
+                                     [&](const eval::StiffnessGroup& g) { return g.name == stiffnessGroupOf(band); });
+        group_of_band.push_back(it == o.groups.end() ? -1 : static_cast<int>(it - o.groups.begin()));
+      }
       std::vector<eval::BandIdentificationResult> per_motion;
       eval::BandIdentificationResult r;
       std::vector<std::string> source(bopt.groups.size());
@@ -457,11 +464,7 @@ int evaluateChecked(int argc, char** argv) {
             Eigen::VectorXd k_left = Eigen::VectorXd::Zero(nb);
             Eigen::VectorXd l0_left = Eigen::VectorXd::Zero(nb);
             for (int b = 0; b < nb; ++b) {
-              int g = -1;
-              for (std::size_t q = 0; q < o.groups.size(); ++q) {
-                const std::vector<std::string>& members = o.groups[q].bands;
-                if (std::find(members.begin(), members.end(), first.band[b]) != members.end()) g = static_cast<int>(q);
-              }
+              const int g = group_of_band[static_cast<std::size_t>(b)];
               if (first.fitted[b] || g < 0 || !std::isfinite(r.stiffness[g]) || !std::isfinite(r.natural_length[b])) continue;
               k_left[b] = r.stiffness[g];
               l0_left[b] = r.natural_length[b];
