@@ -193,24 +193,30 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   writeCsvRow(stream.get(), state.time, row);
   double stamp = 0.0;
   if (sensors) {
-    if (sensors->startLog(state, sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
     truth->sample(state, &ws, truth_row.data());
     writeCsvRow(truth_file.get(), state.time, truth_row);
+  }
+  // The servo sets the currents of the coming step before the sensors log
+  // the state: a logged current is then the mean of the commands before
+  // and after its instant (Sensors::logStep), centred like every channel.
+  if (servo) servo->update(model, state);
+  if (sensors && sensors->startLog(state, sensor_row.data(), &stamp)) {
+    writeCsvRow(sensors_file.get(), stamp, sensor_row);
   }
   long steps_done = 0;
   bool diverged = false;
   for (long k = 1; k <= num_steps; ++k) {
-    if (servo) servo->update(model, state);
     step(model, state, ws, sim.integrator, sim.dt);
     steps_done = k;
+    if (sensors && k % sensors->stepsPerSample() == 0) {
+      truth->sample(state, &ws, truth_row.data());
+      writeCsvRow(truth_file.get(), state.time, truth_row);
+    }
+    if (servo) servo->update(model, state);
     // Sensors read the state only, so sampling them never moves the run.
     // A sensor row is complete half an averaging window after its stamp.
     if (sensors && sensors->logStep(state, k, sensor_row.data(), &stamp)) {
       writeCsvRow(sensors_file.get(), stamp, sensor_row);
-    }
-    if (sensors && k % sensors->stepsPerSample() == 0) {
-      truth->sample(state, &ws, truth_row.data());
-      writeCsvRow(truth_file.get(), state.time, truth_row);
     }
     if (k % sample_every == 0 || k == num_steps) {
       if (!stateIsFinite(state)) {

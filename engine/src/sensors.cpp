@@ -89,10 +89,14 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
                   spec_.rate, dt);
     throw std::invalid_argument(message);
   }
+  // Noise off: ideal sensors, every reading the exact value. Quantisation
+  // goes too: without noise to dither it, rounding a slowly moving signal
+  // is a slowly moving error (up to half a step for seconds), a bias the
+  // low-pass filter of the identification passes straight through.
   const double on = spec_.noise ? 1.0 : 0.0;
   auto add = [&](const std::string& column, double stddev, double bias, double resolution) {
     columns_.push_back(column);
-    noise_.emplace_back(spec_.seed, column, on * stddev, on * bias, resolution);
+    noise_.emplace_back(spec_.seed, column, on * stddev, on * bias, on * resolution);
   };
   static constexpr const char* kAxis[3] = {"x", "y", "z"};
 
@@ -134,6 +138,9 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   }
 
   checkHinges(model, spec_.currents.hinges, spec_.currents.names, "currents");
+  current_column_ = static_cast<int>(columns_.size());
+  current_last_.assign(spec_.currents.hinges.size(), 0.0);
+  current_mid_.assign(spec_.currents.hinges.size(), 0.0);
   for (const std::string& name : spec_.currents.names) add(name + ".current[A]", spec_.currents.noise, 0.0, 0.0);
 
   truth_.assign(columns_.size(), 0.0);
@@ -144,8 +151,10 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;
-  imu_velocity_.assign(3 * spec_.imus.size(), 0.0);
-  imu_window_velocity_.assign(3 * spec_.imus.size(), 0.0);
+  dt_ = dt;
+  imu_next_start_.assign(3 * spec_.imus.size(), 0.0);
+  imu_window_start_.assign(3 * spec_.imus.size(), 0.0);
+  imu_window_end_.assign(3 * spec_.imus.size(), 0.0);
   imu_sample_rotation_.assign(9 * spec_.imus.size(), 0.0);
   if (!spec_.imus.empty()) {
     scratch_ = std::make_unique<Workspace>(model, 1);
@@ -154,12 +163,22 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
 }
 
 void Sensors::sample(const State& state, double* row) {
-  measure(state, truth_.data(), false);
+  measure(state, truth_.data(), false, true);
   for (std::size_t k = 0; k < truth_.size(); ++k) row[k] = noise_[k](truth_[k]);
 }
 
+void Sensors::trackCurrents(const State& state, bool held) {
+  for (std::size_t i = 0; i < spec_.currents.hinges.size(); ++i) {
+    const double now = state.hinge_current[spec_.currents.hinges[i]];
+    current_mid_[i] = held ? now : 0.5 * (current_last_[i] + now);
+    current_last_[i] = now;
+  }
+}
+
 void Sensors::addToWindow(const State& state, double weight, bool at_sample_step) {
-  measure(state, instant_.data(), !at_sample_step);
+  // The logged accelerometer is the window's velocity change (emit).
+  measure(state, instant_.data(), !at_sample_step, false);
+  std::copy(current_mid_.begin(), current_mid_.end(), instant_.begin() + current_column_);
   for (std::size_t c = 0; c < instant_.size(); ++c) {
     if (averaged_[c]) window_sum_[c] += weight * instant_[c];
     else if (at_sample_step) pending_[c] = instant_[c];
@@ -167,27 +186,61 @@ void Sensors::addToWindow(const State& state, double weight, bool at_sample_step
   window_weight_ += weight;
 }
 
-void Sensors::trackImus(const State& state, bool window_opens, bool at_sample_step) {
+const Vec3Array& Sensors::particleAccelerations(const State& state) {
+  // Velocity Verlet's cache when it is valid, else one force evaluation
+  // into our own buffers.
+  if (state.acceleration_valid) return state.acceleration;
+  const PhasePoint x{state.position.x.data(), state.position.y.data(), state.position.z.data(),
+                     state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
+  computeAcceleration(*model_, state, x, *scratch_, scratch_acceleration_);
+  return scratch_acceleration_;
+}
+
+void Sensors::imuVelocities(const State& state, bool half_step_ahead, double* out) {
   const Model& m = *model_;
+  // The acceleration the next step opens with: the servo has already set
+  // the currents it will apply, so the cache holds it only when they did
+  // not change; otherwise one force evaluation (twice per sample at most).
+  const Vec3Array* acc = half_step_ahead ? &particleAccelerations(state) : nullptr;
+  const double kick = half_step_ahead ? 0.5 * dt_ : 0.0;
   for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
-    double* v = &imu_velocity_[3 * s];
-    // The velocity before this step is where an opening window starts.
-    if (window_opens) std::copy(v, v + 3, &imu_window_velocity_[3 * s]);
+    double* v = out + 3 * s;
     const int begin = m.body_particle_begin[spec_.imus[s].body];
     for (int d = 0; d < 3; ++d) v[d] = 0.0;
     for (int k = 0; k < 4; ++k) {
       const int i = begin + k;
-      v[0] += imu_weight_[s][k] * state.velocity.x[i];
-      v[1] += imu_weight_[s][k] * state.velocity.y[i];
-      v[2] += imu_weight_[s][k] * state.velocity.z[i];
+      const double w = imu_weight_[s][k];
+      v[0] += w * (state.velocity.x[i] + (acc ? kick * acc->x[i] : 0.0));
+      v[1] += w * (state.velocity.y[i] + (acc ? kick * acc->y[i] : 0.0));
+      v[2] += w * (state.velocity.z[i] + (acc ? kick * acc->z[i] : 0.0));
     }
-    if (at_sample_step) {
+  }
+}
+
+void Sensors::trackImus(const State& state, bool next_window_opens, bool window_closes, bool at_sample_step) {
+  if (spec_.imus.empty()) return;
+  if (next_window_opens || window_closes) {
+    // Velocity Verlet's velocity at the midpoint of the coming step: a
+    // window's edges sit half a step outside its first and last states,
+    // so the window is centred on its stamp like the averaged channels.
+    imuVelocities(state, true, imu_window_end_.data());
+    if (next_window_opens) imu_next_start_ = imu_window_end_;
+  }
+  if (at_sample_step) {
+    for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
       Eigen::Matrix3d R;
       Eigen::Vector3d origin;
-      sensorPose(m, state, spec_.imus[s].body, spec_.imus[s].frame, &R, &origin);
+      sensorPose(*model_, state, spec_.imus[s].body, spec_.imus[s].frame, &R, &origin);
       for (int q = 0; q < 9; ++q) imu_sample_rotation_[9 * s + q] = R(q / 3, q % 3);
     }
   }
+}
+
+void Sensors::openWindow(long sample_step) {
+  std::fill(window_sum_.begin(), window_sum_.end(), 0.0);
+  window_weight_ = 0.0;
+  pending_sample_ = sample_step;
+  imu_window_start_ = imu_next_start_;
 }
 
 void Sensors::emit(double* row, double* stamp) {
@@ -197,9 +250,9 @@ void Sensors::emit(double* row, double* stamp) {
   // Accelerometers: the window's velocity change (see logStep in sensors.h).
   const Eigen::Vector3d g = toEigen(model_->gravity);
   for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
-    const Eigen::Vector3d dv(imu_velocity_[3 * s] - imu_window_velocity_[3 * s],
-                             imu_velocity_[3 * s + 1] - imu_window_velocity_[3 * s + 1],
-                             imu_velocity_[3 * s + 2] - imu_window_velocity_[3 * s + 2]);
+    const Eigen::Vector3d dv(imu_window_end_[3 * s] - imu_window_start_[3 * s],
+                             imu_window_end_[3 * s + 1] - imu_window_start_[3 * s + 1],
+                             imu_window_end_[3 * s + 2] - imu_window_start_[3 * s + 2]);
     const Eigen::Matrix3d R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(&imu_sample_rotation_[9 * s]);
     const Eigen::Vector3d f = R.transpose() * (dv / window_duration_ - g);
     for (int d = 0; d < 3; ++d) truth_[imu_accel_column_[s] + d] = f[d];
@@ -211,36 +264,34 @@ void Sensors::emit(double* row, double* stamp) {
 
 bool Sensors::startLog(const State& state, double* row, double* stamp) {
   // Sample 0's window reaches h steps before the start: the initial state
-  // stands for them (the robot is taken to have been there already).
-  std::fill(window_sum_.begin(), window_sum_.end(), 0.0);
-  window_weight_ = 0.0;
-  pending_sample_ = 0;
+  // stands for them (the robot is taken to have been there already, so
+  // the accelerometers' window starts at the initial velocity).
+  imuVelocities(state, false, imu_next_start_.data());
+  openWindow(0);
   pending_time_ = state.time;
-  // Held before the start: the accelerometers' window starts at rest
-  // relative to the initial velocity (no velocity change before step 0).
-  trackImus(state, true, true);
+  trackCurrents(state, true);
+  const bool closes = half_window_ == 0;
+  trackImus(state, closes && (1 + half_window_) % steps_per_sample_ == 0, closes, true);
   addToWindow(state, static_cast<double>(half_window_ + 1), true);
-  if (half_window_ > 0) return false;
+  if (!closes) return false;
   emit(row, stamp);
   return true;
 }
 
 bool Sensors::logStep(const State& state, long k, double* row, double* stamp) {
-  const bool opens = pending_sample_ < 0 && (k + half_window_) % steps_per_sample_ == 0;
-  if (opens) {
-    // A window opens h steps before its sample's step.
-    std::fill(window_sum_.begin(), window_sum_.end(), 0.0);
-    window_weight_ = 0.0;
-    pending_sample_ = k + half_window_;
-  }
-  // Every step, inside a window or not: the accelerometers need the
-  // velocity just before the next window opens.
+  // A window opens h steps before its sample's step.
+  if (pending_sample_ < 0 && (k + half_window_) % steps_per_sample_ == 0) openWindow(k + half_window_);
+  trackCurrents(state, false);
   const bool at_sample = k == pending_sample_;
-  trackImus(state, opens, at_sample);
+  const bool closes = pending_sample_ >= 0 && k == pending_sample_ + half_window_;
+  // Every step, inside a window or not: the accelerometers need the
+  // velocity half a step before the next window's first state.
+  const bool next_opens = (pending_sample_ < 0 || closes) && (k + 1 + half_window_) % steps_per_sample_ == 0;
+  trackImus(state, next_opens, closes, at_sample);
   if (pending_sample_ < 0) return false;  // between windows (S - 2h - 1 steps per period)
   if (at_sample) pending_time_ = state.time;
   addToWindow(state, 1.0, at_sample);
-  if (k < pending_sample_ + half_window_) return false;
+  if (!closes) return false;
   emit(row, stamp);
   return true;
 }
@@ -251,13 +302,14 @@ bool Sensors::finishLog(const State& state, long k_last, double* row, double* st
     return false;
   }
   // The run ended inside the window: the final state stands for the rest
-  // (held, so the accelerometers see no further velocity change).
+  // (held, so the accelerometers see no velocity change after it).
+  imuVelocities(state, false, imu_window_end_.data());
   addToWindow(state, static_cast<double>(pending_sample_ + half_window_ - k_last), false);
   emit(row, stamp);
   return true;
 }
 
-void Sensors::measure(const State& state, double* out, bool averaged_only) {
+void Sensors::measure(const State& state, double* out, bool averaged_only, bool imu_acceleration) {
   const Model& m = *model_;
   double* t = out;
 
@@ -267,15 +319,7 @@ void Sensors::measure(const State& state, double* out, bool averaged_only) {
   }
 
   if (!spec_.imus.empty()) {
-    // The particles' accelerations at this state: velocity Verlet's cache
-    // when it is valid, else one force evaluation into our own buffers.
-    const Vec3Array* acc = &state.acceleration;
-    if (!state.acceleration_valid) {
-      const PhasePoint x{state.position.x.data(), state.position.y.data(), state.position.z.data(),
-                         state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
-      computeAcceleration(m, state, x, *scratch_, scratch_acceleration_);
-      acc = &scratch_acceleration_;
-    }
+    const Vec3Array* acc = imu_acceleration ? &particleAccelerations(state) : nullptr;
     const Eigen::Vector3d g = toEigen(m.gravity);
     for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
       const ImuSpec& imu = spec_.imus[s];
@@ -287,7 +331,7 @@ void Sensors::measure(const State& state, double* out, bool averaged_only) {
       const Eigen::Vector3d gyro = R.transpose() * toEigen(omega);
       Eigen::Vector3d a = Eigen::Vector3d::Zero();
       const int begin = m.body_particle_begin[imu.body];
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 0; k < (imu_acceleration ? 4 : 0); ++k) {
         a += imu_weight_[s][k] * Eigen::Vector3d(acc->x[begin + k], acc->y[begin + k], acc->z[begin + k]);
       }
       // Specific force: what a proof mass feels, gravity included.

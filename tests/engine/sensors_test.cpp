@@ -183,20 +183,32 @@ TEST_F(StandingSensors, CurrentGivesTheServoTorque) {
   }
 }
 
-TEST_F(StandingSensors, EncodersAreMultiplesOfTheResolution) {
-  const SensorSpec& spec = sensors_->spec();
-  const double res = spec.encoders.resolution;
+TEST_F(StandingSensors, EncodersAreMultiplesOfTheResolutionWithNoiseOnAndExactWithout) {
+  // The scene's sensors as written (noise on): every encoder reading a whole
+  // number of steps, within half a step of the angle.
+  const SensorSpec& scene_spec = scene_->robot.value().sensors.value();
+  ASSERT_TRUE(scene_spec.noise);
+  const double res = scene_spec.encoders.resolution;
   ASSERT_GT(res, 0.0);
-  const int first = column(*sensors_, spec.encoders.names[0] + ".encoder[rad]");
-  for (const auto& row : *rows_) {
-    for (std::size_t k = 0; k < spec.encoders.hinges.size(); ++k) {
-      const double steps = row[first + k] / res;
-      ASSERT_NEAR(steps, std::round(steps), 1e-6);
-    }
+  Sensors noisy(scene_->model, scene_spec, scene_->simulation.dt);
+  std::vector<double> row(noisy.columns().size());
+  noisy.sample(*state_, row.data());
+  const int first = column(noisy, scene_spec.encoders.names[0] + ".encoder[rad]");
+  for (std::size_t k = 0; k < scene_spec.encoders.hinges.size(); ++k) {
+    const double steps = row[first + k] / res;
+    ASSERT_NEAR(steps, std::round(steps), 1e-6);
+    EXPECT_LE(std::abs(row[first + k] - jointAngle(scene_->model, *state_, scene_spec.encoders.hinges[k])), 0.5 * res + 1e-15);
   }
-  // And within half a step of the truth.
-  const int h = spec.encoders.hinges[0];
-  EXPECT_LE(std::abs(rows_->back()[first] - jointAngle(scene_->model, *state_, h)), 0.5 * res + 1e-15);
+  // Noise off is an ideal sensor: the angle itself, not rounded.
+  std::vector<double> clean(sensors_->columns().size());
+  sensors_->sample(*state_, clean.data());
+  double off_grid = 0.0;
+  for (std::size_t k = 0; k < scene_spec.encoders.hinges.size(); ++k) {
+    EXPECT_EQ(clean[first + k], jointAngle(scene_->model, *state_, scene_spec.encoders.hinges[k]));
+    const double steps = clean[first + k] / res;
+    off_grid = std::max(off_grid, std::abs(steps - std::round(steps)));
+  }
+  EXPECT_GT(off_grid, 0.01);  // some angle is between two steps: the check has teeth
 }
 
 // Every noisy channel, sampled many times at one fixed state: the reading
@@ -357,8 +369,42 @@ TEST(Sensors, LoggedAccelerometerFollowsThePelvisThroughAFastArmSwing) {
   Workspace ws(model, 1);
   JointServo servo(model, state, robot.motion, robot.gains, robot.servo_rate);
   std::vector<double> row(logger.columns().size()), probe_row(row.size());
-  std::vector<Eigen::Vector3d> rigid_velocity, instant;  // per step
+  // Per step: the rigid velocity of the IMU point at the middle of the step
+  // (index k for step k, 0 unused), the sensor orientation and the
+  // instantaneous reading.
+  std::vector<Eigen::Vector3d> rigid_mid{Eigen::Vector3d::Zero()}, instant;
   std::vector<Eigen::Matrix3d> rotation;
+  // The pelvis as a rigid body: centre-of-mass velocity and spin of its
+  // particles, carried to the IMU point.
+  auto rigidVelocity = [&](const State& st) -> Eigen::Vector3d {
+    const Pose pose = bodyPose(model, st, imu.body);
+    Vec3 v_com, omega;
+    bodyVelocity(model, st, imu.body, &v_com, &omega);
+    Eigen::Vector3d com = Eigen::Vector3d::Zero();
+    double mass = 0.0;
+    for (int i = model.body_particle_begin[imu.body]; i < model.body_particle_end[imu.body]; ++i) {
+      com += model.particle_mass[i] * Eigen::Vector3d(st.position.x[i], st.position.y[i], st.position.z[i]);
+      mass += model.particle_mass[i];
+    }
+    const Vec3 p = pose.apply(imu.frame.p);
+    const Eigen::Vector3d arm = Eigen::Vector3d(p[0], p[1], p[2]) - com / mass;
+    return Eigen::Vector3d(v_com[0], v_com[1], v_com[2]) + Eigen::Vector3d(omega[0], omega[1], omega[2]).cross(arm);
+  };
+  // The middle of the step that led from `before` to `state`: velocity
+  // Verlet drifted the positions with the velocity v - dt/2 a (its closing
+  // kick taken back) from `before` to `state`.
+  State middle = state;
+  auto keepMiddle = [&](const State& before) {
+    for (int i = 0; i < model.num_particles; ++i) {
+      middle.position.x[i] = 0.5 * (before.position.x[i] + state.position.x[i]);
+      middle.position.y[i] = 0.5 * (before.position.y[i] + state.position.y[i]);
+      middle.position.z[i] = 0.5 * (before.position.z[i] + state.position.z[i]);
+      middle.velocity.x[i] = state.velocity.x[i] - 0.5 * dt * state.acceleration.x[i];
+      middle.velocity.y[i] = state.velocity.y[i] - 0.5 * dt * state.acceleration.y[i];
+      middle.velocity.z[i] = state.velocity.z[i] - 0.5 * dt * state.acceleration.z[i];
+    }
+    rigid_mid.push_back(rigidVelocity(middle));
+  };
   auto observe = [&] {
     const Pose pose = bodyPose(model, state, imu.body);
     Eigen::Matrix3d Rb, Rf;
@@ -367,44 +413,49 @@ TEST(Sensors, LoggedAccelerometerFollowsThePelvisThroughAFastArmSwing) {
       Rf(q / 3, q % 3) = imu.frame.R[q];
     }
     rotation.push_back(Rb * Rf);
-    Vec3 v_com, omega;
-    bodyVelocity(model, state, imu.body, &v_com, &omega);
-    Eigen::Vector3d com = Eigen::Vector3d::Zero();
-    double mass = 0.0;
-    for (int i = model.body_particle_begin[imu.body]; i < model.body_particle_end[imu.body]; ++i) {
-      com += model.particle_mass[i] * Eigen::Vector3d(state.position.x[i], state.position.y[i], state.position.z[i]);
-      mass += model.particle_mass[i];
-    }
-    const Vec3 p = pose.apply(imu.frame.p);
-    const Eigen::Vector3d arm = Eigen::Vector3d(p[0], p[1], p[2]) - com / mass;
-    rigid_velocity.push_back(Eigen::Vector3d(v_com[0], v_com[1], v_com[2]) +
-                             Eigen::Vector3d(omega[0], omega[1], omega[2]).cross(arm));
     probe.sample(state, probe_row.data());
     instant.push_back(Eigen::Vector3d(probe_row[ax], probe_row[ax + 1], probe_row[ax + 2]));
   };
   double stamp = 0.0;
+  servo.update(model, state);
   logger.startLog(state, row.data(), &stamp);
   observe();
   double worst = 0.0, worst_instant = 0.0;
   const long num_steps = std::lround(1.7 / dt);
+  ASSERT_EQ(scene.simulation.integrator, Integrator::kVelocityVerlet);
+  std::vector<double> pending(row.size());
+  long pending_sample = -1;
   for (long k = 1; k <= num_steps; ++k) {
-    servo.update(model, state);
+    const State before = state;
     step(model, state, ws, scene.simulation.integrator, dt);
+    keepMiddle(before);
+    servo.update(model, state);
+    const bool out = logger.logStep(state, k, row.data(), &stamp);
     observe();
-    if (!logger.logStep(state, k, row.data(), &stamp) || k - h - 1 < 0) continue;
-    const long s = k - h;  // the row's sample step
-    const Eigen::Vector3d a = (rigid_velocity[k] - rigid_velocity[s - h - 1]) / (static_cast<double>(2 * h + 1) * dt);
-    const Eigen::Vector3d expected = rotation[s].transpose() * (a - g);
-    Eigen::Vector3d mean_instant = Eigen::Vector3d::Zero();
-    for (long j = s - h; j <= s + h; ++j) mean_instant += instant[j];
-    mean_instant /= static_cast<double>(2 * h + 1);
-    worst = std::max(worst, (Eigen::Vector3d(row[ax], row[ax + 1], row[ax + 2]) - expected).cwiseAbs().maxCoeff());
-    worst_instant = std::max(worst_instant, (mean_instant - expected).cwiseAbs().maxCoeff());
+    // A row is checked one step after it is out: its window's far edge is
+    // the middle of the next step.
+    if (pending_sample >= 0) {
+      const long s = pending_sample;
+      // From the middle of the step into the window's first state to the
+      // middle of the step out of its last.
+      const Eigen::Vector3d a = (rigid_mid[s + h + 1] - rigid_mid[s - h]) / (static_cast<double>(2 * h + 1) * dt);
+      const Eigen::Vector3d expected = rotation[s].transpose() * (a - g);
+      Eigen::Vector3d mean_instant = Eigen::Vector3d::Zero();
+      for (long j = s - h; j <= s + h; ++j) mean_instant += instant[j];
+      mean_instant /= static_cast<double>(2 * h + 1);
+      worst = std::max(worst, (Eigen::Vector3d(pending[ax], pending[ax + 1], pending[ax + 2]) - expected).cwiseAbs().maxCoeff());
+      worst_instant = std::max(worst_instant, (mean_instant - expected).cwiseAbs().maxCoeff());
+      pending_sample = -1;
+    }
+    if (out && k - 2 * h >= 1) {
+      pending = row;
+      pending_sample = k - h;
+    }
   }
   std::printf("largest accelerometer error: logged %.2e m/s^2, mean of instantaneous %.2e m/s^2\n", worst,
               worst_instant);
-  // Measured at the scene's dt = 5e-4 s: 4.5e-5 logged, 0.11 for the mean
-  // of instantaneous readings (0.019 at dt = 1e-4 s with stiff links).
+  // Measured at the scene's dt = 5e-4 s: 5.4e-5 logged, 0.15 for the mean
+  // of instantaneous readings.
   const double tolerance = 0.002;
   EXPECT_LT(worst, tolerance);
   EXPECT_GT(worst_instant, 5.0 * tolerance);  // the check has teeth: the old reading fails it
@@ -446,7 +497,8 @@ TEST(Sensors, RateMustDivideTheStep) {
 
 /// One run of JVRC-1 from its initial state (the robot settles onto the
 /// ground, so every channel moves from step to step and a wrong window
-/// shows), stepped as cli/trials.cpp steps it: servo update, then step.
+/// shows), stepped as cli/trials.cpp steps it: step, servo update for the
+/// next step, then the sensors.
 struct LoggedRun {
   long steps_per_sample = 0;
   std::vector<std::string> columns;
@@ -466,6 +518,11 @@ struct LoggedRun {
   // and the sensor's orientation (world from sensor).
   std::vector<Eigen::Vector3d> imu_velocity;
   std::vector<Eigen::Matrix3d> imu_rotation;
+  // At every step 1 .. N + 1 (index k; 0 unused): the IMU point's velocity
+  // at the middle of step k, v_k - dt/2 a_k with a_k the acceleration that
+  // closed it (velocity Verlet's last half kick taken back). Step N + 1 is
+  // run for this alone, never logged.
+  std::vector<Eigen::Vector3d> imu_mid_velocity;
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
   double dt = 0.0;
   // A third Sensors with the logger's own spec (noise included), sample()d
@@ -529,17 +586,46 @@ LoggedRun runLogged(const io::Scene& scene, const SensorSpec& spec, long num_ste
       run.reference_truth.push_back(reference.truth());
     }
   };
+  EXPECT_EQ(scene.simulation.integrator, Integrator::kVelocityVerlet);  // imu_mid_velocity needs it
+  run.imu_mid_velocity.emplace_back(Eigen::Vector3d::Zero());
+  servo.update(model, state);
   if (logger.startLog(state, row.data(), &stamp)) keep(0);
   observe(0);
+  auto keep_mid_velocity = [&](const State& after) {
+    Eigen::Vector3d mid = Eigen::Vector3d::Zero();
+    for (int q = 0; q < 4; ++q) {
+      const int i = first + q;
+      mid += w[q] * (Eigen::Vector3d(after.velocity.x[i], after.velocity.y[i], after.velocity.z[i]) -
+                     0.5 * dt * Eigen::Vector3d(after.acceleration.x[i], after.acceleration.y[i], after.acceleration.z[i]));
+    }
+    run.imu_mid_velocity.push_back(mid);
+  };
   for (long k = 1; k <= num_steps; ++k) {
-    servo.update(model, state);
     step(model, state, ws, scene.simulation.integrator, dt);
+    keep_mid_velocity(state);
+    servo.update(model, state);
     if (logger.logStep(state, k, row.data(), &stamp)) keep(k);
     observe(k);
   }
+  State beyond = state;  // step N + 1, on a copy: the log ends at N
+  step(model, beyond, ws, scene.simulation.integrator, dt);
+  keep_mid_velocity(beyond);
   run.finished = logger.finishLog(state, num_steps, row.data(), &stamp);
   if (run.finished) keep(-1);
   return run;
+}
+
+bool isCurrent(const std::string& column) { return column.find(".current[") != std::string::npos; }
+
+/// The noise-free current of column c at step j: the mean of the command
+/// the step ending there applied and the one the next step applies (the
+/// probe reads each state after the servo has set the next step's), the
+/// initial command held before step 0, the last mean after N.
+double expectedCurrent(const LoggedRun& run, long j, std::size_t c) {
+  const long last = static_cast<long>(run.time.size()) - 1;
+  j = std::min(j, last);
+  if (j <= 0) return run.probe_truth[0][c];
+  return 0.5 * (run.probe_truth[static_cast<std::size_t>(j - 1)][c] + run.probe_truth[static_cast<std::size_t>(j)][c]);
 }
 
 bool isAccelerometer(const std::string& column) { return column.find(".accel.") != std::string::npos; }
@@ -551,15 +637,18 @@ bool isEncoder(const std::string& column) {
 
 /// The noise-free accelerometer reading of row n, column c, for windows of
 /// `window` = 2h + 1 steps: the IMU point's velocity change over the
-/// window's steps nS - h .. nS + h, from the state before its first step to
-/// its last (the initial state held before step 0, the final one after N),
-/// over (2h + 1) dt, less gravity, in the sensor frame at step nS.
+/// window's states nS - h .. nS + h, from the middle of the step before its
+/// first to the middle of the step after its last (the initial velocity
+/// held before step 0, the final one after N), over (2h + 1) dt, less
+/// gravity, in the sensor frame at step nS.
 double expectedAccelerometer(const LoggedRun& run, long window, std::size_t n, std::size_t c) {
   const long S = run.steps_per_sample, h = (window - 1) / 2, s = static_cast<long>(n) * S;
   const long last = static_cast<long>(run.time.size()) - 1;
   const int axis = run.columns[c][run.columns[c].find(".accel.") + 7] - 'x';
-  const Eigen::Vector3d dv =
-      run.imu_velocity[std::clamp(s + h, 0L, last)] - run.imu_velocity[std::clamp(s - h - 1, 0L, last)];
+  const Eigen::Vector3d start = s - h - 1 < 0 ? run.imu_velocity[0] : run.imu_mid_velocity[static_cast<std::size_t>(s - h)];
+  const Eigen::Vector3d end =
+      s + h > last ? run.imu_velocity[static_cast<std::size_t>(last)] : run.imu_mid_velocity[static_cast<std::size_t>(s + h + 1)];
+  const Eigen::Vector3d dv = end - start;
   const Eigen::Vector3d f = run.imu_rotation[s].transpose() * (dv / (static_cast<double>(window) * run.dt) - run.gravity);
   return f[axis];
 }
@@ -598,7 +687,7 @@ void expectCentredMeans(const LoggedRun& run, long window) {
       }
       double sum = 0.0, scale = 0.0;
       for (long j = s - h; j <= s + h; ++j) {
-        const double v = run.probe_truth[std::clamp(j, 0L, last)][c];
+        const double v = isCurrent(run.columns[c]) ? expectedCurrent(run, j, c) : run.probe_truth[std::clamp(j, 0L, last)][c];
         sum += v;
         scale = std::max(scale, std::abs(v));
       }
@@ -747,13 +836,17 @@ TEST_F(LoggedSensors, WithoutAntiAliasRowsAreSampleAtTheSampleSteps) {
     ASSERT_EQ(run.rows.size(), 4u);
     ASSERT_EQ(run.reference_row.size(), 4u);
     EXPECT_FALSE(run.finished);  // a window of one step is closed as soon as it opens
-    // Every channel but the accelerometer is sample()'s, to the bit; the
-    // accelerometer reads the last step's velocity change (checked below).
+    // Every channel but the accelerometer and the currents is sample()'s,
+    // to the bit; the accelerometer reads the velocity change across the
+    // sample's step, the current the mean of the commands either side of
+    // it (checked below).
     for (std::size_t n = 0; n < run.rows.size(); ++n) {
       const std::vector<double>& a = run.rows[n];
       const std::vector<double>& b = run.reference_row[n];
       for (std::size_t c = 0; c < a.size(); ++c) {
-        if (!isAccelerometer(run.columns[c])) EXPECT_EQ(a[c], b[c]) << run.columns[c] << " row " << n;
+        if (!isAccelerometer(run.columns[c]) && !isCurrent(run.columns[c])) {
+          EXPECT_EQ(a[c], b[c]) << run.columns[c] << " row " << n;
+        }
       }
       EXPECT_EQ(run.stamps[n], run.time[n * 50]) << "row " << n;
       EXPECT_EQ(run.emitted_after[n], static_cast<long>(n) * 50) << "row " << n;
@@ -766,6 +859,8 @@ TEST_F(LoggedSensors, WithoutAntiAliasRowsAreSampleAtTheSampleSteps) {
           if (isAccelerometer(run.columns[c])) {
             EXPECT_NEAR(run.rows[n][c], expectedAccelerometer(run, 1, n, c), 1e-9 * (1.0 + std::abs(run.rows[n][c])))
                 << run.columns[c] << " row " << n;
+          } else if (isCurrent(run.columns[c])) {
+            EXPECT_EQ(run.rows[n][c], expectedCurrent(run, static_cast<long>(n) * 50, c)) << run.columns[c] << " row " << n;
           } else {
             EXPECT_EQ(run.rows[n][c], run.probe_row[n * 50][c]) << run.columns[c] << " row " << n;
           }

@@ -464,6 +464,19 @@ TEST(IdentifyRobot, JointThatNeverSlidesKeepsItsAprioriParameters) {
   EXPECT_TRUE(std::isfinite(r.xi.static_max[i]));
   EXPECT_GT(r.xi.static_max[i], 0.0);
   EXPECT_EQ(r.unexcited_columns, 4);  // the wrist's k_T, k_d, τ_c, τ_o
+  // Their relative std is the data's own, and the data have nothing on
+  // them: infinite, however firmly the regularisation holds the values.
+  EXPECT_TRUE(std::isinf(r.xi_relative_std.motor_constant[i]));
+  EXPECT_TRUE(std::isinf(r.xi_relative_std.viscous[i]));
+  EXPECT_TRUE(std::isinf(r.xi_relative_std.coulomb[i]));
+  EXPECT_TRUE(std::isinf(r.xi_relative_std.offset[i]));
+  // So are the base parameters that would tell hand from forearm, while
+  // the sliding joints' estimates keep a std of rounding.
+  int loose = 0;
+  for (int k = 0; k < c.base.numBase(); ++k) loose += !(r.phi_relative_std[k] < 1.0);
+  std::printf("[measured] wrist still: %d of %d base parameters loose\n", loose, c.base.numBase());
+  EXPECT_GT(loose, 0);
+  EXPECT_LT(r.xi_relative_std.motor_constant[0], 1e-6);
   // The joints that do slide are still recovered: a still wrist only makes
   // the hand one body with the forearm, which none of their rows separates.
   // (φ is not: the base parameters that tell hand from forearm apart have

@@ -17,8 +17,10 @@
 //
 // Noise: each column has its own std::mt19937_64 seeded from the scene seed
 // and the column's name, so adding or removing a sensor leaves every other
-// column's noise unchanged. noise = false removes noise and biases (a clean
-// run); resolutions still apply, they are the sensor's output format.
+// column's noise unchanged. noise = false makes the sensors ideal (a clean
+// run): no noise, no biases and no quantisation. Rounding without noise to
+// dither it is a slowly varying error, not noise, and it biased the
+// identification on clean streams.
 //
 // Sampling never writes the State: the point acceleration comes from
 // State::acceleration when it is valid (velocity Verlet caches it), else from
@@ -80,7 +82,7 @@ struct CurrentSpec {
 struct SensorSpec {
   double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
   std::uint64_t seed = 1;    ///< root of every column's generator
-  bool noise = true;         ///< false: no noise, no bias (resolutions still apply)
+  bool noise = true;         ///< false: ideal sensors (no noise, no bias, no quantisation)
   bool anti_alias = true;    ///< average IMU, force and current over the sample period (see Sensors)
   EncoderSpec encoders;      ///< empty hinges: no encoders
   std::vector<ImuSpec> imus;
@@ -136,16 +138,27 @@ class Sensors {
   /// (stamped at step n S, S = stepsPerSample()) are the mean over the steps
   /// n S - h .. n S + h, h = (S - 1) / 2: an anti-aliasing filter whose
   /// delay the logger has removed (the window is centred on the stamp).
-  /// Without it, or for encoders, the value at step n S, as sample() gives.
+  /// Without it, or for encoders, the value at step n S, as sample() gives,
+  /// except for the two channels below.
+  ///
+  /// A motor current is held over a step, so at a step's instant two
+  /// commands meet: the one that ended there and the one that starts. The
+  /// logged current at a step is their mean (the window's mean is then the
+  /// current's mean over the window's time span, centred on the stamp).
+  /// Read as the command that ended, it lagged the encoders by half a step,
+  /// and the identification took the gravity torque's change over that half
+  /// step for viscous friction (k_d 1 to 2 % high at dt = 1e-4 s).
   /// Sampling a 1 kHz link vibration or the ground bounce at one instant per
   /// period folds it into the band the evaluator keeps (it cost the base
   /// rows of the identification about 0.3 N of disagreement on clean data).
   ///
-  /// The accelerometer is the exception to "the value sample() gives": a
-  /// logged accelerometer reads the velocity change of its point over the
-  /// steps n S - h .. n S + h, divided by their duration (2h + 1) dt, less
-  /// gravity, in the sensor frame at the stamp (h = 0: the last step's).
-  /// That is the mean acceleration the integrator really gave the point.
+  /// A logged accelerometer reads the velocity change of its point over the
+  /// window, divided by its duration (2h + 1) dt, less gravity, in the
+  /// sensor frame at the stamp. The window's edges are the middles of the
+  /// steps into its first state and out of its last (velocity Verlet's
+  /// half-kicked velocities), so it is centred on the stamp like the
+  /// averaged channels. That is the mean acceleration the integrator
+  /// really gave the point.
   /// The instantaneous acceleration sample() reads is the force evaluation
   /// closing the step (velocity Verlet evaluates it at the half-step
   /// velocity), and a servo that changes the currents every step makes the
@@ -155,7 +168,12 @@ class Sensors {
   /// the identification, with one arm swinging at 4.5 rad/s).
   ///
   /// startLog(state) takes the state at step 0 (held before it, for the
-  /// first window); logStep(state, k) after every step k >= 1. Each returns
+  /// first window); logStep(state, k) after every step k >= 1. Both must
+  /// see the state with the currents of the coming step already set (call
+  /// the servo first, as cli/trials.cpp does): the currents' mean and the
+  /// accelerometer's far edge need the command the next step applies (the
+  /// edge takes one force evaluation when the servo has just changed the
+  /// currents, at most twice per sample). Each returns
   /// true when a row is complete, written to `row` with its time stamp (the
   /// state's time at the sample's step) in *stamp. finishLog(state, k_last)
   /// completes the last open window holding the final state; it returns
@@ -167,14 +185,22 @@ class Sensors {
 
  private:
   /// Noise-free values of every channel at `state` into `out` (columns);
-  /// with `averaged_only`, the encoders are left as they are.
-  void measure(const State& state, double* out, bool averaged_only);
+  /// with `averaged_only`, the encoders are left as they are; without
+  /// `imu_acceleration`, the accelerometers read gravity alone (no force
+  /// evaluation).
+  void measure(const State& state, double* out, bool averaged_only, bool imu_acceleration);
   void addToWindow(const State& state, double weight, bool at_sample_step);
   void emit(double* row, double* stamp);
-  /// Logged accelerometers: the IMU points' velocities at `state` (the
-  /// previous ones become the window's start when `window_opens`), and
-  /// their orientation when it is the sample's step.
-  void trackImus(const State& state, bool window_opens, bool at_sample_step);
+  /// Logged accelerometers: the IMU points' velocities half a step after
+  /// `state` when the next step opens a window (its start) or this step
+  /// closes one (its end), and their orientation at the sample's step.
+  void trackImus(const State& state, bool next_window_opens, bool window_closes, bool at_sample_step);
+  /// The IMU points' velocities (world, 3 per IMU) at `state`, or half a
+  /// step after it with the acceleration the next step opens with.
+  void imuVelocities(const State& state, bool half_step_ahead, double* out);
+  /// The particles' accelerations at `state` (the cache, or evaluated).
+  const Vec3Array& particleAccelerations(const State& state);
+  void openWindow(long sample_step);
 
   const Model* model_;
   SensorSpec spec_;
@@ -195,11 +221,17 @@ class Sensors {
   std::vector<std::array<double, 4>> imu_weight_;
   std::vector<int> imu_accel_column_;  // first accelerometer column of each IMU
   // Logged accelerometers (3 values per IMU): the point's velocity (world)
-  // at the last logged step, and at the step before the open window's first;
-  // the sensor orientation (world from sensor, 9 values per IMU, row-major)
-  // at the open window's sample step; the window's length (s).
-  std::vector<double> imu_velocity_, imu_window_velocity_, imu_sample_rotation_;
-  double window_duration_ = 0.0;
+  // at the start of the next window, and at the start and end of the open
+  // one (each half a step outside the window's states); the sensor
+  // orientation (world from sensor, 9 values per IMU, row-major) at the
+  // open window's sample step; the window's length (s) and the step.
+  std::vector<double> imu_next_start_, imu_window_start_, imu_window_end_, imu_sample_rotation_;
+  double window_duration_ = 0.0, dt_ = 0.0;
+  // Logged currents (one per current channel): the command seen at the
+  // last logged step, and the mean of it and the one before.
+  std::vector<double> current_last_, current_mid_;
+  int current_column_ = 0;  // first current column
+  void trackCurrents(const State& state, bool held);
 };
 
 }  // namespace suitsim
