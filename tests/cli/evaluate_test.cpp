@@ -188,6 +188,7 @@ TEST_F(EvaluateProtocol, CleanSensorsWithoutStribeck) {
               "0.5 %%, median error %.2f %%\n",
               excited, errors.size(), within, 100.0 * median);
   EXPECT_GE(excited, 20);
+  EXPECT_EQ(id["determined_to_half_percent"]["base_parameters"].get<int>(), excited);
   EXPECT_LT(median, 0.005);
   EXPECT_LT(std::abs(id["total_mass_kg"].get<double>() - kTrueMass) / kTrueMass, 0.0005);
 

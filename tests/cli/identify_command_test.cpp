@@ -136,6 +136,11 @@ TEST_F(IdentifyCommand, WritesIdentificationJson) {
   EXPECT_EQ(j.at("validation").at("in_sample"), false);
   EXPECT_EQ(j.at("scene"), "tiny_experiment");
   EXPECT_TRUE(j.at("joint_parameters").contains("elbow"));
+  // The count of estimates pinned down to 0.5 %, in the file and on stdout.
+  for (const char* kind : {"base_parameters", "motor_constant", "viscous", "coulomb"}) {
+    EXPECT_TRUE(j.at("determined_to_half_percent").at(kind).is_number_integer()) << kind;
+  }
+  EXPECT_NE(r.out.find("determined to 0.5 % (3 relative std):"), std::string::npos) << r.out;
   // Only a sanity bound on the mass (truth 5.8 kg): the pipeline ran on real data.
   EXPECT_GT(j.at("total_mass_kg").get<double>(), 1.0);
   EXPECT_LT(j.at("total_mass_kg").get<double>(), 20.0);
