@@ -123,7 +123,7 @@ double conditionNumber(const MatrixXd& N, int* unexcited) {
 /// well posed, but its pull toward the a-priori values is no measurement.
 /// Counted as information it made parameters the data barely touch (a
 /// leg's inertia about hip roll with both feet planted) look determined
-/// to 0.5 % while the a-priori values held them 10 % off. Inverted in
+/// to 0.5 % while the a-priori values held them 2-13 % off. Inverted in
 /// unit-diagonal scaling through eigenvalues; a direction the data do not
 /// see (eigenvalue at rounding level) makes every parameter in it
 /// infinite, and so does a column that is identically zero.
