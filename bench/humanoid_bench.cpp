@@ -7,27 +7,20 @@
 #include <string>
 
 #include "suitsim/io/scene.h"
-#include "suitsim/servo.h"
-#include "suitsim/step.h"
+#include "suitsim/experiment/runner.h"
 
 namespace {
 
 void humanoid(benchmark::State& bench, const std::string& scene_file) {
   const suitsim::io::Scene scene = suitsim::io::loadScene(std::string(SUITSIM_SOURCE_DIR) + "/scenes/" + scene_file);
   const suitsim::Model& model = scene.model;
-  suitsim::State state = suitsim::makeState(model);
-  suitsim::Workspace ws(model, 1);
-  std::unique_ptr<suitsim::JointServo> servo;
-  if (scene.robot && scene.robot->has_servo) {
-    servo = std::make_unique<suitsim::JointServo>(model, state, scene.robot->motion, scene.robot->gains,
-                                                  scene.robot->servo_rate);
-  }
+  // The loop every front end steps through: servo, then the integrator.
+  suitsim::experiment::TrialRunner runner(scene, scene.simulation.dt, 1);
+  runner.start();
+  const suitsim::State& state = runner.state();
   const double dt = scene.simulation.dt;
   auto advance = [&](long steps) {
-    for (long k = 0; k < steps; ++k) {
-      if (servo) servo->update(model, state);
-      suitsim::step(model, state, ws, scene.simulation.integrator, dt);
-    }
+    for (long k = 0; k < steps; ++k) runner.advance();
   };
   advance(static_cast<long>(0.2 / dt));  // settle onto the ground first
   const long batch = static_cast<long>(0.1 / dt);  // 0.1 s of simulated time per iteration

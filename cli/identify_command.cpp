@@ -7,9 +7,11 @@
 #include <string>
 
 #include "commands.h"
-#include "evaluator_view.h"
-#include "identify.h"
+#include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/streams.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/report/report.h"
 
 namespace suitsim::cli {
 
@@ -26,7 +28,7 @@ int usageError(const std::string& message) {
 int identifyChecked(int argc, char** argv) {
   std::string scene, streams, out;
   bool quiet = false;
-  IdentifyOptions options;
+  eval::PipelineOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&](std::string* v) {
@@ -42,7 +44,7 @@ int identifyChecked(int argc, char** argv) {
       if (!value(&out)) return usageError("--out needs a directory");
     } else if (arg == "--rest-rows") {
       std::string v;
-      if (!value(&v) || !parseRestRows(v, &options.identification.rest_rows)) {
+      if (!value(&v) || !eval::parseRestRows(v, &options.identification.rest_rows)) {
         return usageError("--rest-rows takes exclude or sign-rule");
       }
     } else if (arg == "--quiet") {
@@ -55,10 +57,12 @@ int identifyChecked(int argc, char** argv) {
   if (streams.empty()) return usageError("--streams DIR is required");
   if (out.empty()) return usageError("--out OUT is required");
 
-  IdentifyOutcome outcome;
+  eval::IdentificationOutcome outcome;
+  nlohmann::ordered_json json;
   try {
-    const EvaluatorView view = loadEvaluatorView(scene);
-    outcome = identifyFromStreams(view, streams, options);
+    const eval::EvaluationInputs inputs = eval::loadEvaluationInputs(scene);
+    outcome = eval::identifyFromStreams(inputs, streams, options);
+    json = report::identificationJson(outcome, inputs.scene_name, options);
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -80,7 +84,7 @@ int identifyChecked(int argc, char** argv) {
   const fs::path tmp = fs::path(out) / ".identification.json.partial";
   {
     std::ofstream f(tmp);
-    f << outcome.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    f << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     f.close();
     if (!f) {
       fs::remove(tmp, ec);
@@ -94,7 +98,7 @@ int identifyChecked(int argc, char** argv) {
     std::fprintf(stderr, "error: cannot write '%s'\n", final_path.c_str());
     return 1;
   }
-  if (!quiet) std::printf("%swrote %s\n", outcome.summary.c_str(), final_path.c_str());
+  if (!quiet) std::printf("%swrote %s\n", report::identificationSummary(outcome).c_str(), final_path.c_str());
   return 0;
 }
 

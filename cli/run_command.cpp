@@ -21,7 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "trials.h"
+#include "suitsim/experiment/trials.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/recorder.h"
 #include "suitsim/sensors.h"
@@ -34,6 +34,8 @@ namespace suitsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using experiment::TrialJob;
+using experiment::commitTrials;
 
 struct RunOptions {
   std::string scene_path;
@@ -108,12 +110,18 @@ int runChecked(int argc, char** argv) {
 
   const fs::path out(opt.out_dir);
   std::vector<TrialJob> jobs;
-  std::string usage_problem;
-  const SimulationOverrides overrides{opt.duration, opt.dt, opt.threads};
-  if (const int code = prepareTrials(opt.scene_path, opt.trial, overrides, out, opt.quiet, &jobs, &usage_problem)) {
-    return usage_problem.empty() ? code : usageError(usage_problem);
+  std::vector<std::string> warnings;
+  const experiment::SimulationOverrides overrides{opt.duration, opt.dt, opt.threads};
+  try {
+    jobs = experiment::prepareTrials(opt.scene_path, opt.trial, overrides, out, opt.quiet ? nullptr : &warnings);
+  } catch (const io::SceneError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    return usageError(e.what());
   }
-  const bool experiment = !jobs.front().scene.trial.name.empty();
+  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  const bool is_experiment = !jobs.front().scene.trial.name.empty();
 
   std::error_code ec;
   fs::create_directories(out, ec);
@@ -124,12 +132,17 @@ int runChecked(int argc, char** argv) {
   }
   const int threads = opt.threads > 0 ? opt.threads : omp_get_num_procs();
   const auto wall_start = std::chrono::steady_clock::now();
-  const bool ok = simulateTrials(jobs, threads, opt.quiet);
+  const auto report_trial = [&](const TrialJob& job, int done, int n) {
+    if (opt.quiet) return;
+    std::fprintf(stderr, "[%d/%d] trial %s: %s%s\n", done, n, job.scene.trial.name.c_str(),
+                 job.ok ? "done" : "FAILED: ", job.error.c_str());
+  };
+  const bool ok = experiment::simulateTrials(jobs, threads, !opt.quiet, report_trial);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!ok) {
     for (const TrialJob& job : jobs) {
       if (job.ok || job.error.empty()) continue;
-      if (experiment) {
+      if (is_experiment) {
         std::fprintf(stderr, "error: trial %s: %s\n", job.scene.trial.name.c_str(), job.error.c_str());
       } else {
         std::fprintf(stderr, "error: %s\n", job.error.c_str());
@@ -142,7 +155,7 @@ int runChecked(int argc, char** argv) {
   // An experiment's own summary lists its trials; it is written last.
   const fs::path experiment_summary = out / "experiment.json";
   const fs::path experiment_tmp = out / ".experiment.json.partial";
-  if (experiment) {
+  if (is_experiment) {
     nlohmann::ordered_json summary;
     summary["scene"] = jobs.front().scene.name;
     summary["wall_time_s"] = wall;
@@ -168,11 +181,13 @@ int runChecked(int argc, char** argv) {
       return 1;
     }
   }
-  if (!commitTrials(jobs, true)) {
+  std::string commit_error;
+  if (!commitTrials(jobs, true, &commit_error)) {
+    std::fprintf(stderr, "error: %s\n", commit_error.c_str());
     fs::remove(experiment_tmp, ec);
     return 1;
   }
-  if (experiment) {
+  if (is_experiment) {
     fs::rename(experiment_tmp, experiment_summary, ec);
     if (ec) {
       std::fprintf(stderr, "error: cannot move '%s' into place: %s\n", experiment_tmp.c_str(), ec.message().c_str());
@@ -184,11 +199,11 @@ int runChecked(int argc, char** argv) {
       const double sim_time = job.summary["sim_time_s"].get<double>();
       const double trial_wall = job.summary["wall_time_s"].get<double>();
       std::printf("%s%s%s: %ld steps of %g s (%s), %.3g s simulated in %.3g s wall (%.3gx real time)\n",
-                  job.scene.name.c_str(), experiment ? " / " : "", job.scene.trial.name.c_str(),
+                  job.scene.name.c_str(), is_experiment ? " / " : "", job.scene.trial.name.c_str(),
                   job.summary["steps"].get<long>(), job.sim.dt, integratorName(job.sim.integrator), sim_time,
                   trial_wall, trial_wall > 0.0 ? sim_time / trial_wall : 0.0);
     }
-    if (experiment) {
+    if (is_experiment) {
       std::printf("%zu trials in %.3g s wall (%d thread%s); wrote %s/<trial>/ and %s\n", jobs.size(), wall,
                   threads, threads == 1 ? "" : "s", out.c_str(), experiment_summary.c_str());
     } else {

@@ -4,6 +4,10 @@ in the layout of Ayusawa et al. 2016, figures 12 and 13: the joint angle on
 top, then one panel per suit with approach A, approach B, approach B on the
 a-priori model and the model prediction A(21) with the true bands.
 
+Where the joint rests (the CSV's <joint>.rest column is 1) static friction
+holds any torque up to tau_s^max, so no method knows the supporting torque
+there: those intervals are shaded and the estimates are not drawn in them.
+
 usage: plot_support.py --joint WAIST_P --title bend --out fig.png CSV [CSV ...]
 """
 import argparse
@@ -24,6 +28,22 @@ def read_curves(path):
     names = [h.split("[")[0] for h in header]
     cols = {n: [float(r[i]) for r in data] for i, n in enumerate(names)}
     return cols
+
+
+def shade_rest(ax, t, rest):
+    """Shades the intervals where rest is 1 (the joint held by static friction)."""
+    start = None
+    for k, r in enumerate(rest + [0.0]):
+        if r > 0.5 and start is None:
+            start = k
+        elif r <= 0.5 and start is not None:
+            end = t[min(k, len(t) - 1)]
+            ax.axvspan(t[start], end, color="0.88", lw=0, label="joint at rest" if start == first_rest(rest) else None)
+            start = None
+
+
+def first_rest(rest):
+    return next((k for k, r in enumerate(rest) if r > 0.5), -1)
 
 
 def suit_of(path):
@@ -52,8 +72,13 @@ def main():
         ("model", "model A(21), true bands", dict(color="tab:red", lw=1.6, ls="--")),
     ]
     for ax, (suit, c) in zip(axes[1:], curves):
+        rest = c.get(j + ".rest", [0.0] * len(c["time"]))
+        shade_rest(ax, c["time"], rest)
         for key, label, style in styles:
-            ax.plot(c["time"], c["%s.%s" % (j, key)], label=label, **style)
+            y = c["%s.%s" % (j, key)]
+            if key != "model":
+                y = [float("nan") if r > 0.5 else v for v, r in zip(y, rest)]
+            ax.plot(c["time"], y, label=label, **style)
         ax.set_ylabel("%s suit [N m]" % suit)
         ax.grid(alpha=0.3)
     axes[1].legend(fontsize=7, loc="best")

@@ -39,7 +39,16 @@ void checkWire(const char* function, const RigidModel& model, const WireGeometry
 
 }  // namespace
 
-WireGeometry makeWireGeometry(const RigidModel& model, const RobotBand& band) {
+BandRoute routeOf(const RobotBand& band) {
+  BandRoute r;
+  r.name = band.name;
+  r.group = band.name;
+  r.links = band.links;
+  for (const Vec3& p : band.points) r.points.emplace_back(p[0], p[1], p[2]);
+  return r;
+}
+
+WireGeometry makeWireGeometry(const RigidModel& model, const BandRoute& band) {
   constexpr const char* kFunction = "makeWireGeometry";
   if (band.links.size() != band.points.size()) {
     argumentError(kFunction, "band '" + band.name + "' has " + std::to_string(band.links.size()) +
@@ -57,15 +66,25 @@ WireGeometry makeWireGeometry(const RigidModel& model, const RobotBand& band) {
       argumentError(kFunction, "band '" + band.name + "' via point " + std::to_string(j) +
                                    ": unknown link '" + band.links[j] + "'");
     }
-    const Vector3d p(band.points[j][0], band.points[j][1], band.points[j][2]);
-    if (!p.allFinite()) {
+    if (!band.points[j].allFinite()) {
       argumentError(kFunction, "band '" + band.name + "' via point " + std::to_string(j) +
                                    " has a non-finite coordinate");
     }
     wire.frame.push_back(f);
-    wire.point.push_back(p);
+    wire.point.push_back(band.points[j]);
   }
   return wire;
+}
+
+WireGeometry makeWireGeometry(const RigidModel& model, const RobotBand& band) {
+  return makeWireGeometry(model, routeOf(band));
+}
+
+std::vector<WireGeometry> makeWireGeometries(const RigidModel& model, const std::vector<BandRoute>& bands) {
+  std::vector<WireGeometry> wires;
+  wires.reserve(bands.size());
+  for (const BandRoute& band : bands) wires.push_back(makeWireGeometry(model, band));
+  return wires;
 }
 
 std::vector<WireGeometry> makeWireGeometries(const RigidModel& model,

@@ -10,25 +10,17 @@ Simulation::Simulation(io::Scene scene, int threads) : scene_(std::move(scene)),
 }
 
 void Simulation::reset() {
-  state_ = makeState(scene_.model);
-  workspace_ = std::make_unique<Workspace>(scene_.model, threads_);
-  // As in `suitsim run`: a robot with a servo follows its motion (or holds
-  // its initial pose); the servo is built from the initial state.
-  servo_.reset();
-  if (scene_.robot && scene_.robot->has_servo) {
-    servo_ = std::make_unique<JointServo>(scene_.model, state_, scene_.robot->motion, scene_.robot->gains,
-                                          scene_.robot->servo_rate);
-  }
+  runner_ = std::make_unique<experiment::TrialRunner>(scene_, scene_.simulation.dt, threads_);
+  runner_->start();
   steps_ = 0;
   diverged_ = false;
 }
 
 bool Simulation::stepOnce() {
   if (diverged_) return false;
-  if (servo_) servo_->update(scene_.model, state_);
-  step(scene_.model, state_, *workspace_, scene_.simulation.integrator, scene_.simulation.dt);
+  runner_->advance();
   ++steps_;
-  if (!stateIsFinite(state_)) {
+  if (!stateIsFinite(runner_->state())) {
     diverged_ = true;
     return false;
   }
@@ -41,7 +33,7 @@ long Simulation::advanceTo(double until, double wall_budget, const StepObserver&
   long taken = 0;
   // Half a step of tolerance: the step that lands on `until` is taken, the
   // one after it is not.
-  while (state_.time + 0.5 * dt() < until) {
+  while (runner_->state().time + 0.5 * dt() < until) {
     if (!stepOnce()) break;
     ++taken;
     if (observer) observer(*this);

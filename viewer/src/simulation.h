@@ -1,11 +1,12 @@
-// A running scene: its state, workspace and servo, stepped exactly as
-// `suitsim run` steps it (the servo's update before every step, then
-// step()), so what the viewer shows is what the command line computes.
+// A running scene: its state, workspace and servo, stepped by the experiment
+// library's TrialRunner, the loop `suitsim run` uses, so what the viewer
+// shows is what the command line computes.
 #pragma once
 
 #include <functional>
 #include <memory>
 
+#include "suitsim/experiment/runner.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/servo.h"
 #include "suitsim/state.h"
@@ -31,9 +32,9 @@ class Simulation {
 
   const io::Scene& scene() const { return scene_; }
   const Model& model() const { return scene_.model; }
-  const State& state() const { return state_; }
-  const Workspace& workspace() const { return *workspace_; }
-  const JointServo* servo() const { return servo_.get(); }
+  const State& state() const { return runner_->state(); }
+  const Workspace& workspace() const { return runner_->workspace(); }
+  const JointServo* servo() const { return runner_->servo(); }
   double dt() const { return scene_.simulation.dt; }
   long steps() const { return steps_; }
   /// True once a position or velocity became non-finite; stepping stops.
@@ -44,9 +45,7 @@ class Simulation {
 
   io::Scene scene_;
   int threads_ = 1;
-  State state_;
-  std::unique_ptr<Workspace> workspace_;
-  std::unique_ptr<JointServo> servo_;
+  std::unique_ptr<experiment::TrialRunner> runner_;
   long steps_ = 0;
   bool diverged_ = false;
 };

@@ -121,7 +121,8 @@ constexpr AttributeRule kBandAttributes[] = {
     {"damping", ValueKind::kNumber, false}, {"links", ValueKind::kText, true},
     {"points", ValueKind::kText, true},
 };
-constexpr AttributeRule kMotionAttributes[] = {{"name", ValueKind::kText, false}, {"file", ValueKind::kText, false}};
+constexpr AttributeRule kMotionAttributes[] = {
+    {"name", ValueKind::kText, false}, {"file", ValueKind::kText, false}, {"fit_joints", ValueKind::kText, false}};
 constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
 // <hold>: an object held during the motion (0.5 kg per hand in A §5.1).
 constexpr AttributeRule kHoldAttributes[] = {
@@ -187,7 +188,10 @@ constexpr AttributeRule kTrialAttributes[] = {
     {"name", ValueKind::kText, true}, {"motion", ValueKind::kText, true}, {"suit", ValueKind::kText, false},
     {"purpose", ValueKind::kText, false},
 };
-constexpr ElementRule kExperimentChildren[] = {{"trial", kTrialAttributes, false, {}}};
+// <evaluation>: what the evaluator validates on (optional; derived otherwise).
+constexpr AttributeRule kEvaluationAttributes[] = {{"validation_joints", ValueKind::kText, false}};
+constexpr ElementRule kExperimentChildren[] = {{"trial", kTrialAttributes, false, {}},
+                                               {"evaluation", kEvaluationAttributes, true, {}}};
 constexpr AttributeRule kNoAttributes[] = {{"name", ValueKind::kText, false}};
 
 constexpr ElementRule kElementRules[] = {
@@ -575,6 +579,21 @@ const XMLElement* checkScene(const std::string& path, tinyxml2::XMLDocument& doc
 }
 
 // Names used as file-name parts and CSV labels: letters, digits, '_', '-', '.'.
+// Names separated by white space or commas ("A B", "A,B").
+std::vector<std::string> splitNames(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + " ") {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return out;
+}
+
 bool isPlainName(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
            return std::isalnum(c) || c == '_' || c == '-' || c == '.';
@@ -634,6 +653,17 @@ std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* roo
     if (std::find(motions.begin(), motions.end(), trial.motion) == motions.end()) {
       r.failAttribute("motion", "names no <motion> of the robot");
     }
+    // The joints the band fit uses for this motion, if the scene names them.
+    for (const XMLElement* m = robot->FirstChildElement("motion"); m; m = m->NextSiblingElement("motion")) {
+      const char* name = m->Attribute("name");
+      if (!name || trial.motion != name) continue;
+      const ElementReader mr(path, m, {"name", "file", "fit_joints"});
+      if (mr.has("fit_joints")) {
+        trial.fit_joints = splitNames(mr.text("fit_joints"));
+        trial.fit_joints_line = m->GetLineNum();
+        if (trial.fit_joints.empty()) mr.failAttribute("fit_joints", "names no joint");
+      }
+    }
     trial.suit = r.text("suit", "none");
     if (trial.suit != "none" && std::find(suits.begin(), suits.end(), trial.suit) == suits.end()) {
       r.failAttribute("suit", "names no <suit> of the robot (or none)");
@@ -649,6 +679,33 @@ std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* roo
   }
   if (trials.empty()) throw SceneError(where + " lists no <trial>");
   return trials;
+}
+
+EvaluationSpec readEvaluationSpec(const std::string& path, const XMLElement* root) {
+  EvaluationSpec spec;
+  const XMLElement* experiment = root->FirstChildElement("experiment");
+  const XMLElement* e = experiment ? experiment->FirstChildElement("evaluation") : nullptr;
+  if (!e) return spec;
+  const ElementReader r(path, e, {"validation_joints"});
+  spec.line = e->GetLineNum();
+  if (r.has("validation_joints")) {
+    spec.validation_joints = splitNames(r.text("validation_joints"));
+    if (spec.validation_joints.empty()) r.failAttribute("validation_joints", "names no joint");
+  }
+  return spec;
+}
+
+// Every joint the evaluation settings name must be a movable joint of the
+// robot: a missing name is an error, never a fallback.
+void checkEvaluationJoints(const std::string& path, const RobotDescription& robot, const std::vector<std::string>& joints,
+                           int line, const char* element, const char* attribute) {
+  for (const std::string& j : joints) {
+    const int k = robot.findJoint(j);
+    if (k < 0 || robot.joints[static_cast<std::size_t>(k)].type == JointType::kFixed) {
+      throw SceneError(path + ":" + std::to_string(line) + ": <" + element + "> attribute '" + attribute +
+                       "' names no movable joint of the robot (got '" + j + "')");
+    }
+  }
 }
 
 bool bandOfSomeSuit(const XMLElement* root, const std::string& band) {
@@ -736,6 +793,13 @@ Scene loadScene(const std::string& path, const std::string& trial_name) {
     throw SceneError(root_location + " " + e.what());
   }
   if (scene.robot) finishSensors(scene.model, *scene.robot);
+  scene.evaluation = readEvaluationSpec(path, root);
+  if (scene.robot) {
+    checkEvaluationJoints(path, scene.robot->truth, scene.evaluation.validation_joints, scene.evaluation.line,
+                          "evaluation", "validation_joints");
+    checkEvaluationJoints(path, scene.robot->truth, scene.trial.fit_joints, scene.trial.fit_joints_line, "motion",
+                          "fit_joints");
+  }
 
   for (const XMLElement* e = root->FirstChildElement("record"); e; e = e->NextSiblingElement("record")) {
     // A band of a suit this trial does not wear has nothing to record.

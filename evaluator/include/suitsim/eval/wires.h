@@ -33,6 +33,20 @@
 
 namespace suitsim::eval {
 
+/// A band as designed, A(21)-(24): its routing through via points, and the
+/// stiffness group it belongs to (bands of one group share k, A §5.4). What
+/// the band's material does (stiffness, natural length) is not here: that is
+/// what A(26) estimates.
+struct BandRoute {
+  std::string name;
+  std::string group;                   ///< stiffness group (declared in the suit; the band's own name if none)
+  std::vector<std::string> links;      ///< link of each via point, (num_via >= 2)
+  std::vector<Eigen::Vector3d> points; ///< via point in its link's frame (m), (num_via)
+};
+
+/// The routing of a simulator band (stiffness and natural length dropped).
+BandRoute routeOf(const RobotBand& band);
+
 /// A wire on the rigid model: via point j sits at point[j] in frame frame[j].
 struct WireGeometry {
   std::string name;                    ///< band name
@@ -45,9 +59,11 @@ struct WireGeometry {
 /// link), links and points of different counts, fewer than two via points,
 /// or a non-finite coordinate. Stiffness and natural length are not kept:
 /// they are what band identification estimates.
+WireGeometry makeWireGeometry(const RigidModel& model, const BandRoute& band);
 WireGeometry makeWireGeometry(const RigidModel& model, const RobotBand& band);
 
 /// makeWireGeometry for every band, same order.
+std::vector<WireGeometry> makeWireGeometries(const RigidModel& model, const std::vector<BandRoute>& bands);
 std::vector<WireGeometry> makeWireGeometries(const RigidModel& model,
                                              const std::vector<RobotBand>& bands);
 

@@ -77,6 +77,18 @@ struct TrialSpec {
   /// never with a suit) or "evaluation" (supporting torque, A(3)-(4)).
   std::string purpose = "evaluation";
   int line = 0;        ///< line of its <trial> element
+  /// Joints the band fit A(26) uses for this trial's motion (<motion
+  /// fit_joints>); empty: the evaluator derives them from the robot and suit.
+  std::vector<std::string> fit_joints;
+  int fit_joints_line = 0;  ///< line of the <motion> that names them
+};
+
+/// What the scene tells the evaluator beyond the trials (<experiment><evaluation>).
+struct EvaluationSpec {
+  /// Joints whose torque validates the identified model (A §5.2); empty: the
+  /// evaluator derives them from the validation trials.
+  std::vector<std::string> validation_joints;
+  int line = 0;  ///< line of <evaluation>, 0 when absent
 };
 
 struct Scene {
@@ -87,6 +99,7 @@ struct Scene {
   SimulationSettings simulation;
   std::vector<ChannelSpec> channels;  ///< what `suitsim run` records
   std::optional<RobotSetup> robot;    ///< the scene's robot, if it has one
+  EvaluationSpec evaluation;          ///< evaluation settings of the experiment
 };
 
 /// The trials of the scene's <experiment>, in file order; empty when it has

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-namespace suitsim::cli {
+namespace suitsim::experiment {
 
 class Progress {
  public:
@@ -20,4 +20,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_, last_draw_;
 };
 
-}  // namespace suitsim::cli
+}  // namespace suitsim::experiment

@@ -1,4 +1,4 @@
-#include "trials.h"
+#include "suitsim/experiment/trials.h"
 
 #include <omp.h>
 
@@ -9,13 +9,14 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "progress.h"
+#include "suitsim/experiment/progress.h"
+#include "suitsim/experiment/runner.h"
 #include "suitsim/recorder.h"
 #include "suitsim/servo.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
 
-namespace suitsim::cli {
+namespace suitsim::experiment {
 
 namespace {
 
@@ -165,16 +166,11 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     std::fputc('\n', truth_file.get());
   }
 
-  State state = makeState(model);
-  Workspace ws(model, threads);
+  TrialRunner runner(scene, sim.dt, threads, sensors);
+  const State& state = runner.state();
+  Workspace& ws = runner.workspace();
   Recorder recorder(model, scene.channels);
   std::vector<double> row(recorder.columns().size());
-  // A robot with a servo follows its motion (or holds its initial pose).
-  std::unique_ptr<JointServo> servo;
-  if (scene.robot && scene.robot->has_servo) {
-    servo = std::make_unique<JointServo>(model, state, scene.robot->motion, scene.robot->gains,
-                                         scene.robot->servo_rate);
-  }
   const long num_steps = std::max(1L, std::lround(sim.duration / sim.dt));
   // Capped at the step count: a very low rate must not overflow lround.
   const long sample_every =
@@ -196,28 +192,20 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     truth->sample(state, &ws, truth_row.data());
     writeCsvRow(truth_file.get(), state.time, truth_row);
   }
-  // The servo sets the currents of the coming step before the sensors log
-  // the state: a logged current is then the mean of the commands before
-  // and after its instant (Sensors::logStep), centred like every channel.
-  if (servo) servo->update(model, state);
-  if (sensors && sensors->startLog(state, sensor_row.data(), &stamp)) {
-    writeCsvRow(sensors_file.get(), stamp, sensor_row);
-  }
+  if (runner.start(sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
   long steps_done = 0;
   bool diverged = false;
   for (long k = 1; k <= num_steps; ++k) {
-    step(model, state, ws, sim.integrator, sim.dt);
+    // Truth between the step and the servo's next command: the motor
+    // torques recorded are those that acted during the step.
+    const auto sample_truth = [&](const State& st) {
+      if (sensors && k % sensors->stepsPerSample() == 0) {
+        truth->sample(st, &ws, truth_row.data());
+        writeCsvRow(truth_file.get(), st.time, truth_row);
+      }
+    };
+    if (runner.advance(sample_truth, sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
     steps_done = k;
-    if (sensors && k % sensors->stepsPerSample() == 0) {
-      truth->sample(state, &ws, truth_row.data());
-      writeCsvRow(truth_file.get(), state.time, truth_row);
-    }
-    if (servo) servo->update(model, state);
-    // Sensors read the state only, so sampling them never moves the run.
-    // A sensor row is complete half an averaging window after its stamp.
-    if (sensors && sensors->logStep(state, k, sensor_row.data(), &stamp)) {
-      writeCsvRow(sensors_file.get(), stamp, sensor_row);
-    }
     if (k % sample_every == 0 || k == num_steps) {
       if (!stateIsFinite(state)) {
         diverged = true;
@@ -228,7 +216,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     }
     progress.update(static_cast<double>(k) / num_steps);
   }
-  if (sensors && !diverged && sensors->finishLog(state, steps_done, sensor_row.data(), &stamp)) {
+  if (sensors && !diverged && runner.finish(sensor_row.data(), &stamp)) {
     writeCsvRow(sensors_file.get(), stamp, sensor_row);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -288,48 +276,39 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
 
 }  // namespace
 
-int prepareTrials(const std::string& scene_path, const std::string& only_trial, const SimulationOverrides& overrides, const fs::path& out,
-                  bool quiet, std::vector<TrialJob>* jobs, std::string* usage_problem) {
-  std::vector<io::TrialSpec> trials;
-  try {
-    trials = io::listTrials(scene_path);
-    if (trials.empty()) trials.push_back(io::TrialSpec{});
-    if (!only_trial.empty()) {
-      const auto it =
-          std::find_if(trials.begin(), trials.end(), [&](const io::TrialSpec& t) { return t.name == only_trial; });
-      if (it == trials.end() || only_trial != it->name) {
-        std::fprintf(stderr, "error: %s: no trial named '%s'\n", scene_path.c_str(), only_trial.c_str());
-        return 2;
-      }
-      trials = {*it};
+std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
+                                    const SimulationOverrides& overrides, const fs::path& out,
+                                    std::vector<std::string>* warnings) {
+  std::vector<TrialJob> jobs;
+  std::vector<io::TrialSpec> trials = io::listTrials(scene_path);
+  if (trials.empty()) trials.push_back(io::TrialSpec{});
+  if (!only_trial.empty()) {
+    const auto it =
+        std::find_if(trials.begin(), trials.end(), [&](const io::TrialSpec& t) { return t.name == only_trial; });
+    if (it == trials.end() || only_trial != it->name) {
+      throw io::SceneError(scene_path + ": no trial named '" + only_trial + "'");
     }
-    for (const io::TrialSpec& t : trials) {
-      TrialJob job;
-      job.scene = io::loadScene(scene_path, t.name);
-      job.dir = t.name.empty() ? out : out / t.name;
-      jobs->push_back(std::move(job));
-    }
-  } catch (const io::SceneError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
+    trials = {*it};
   }
-  for (TrialJob& job : *jobs) {
+  for (const io::TrialSpec& t : trials) {
+    TrialJob job;
+    job.scene = io::loadScene(scene_path, t.name);
+    job.dir = t.name.empty() ? out : out / t.name;
+    jobs.push_back(std::move(job));
+  }
+  for (TrialJob& job : jobs) {
     io::SimulationSettings& sim = job.sim;
     sim = job.scene.simulation;
     if (overrides.duration > 0.0) sim.duration = overrides.duration;
     if (overrides.dt > 0.0) sim.dt = overrides.dt;
     if (overrides.threads > 0) sim.threads = overrides.threads;
     if (sim.threads == 0) sim.threads = omp_get_num_procs();
-    if (sim.dt > sim.duration) {
-      *usage_problem = "the time step is longer than the duration";
-      return 2;
-    }
+    if (sim.dt > sim.duration) throw std::invalid_argument("the time step is longer than the duration");
     if (!(sim.duration / sim.dt <= kMaxSteps)) {
       char message[160];
       std::snprintf(message, sizeof message, "duration / dt = %.3g steps; at most %.0e are allowed",
                     sim.duration / sim.dt, kMaxSteps);
-      *usage_problem = message;
-      return 2;
+      throw std::invalid_argument(message);
     }
     if (overrides.no_stribeck) {
       std::fill(job.scene.model.hinge_stribeck_velocity.begin(), job.scene.model.hinge_stribeck_velocity.end(), 0.0);
@@ -343,27 +322,28 @@ int prepareTrials(const std::string& scene_path, const std::string& only_trial, 
       try {
         job.sensors = std::make_unique<Sensors>(job.scene.model, *job.scene.robot->sensors, sim.dt);
       } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "error: %s: <sensors> %s\n", scene_path.c_str(), e.what());
-        return 2;
+        throw io::SceneError(scene_path + ": <sensors> " + e.what());
       }
     }
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
-    if (omega_dt > 1.0 && !quiet && &job == &jobs->front()) {
-      std::fprintf(stderr,
-                   "warning: dt = %g s is large for the stiffest element (omega * dt = %.2f; explicit "
-                   "integrators need well below 2)\n",
-                   sim.dt, omega_dt);
+    if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
+      char message[200];
+      std::snprintf(message, sizeof message,
+                    "dt = %g s is large for the stiffest element (omega * dt = %.2f; explicit integrators need "
+                    "well below 2)",
+                    sim.dt, omega_dt);
+      warnings->push_back(message);
     }
   }
-  return 0;
+  return jobs;
 }
 
-bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool quiet) {
+bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool show_progress, const TrialDone& on_done) {
   const int n = static_cast<int>(jobs.size());
   if (n == 1) {
     // One trial: its own force loops get the threads.
     try {
-      simulateTrial(jobs[0], jobs[0].sim.threads, !quiet);
+      simulateTrial(jobs[0], jobs[0].sim.threads, show_progress);
     } catch (const std::exception& e) {
       jobs[0].error = e.what();
     }
@@ -384,16 +364,13 @@ bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool quiet) {
 #pragma omp critical(suitsim_trial_report)
     {
       ++done;
-      if (!quiet) {
-        std::fprintf(stderr, "[%d/%d] trial %s: %s%s\n", done, n, jobs[k].scene.trial.name.c_str(),
-                     jobs[k].ok ? "done" : "FAILED: ", jobs[k].error.c_str());
-      }
+      if (on_done) on_done(jobs[k], done, n);
     }
   }
   return std::all_of(jobs.begin(), jobs.end(), [](const TrialJob& j) { return j.ok; });
 }
 
-bool commitTrials(std::vector<TrialJob>& jobs, bool keep) {
+bool commitTrials(std::vector<TrialJob>& jobs, bool keep, std::string* error) {
   std::error_code ec;
   if (keep) {
     for (TrialJob& job : jobs) {
@@ -414,10 +391,10 @@ bool commitTrials(std::vector<TrialJob>& jobs, bool keep) {
       // An experiment's trial directory, if it is empty now (remove refuses otherwise).
       if (!job.scene.trial.name.empty()) fs::remove(job.dir, ignored);
     }
-    if (ec) std::fprintf(stderr, "error: cannot move results into place: %s\n", ec.message().c_str());
+    if (ec && error) *error = "cannot move results into place: " + ec.message();
     return false;
   }
   return true;
 }
 
-}  // namespace suitsim::cli
+}  // namespace suitsim::experiment

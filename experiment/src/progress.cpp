@@ -1,9 +1,9 @@
-#include "progress.h"
+#include "suitsim/experiment/progress.h"
 
 #include <cstdio>
 #include <unistd.h>
 
-namespace suitsim::cli {
+namespace suitsim::experiment {
 
 Progress::Progress(bool enabled)
     : enabled_(enabled && isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
@@ -28,4 +28,4 @@ void Progress::finish() {
   if (shown_) std::fprintf(stderr, "\r%*s\r", 70, "");
 }
 
-}  // namespace suitsim::cli
+}  // namespace suitsim::experiment

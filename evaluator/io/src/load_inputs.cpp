@@ -1,14 +1,16 @@
-#include "evaluator_view.h"
+#include "suitsim/eval/load_inputs.h"
 
 #include <stdexcept>
 
-namespace suitsim::cli {
+#include "suitsim/io/scene.h"
+
+namespace suitsim::eval {
 
 namespace {
 
 // The sensor's pose in the frame of a link of its body (the engine keeps it
 // in the body frame; the evaluator's model locates links, not bodies).
-eval::SensorMount mountOf(const std::string& name, int body, const Pose& in_body, const io::RobotSetup& setup) {
+SensorMount mountOf(const std::string& name, int body, const Pose& in_body, const io::RobotSetup& setup) {
   const CompiledRobot& c = setup.compiled;
   for (std::size_t l = 0; l < c.link_body.size(); ++l) {
     if (c.link_body[l] != body) continue;
@@ -21,7 +23,7 @@ eval::SensorMount mountOf(const std::string& name, int body, const Pose& in_body
       }
     }
     const Eigen::Vector3d p_bl(lb.p[0], lb.p[1], lb.p[2]), p_bs(in_body.p[0], in_body.p[1], in_body.p[2]);
-    eval::SensorMount m;
+    SensorMount m;
     m.name = name;
     m.link = setup.apriori.links[l].name;
     m.R = R_bl.transpose() * R_bs;
@@ -33,9 +35,9 @@ eval::SensorMount mountOf(const std::string& name, int body, const Pose& in_body
 
 }  // namespace
 
-EvaluatorView loadEvaluatorView(const std::string& scene_path) {
-  EvaluatorView view;
-  view.scene_path = scene_path;
+EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
+  EvaluationInputs in;
+  in.scene_path = scene_path;
   std::vector<io::TrialSpec> trials = io::listTrials(scene_path);
   if (trials.empty()) trials.push_back(io::TrialSpec{});
   for (std::size_t k = 0; k < trials.size(); ++k) {
@@ -44,31 +46,33 @@ EvaluatorView loadEvaluatorView(const std::string& scene_path) {
     const io::RobotSetup& robot = *scene.robot;
     if (!robot.sensors) throw std::invalid_argument(scene_path + ": the robot has no <sensors>: nothing to evaluate from");
     if (k == 0) {
-      view.scene_name = scene.name;
-      view.apriori = robot.apriori;
+      in.scene_name = scene.name;
+      in.apriori = robot.apriori;
       const SensorSpec& spec = *robot.sensors;
-      view.sensor_rate_hz = spec.rate;
+      in.sensor_rate_hz = spec.rate;
       if (spec.imus.empty()) throw std::invalid_argument(scene_path + ": the robot has no IMU (identification needs one on the base link)");
-      view.layout.imu = mountOf(spec.imus.front().name, spec.imus.front().body, spec.imus.front().frame, robot);
+      in.layout.imu = mountOf(spec.imus.front().name, spec.imus.front().body, spec.imus.front().frame, robot);
       for (const ForceSensorSpec& f : spec.force_sensors) {
-        view.layout.force_sensors.push_back(mountOf(f.name, f.body, f.frame, robot));
+        in.layout.force_sensors.push_back(mountOf(f.name, f.body, f.frame, robot));
       }
-      view.layout.has_currents = !spec.currents.hinges.empty();
+      in.layout.has_currents = !spec.currents.hinges.empty();
+      in.validation_joints = scene.evaluation.validation_joints;
     }
-    TrialView t;
-    t.spec = scene.trial;
+    TrialInfo t;
+    t.name = scene.trial.name;
+    t.motion = scene.trial.motion;
+    t.suit = scene.trial.suit;
+    t.purpose = scene.trial.purpose;
+    t.line = scene.trial.line;
+    t.fit_joints = scene.trial.fit_joints;
     for (const io::HeldObject& h : robot.held) {
       t.held.push_back({h.link, h.mass, Eigen::Vector3d(h.com[0], h.com[1], h.com[2]), h.radius});
     }
-    for (RobotBand b : robot.bands) {
-      b.stiffness = 0.0;  // what the evaluator must find, A(26)
-      b.natural_length = -1.0;
-      b.damping = 0.0;
-      t.band_routes.push_back(b);
-    }
-    view.trials.push_back(std::move(t));
+    // The routing only: routeOf drops stiffness and natural length.
+    for (const RobotBand& b : robot.bands) t.bands.push_back(routeOf(b));
+    in.trials.push_back(std::move(t));
   }
-  return view;
+  return in;
 }
 
-}  // namespace suitsim::cli
+}  // namespace suitsim::eval

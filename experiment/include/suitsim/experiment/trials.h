@@ -1,6 +1,7 @@
 // Running the trials of a scene: one for a plain scene, every <trial> of an
 // experiment (A §5), in parallel across trials with OpenMP. Shared by
-// `suitsim run` and `suitsim evaluate`.
+// `suitsim run`, `suitsim evaluate` and sweeps;
+// every trial steps through TrialRunner (runner.h).
 //
 // Each trial writes into its own directory: stream.csv (the scene's <record>
 // channels), and for a robot with sensors sensors.csv (what the robot
@@ -11,6 +12,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +22,7 @@
 #include "suitsim/io/scene.h"
 #include "suitsim/sensors.h"
 
-namespace suitsim::cli {
+namespace suitsim::experiment {
 
 /// Command-line overrides of a scene's <simulation> (negative: keep the scene's).
 struct SimulationOverrides {
@@ -44,21 +46,29 @@ struct TrialJob {
 };
 
 /// Loads the scene (every trial of an experiment, each as its own scene) and
-/// checks the overrides against each. On bad input prints one message
-/// ("error: FILE:LINE: ...", or a usage line via `usage`) and returns 2; 0 on
-/// success. `only_trial` non-empty: just that trial. `out` is the output root: trial k goes to out/<trial name> for an
-/// experiment, to out itself otherwise.
-int prepareTrials(const std::string& scene_path, const std::string& only_trial, const SimulationOverrides& overrides,
-                  const std::filesystem::path& out, bool quiet, std::vector<TrialJob>* jobs,
-                  std::string* usage_problem);
+/// checks the overrides against each, before anything runs or is written.
+/// `only_trial` non-empty: just that trial. `out` is the output root: trial k
+/// goes to out/<trial name> for an experiment, to out itself otherwise.
+/// Throws io::SceneError for a bad scene ("path:line: ...") and
+/// std::invalid_argument for overrides that do not fit it. Advice that does
+/// not stop the run goes to `warnings` (may be null).
+std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
+                                    const SimulationOverrides& overrides, const std::filesystem::path& out,
+                                    std::vector<std::string>* warnings = nullptr);
 
-/// Runs every job (in parallel across jobs when there are several), writing
-/// temporary files. Returns true when all succeeded.
-bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool quiet);
+/// Called as each trial ends (serialised): the job, trials done, trials in all.
+using TrialDone = std::function<void(const TrialJob&, int, int)>;
+
+/// Runs every job (in parallel across jobs, one thread each, when there are
+/// several; a single job gets its scene's threads), writing temporary files.
+/// Results do not depend on `threads`. `show_progress`: a progress bar on
+/// stderr for a single job. Returns true when all succeeded.
+bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool show_progress = false,
+                    const TrialDone& on_done = {});
 
 /// Renames every job's temporary files to their final names (summary.json
 /// last), or, when `keep` is false or a rename fails, removes them all.
-/// Returns true when the results are in place.
-bool commitTrials(std::vector<TrialJob>& jobs, bool keep);
+/// Returns true when the results are in place; otherwise `error` says why.
+bool commitTrials(std::vector<TrialJob>& jobs, bool keep, std::string* error = nullptr);
 
-}  // namespace suitsim::cli
+}  // namespace suitsim::experiment

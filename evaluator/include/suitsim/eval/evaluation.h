@@ -1,0 +1,50 @@
+// The paper's evaluation from the streams of an experiment, A §5: identify
+// the robot, extract the suit's supporting torque by approaches A and B
+// (with the identified and with the a-priori model), identify the bands of
+// every suit. The result is plain data; report/ renders and scores it. No
+// input of this library can carry a true parameter (inputs.h).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "suitsim/eval/inputs.h"
+#include "suitsim/eval/robot_identification.h"
+#include "suitsim/eval/suit_fit.h"
+#include "suitsim/eval/supporting_torque.h"
+
+namespace suitsim::eval {
+
+struct EvaluationOptions {
+  PipelineOptions pipeline;
+  /// Fit joints for every motion, overriding the scene's and the derived
+  /// choice (the CLI's --band-joints); empty: as the scene says, or derived.
+  std::vector<std::string> band_joints;
+};
+
+/// A motion run without and with a suit: what approach A, A(3), needs.
+struct TrialPair {
+  const TrialInfo* bare = nullptr;
+  const TrialInfo* worn = nullptr;
+};
+
+/// Pairs every evaluation trial with a suit with the trial of the same motion
+/// without it. Throws std::invalid_argument ("scene:line: ...") for a suit
+/// trial without its bare trial, or an experiment without a suit trial.
+std::vector<TrialPair> pairTrials(const EvaluationInputs& inputs);
+
+struct EvaluationResult {
+  std::string scene_name;
+  IdentificationOutcome identification;
+  std::vector<SupportCurves> curves;  ///< one per TrialPair, pairTrials order
+  std::vector<SuitFit> suits;         ///< per suit, in the order suits are first worn
+};
+
+/// The whole evaluation from the streams in `streams_dir` (one directory per
+/// trial, as experiment/trials.h writes them). Throws StreamError for bad
+/// streams and std::invalid_argument for an experiment it cannot evaluate.
+EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::filesystem::path& streams_dir,
+                                 const EvaluationOptions& options = {});
+
+}  // namespace suitsim::eval

@@ -1,0 +1,79 @@
+// Robot identification from an experiment's streams, and its validation
+// (A §3, §5.2; B(4)): the pipeline shared by `suitsim identify`, `suitsim
+// evaluate` and sweeps. Sees only EvaluationInputs and the sensor streams.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "suitsim/eval/base_parameters.h"
+#include "suitsim/eval/identification.h"
+#include "suitsim/eval/inputs.h"
+#include "suitsim/eval/rigid_model.h"
+
+namespace suitsim::eval {
+
+struct PipelineOptions {
+  ConditioningOptions conditioning;
+  IdentificationOptions identification;
+};
+
+/// RMSE of the identified and the a-priori model on the same samples (N m).
+struct RmsePair {
+  double identified = 0.0;
+  double apriori = 0.0;
+};
+
+/// How the identified model predicts what it was not fitted on (A §5.2).
+struct Validation {
+  std::vector<std::string> trials;  ///< suit-free evaluation trials (or the fitted ones, in_sample)
+  bool in_sample = false;           ///< no other suit-free trial: validated on the fitted trials
+  std::vector<std::string> joints;  ///< joints whose torque is compared
+  std::string joints_reason;        ///< declared in the scene, or how they were derived
+  RmsePair torque;                  ///< A(5) joint rows minus the actuator torque, every sample
+  RmsePair sliding_torque;          ///< the same where the joint slides (friction known from its rate)
+  int sliding_samples = 0;
+  RmsePair base_moment;             ///< A(5) base rows, pitch moment
+  struct Trial {
+    std::string name;
+    RmsePair torque, base_moment;
+  };
+  std::vector<Trial> per_trial;
+};
+
+struct IdentificationOutcome {
+  RigidModel model;  ///< the a-priori rigid model
+  BaseParameters base;
+  RobotIdentification full;
+  BaseLinkIdentification base_only;
+  std::vector<std::string> fit_trials;
+  Validation validation;
+};
+
+/// "exclude" or "sign-rule" (the --rest-rows option); false for anything else.
+bool parseRestRows(const std::string& text, IdentificationOptions::RestRows* rows);
+
+/// Path of a trial's sensor stream under `streams_dir`.
+std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const TrialInfo& trial);
+
+/// Reads one trial's stream and conditions it (throws StreamError).
+MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                      const std::filesystem::path& streams_dir, const PipelineOptions& options);
+
+/// Identifies the robot from the identification trials' streams and
+/// validates on the suit-free evaluation trials, on the declared validation
+/// joints or, without them, on the joint that carries the most torque while
+/// sliding (validationJoint). Throws StreamError for bad streams,
+/// std::invalid_argument for an experiment it cannot use.
+IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const std::filesystem::path& streams_dir,
+                                          const PipelineOptions& options = {});
+
+/// The joint a validation is most informative on when the scene names none:
+/// the one whose a-priori torque, summed in square over the samples where it
+/// slides, is largest (a joint at rest only shows static friction, A(8); a
+/// moving joint with no load shows nothing). `reason` says why, with figures.
+int validationJoint(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi_apriori,
+                    const std::vector<MotionData>& data, double stop_velocity, std::string* reason);
+
+}  // namespace suitsim::eval

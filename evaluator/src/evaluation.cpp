@@ -1,0 +1,70 @@
+#include "suitsim/eval/evaluation.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace suitsim::eval {
+
+std::vector<TrialPair> pairTrials(const EvaluationInputs& inputs) {
+  std::vector<TrialPair> pairs;
+  for (const TrialInfo& w : inputs.trials) {
+    if (w.purpose != "evaluation" || w.suit == "none") continue;
+    const auto bare = std::find_if(inputs.trials.begin(), inputs.trials.end(), [&](const TrialInfo& b) {
+      return b.purpose == "evaluation" && b.suit == "none" && b.motion == w.motion;
+    });
+    if (bare == inputs.trials.end()) {
+      throw std::invalid_argument(inputs.scene_path + ":" + std::to_string(w.line) + ": trial '" + w.name +
+                                  "' has no trial of motion '" + w.motion +
+                                  "' without the suit (approach A, A(3), needs one)");
+    }
+    pairs.push_back({&*bare, &w});
+  }
+  if (pairs.empty()) {
+    throw std::invalid_argument(inputs.scene_path +
+                                ": the experiment has no evaluation trial with a suit: nothing to evaluate");
+  }
+  return pairs;
+}
+
+EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::filesystem::path& streams_dir,
+                                 const EvaluationOptions& options) {
+  const std::vector<TrialPair> pairs = pairTrials(inputs);
+  EvaluationResult out;
+  out.scene_name = inputs.scene_name;
+  out.identification = identifyFromStreams(inputs, streams_dir, options.pipeline);
+  const RigidModel& model = out.identification.model;
+  for (const std::string& j : options.band_joints) {
+    if (jointIndex(model, j) < 0) throw std::invalid_argument("band joint '" + j + "' is no movable joint of the robot");
+  }
+  for (const TrialPair& p : pairs) {
+    out.curves.push_back(supportCurves(inputs, out.identification, *p.bare, *p.worn, streams_dir, options.pipeline));
+  }
+  // Suits in the order they are first worn; each fitted on all its motions.
+  std::vector<std::string> suits;
+  for (const TrialPair& p : pairs) {
+    if (std::find(suits.begin(), suits.end(), p.worn->suit) == suits.end()) suits.push_back(p.worn->suit);
+  }
+  for (const std::string& suit : suits) {
+    std::vector<const SupportCurves*> mine;
+    std::vector<FitJoints> fit_joints;
+    const std::vector<BandRoute>* routes = nullptr;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      if (pairs[k].worn->suit != suit) continue;
+      routes = &pairs[k].worn->bands;
+      mine.push_back(&out.curves[k]);
+    }
+    const std::vector<WireGeometry> wires = makeWireGeometries(model, *routes);
+    for (std::size_t k = 0, m = 0; k < pairs.size(); ++k) {
+      if (pairs[k].worn->suit != suit) continue;
+      const std::vector<std::string>& declared =
+          options.band_joints.empty() ? pairs[k].worn->fit_joints : options.band_joints;
+      FitJoints f = chooseFitJoints(model, wires, *mine[m++], declared);
+      if (!options.band_joints.empty()) f.reason = "given on the command line (--band-joints)";
+      fit_joints.push_back(std::move(f));
+    }
+    out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints));
+  }
+  return out;
+}
+
+}  // namespace suitsim::eval

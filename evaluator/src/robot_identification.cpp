@@ -1,0 +1,184 @@
+#include "suitsim/eval/robot_identification.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "suitsim/eval/regressor.h"
+
+namespace suitsim::eval {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double rms(const Eigen::VectorXd& x) { return x.size() ? std::sqrt(x.squaredNorm() / static_cast<double>(x.size())) : 0.0; }
+
+double rmsOf(const std::vector<double>& x) {
+  return rms(Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())));
+}
+
+// A(5) joint-row and base-row residuals of one model on one trial.
+struct ValidationErrors {
+  Eigen::VectorXd base_pitch;  // (Y_o φ − F_o)[pitch]
+  Eigen::MatrixXd joint;       // (Y_j φ − F_j) − actuator torque, (N x num_joints)
+};
+
+ValidationErrors validationErrors(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
+                                  const JointParameters& xi, const MotionData& d, double stop_velocity) {
+  const Eigen::MatrixXd tau = inverseDynamics(model, base, phi, d);
+  const Eigen::MatrixXd act = actuatorTorque(model, xi, d, tau, stop_velocity);
+  const int nj = model.num_joints;
+  ValidationErrors e;
+  e.base_pitch = tau.col(4) - d.F.col(4);
+  e.joint = tau.rightCols(nj) - d.F.rightCols(nj) - act;
+  return e;
+}
+
+}  // namespace
+
+bool parseRestRows(const std::string& text, IdentificationOptions::RestRows* rows) {
+  if (text == "exclude") *rows = IdentificationOptions::RestRows::Excluded;
+  else if (text == "sign-rule") *rows = IdentificationOptions::RestRows::SignRule;
+  else return false;
+  return true;
+}
+
+fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
+  return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
+}
+
+MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                      const fs::path& streams_dir, const PipelineOptions& options) {
+  const SensorStream s = readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout,
+                                          inputs.sensor_rate_hz);
+  // The stream must be the trial the scene says it is.
+  if (!trial.name.empty() && s.meta("trial") != trial.name) {
+    throw StreamError(s.path + ":1: stream of trial '" + s.meta("trial", "?") + "', expected '" + trial.name + "'");
+  }
+  MotionData d = conditionStream(model, inputs.layout, s, options.conditioning);
+  d.name = trial.name;
+  d.held = trial.held;
+  return d;
+}
+
+int validationJoint(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi_apriori,
+                    const std::vector<MotionData>& data, double stop_velocity, std::string* reason) {
+  const int nj = model.num_joints;
+  Eigen::VectorXd load = Eigen::VectorXd::Zero(nj);  // Σ τ² over sliding samples
+  Eigen::VectorXi sliding = Eigen::VectorXi::Zero(nj);
+  int samples = 0;
+  for (const MotionData& d : data) {
+    const Eigen::MatrixXd tau = inverseDynamics(model, base, phi_apriori, d);
+    samples += d.numSamples();
+    for (int t = 0; t < d.numSamples(); ++t) {
+      for (int j = 0; j < nj; ++j) {
+        if (std::abs(d.qd(t, j)) <= stop_velocity) continue;
+        const double tj = tau(t, 6 + j) - d.F(t, 6 + j);
+        load[j] += tj * tj;
+        ++sliding[j];
+      }
+    }
+  }
+  int best = -1;
+  for (int j = 0; j < nj; ++j) {
+    if (sliding[j] > 0 && (best < 0 || load[j] > load[best])) best = j;
+  }
+  if (best < 0) {
+    throw std::invalid_argument("validation: no joint slides (|rate| > " + std::to_string(stop_velocity) +
+                                " rad/s) in any validation trial; name the validation joints in the scene "
+                                "(<experiment><evaluation validation_joints=...>)");
+  }
+  if (reason) {
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "derived: %s slides in %d of %d validation samples with an a-priori RMS torque of %.3g N m there, "
+                  "the most torque while sliding of any joint",
+                  model.joint_name[best].c_str(), sliding[best], samples,
+                  std::sqrt(load[best] / std::max(1, sliding[best])));
+    *reason = line;
+  }
+  return best;
+}
+
+IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const fs::path& streams_dir,
+                                          const PipelineOptions& options) {
+  IdentificationOutcome out;
+  out.model = makeRigidModel(inputs.apriori);
+  const RigidModel& model = out.model;
+  if (!model.floating_base) throw std::invalid_argument("identification needs a floating-base robot (A §3)");
+  out.base = computeBaseParameters(model);
+
+  std::vector<const TrialInfo*> fit, validation;
+  for (const TrialInfo& t : inputs.trials) {
+    if (t.purpose == "identification") fit.push_back(&t);
+    else if (t.suit == "none" || t.name.empty()) validation.push_back(&t);
+  }
+  if (fit.empty()) {
+    throw std::invalid_argument(inputs.scene_path +
+                                ": no trial with purpose=\"identification\" (the robot is identified without the suit)");
+  }
+  Validation& v = out.validation;
+  if (validation.empty()) {
+    validation = fit;
+    v.in_sample = true;
+  }
+  std::vector<MotionData> fit_data, validation_data;
+  for (const TrialInfo* t : fit) {
+    fit_data.push_back(loadMotion(inputs, model, *t, streams_dir, options));
+    out.fit_trials.push_back(t->name);
+  }
+  for (const TrialInfo* t : validation) {
+    validation_data.push_back(loadMotion(inputs, model, *t, streams_dir, options));
+    v.trials.push_back(t->name);
+  }
+
+  const JointParameters xi_apriori = jointParameters(model, inputs.apriori);
+  out.full = identifyRobot(model, out.base, xi_apriori, fit_data, options.identification);
+  out.base_only = identifyBaseLinkOnly(model, out.base, fit_data, options.identification);
+
+  const double stop = options.identification.stop_velocity;
+  std::vector<int> joints;
+  if (!inputs.validation_joints.empty()) {
+    for (const std::string& name : inputs.validation_joints) {
+      const int j = jointIndex(model, name);
+      if (j < 0) throw std::invalid_argument("validation joint '" + name + "' is no movable joint of the robot");
+      joints.push_back(j);
+    }
+    v.joints_reason = "declared in the scene";
+  } else {
+    joints.push_back(validationJoint(model, out.base, out.full.phi_apriori, validation_data, stop, &v.joints_reason));
+  }
+  for (int j : joints) v.joints.push_back(model.joint_name[j]);
+
+  // Errors over the validation joints, every sample; the same where the joint
+  // slides: at rest both models can only guess the static friction (A(8)),
+  // while sliding every term of the joint equation is known.
+  std::vector<double> id_joint, ap_joint, id_base, ap_base, id_slide, ap_slide;
+  for (const MotionData& d : validation_data) {
+    const ValidationErrors id = validationErrors(model, out.base, out.full.phi, out.full.xi, d, stop);
+    const ValidationErrors ap = validationErrors(model, out.base, out.full.phi_apriori, out.full.xi_apriori, d, stop);
+    std::vector<double> tid, tap;
+    for (int t = 0; t < d.numSamples(); ++t) {
+      for (int j : joints) {
+        tid.push_back(id.joint(t, j));
+        tap.push_back(ap.joint(t, j));
+        if (std::abs(d.qd(t, j)) <= stop) continue;
+        id_slide.push_back(id.joint(t, j));
+        ap_slide.push_back(ap.joint(t, j));
+      }
+      id_base.push_back(id.base_pitch[t]);
+      ap_base.push_back(ap.base_pitch[t]);
+    }
+    id_joint.insert(id_joint.end(), tid.begin(), tid.end());
+    ap_joint.insert(ap_joint.end(), tap.begin(), tap.end());
+    v.per_trial.push_back({d.name, {rmsOf(tid), rmsOf(tap)}, {rms(id.base_pitch), rms(ap.base_pitch)}});
+  }
+  v.torque = {rmsOf(id_joint), rmsOf(ap_joint)};
+  v.sliding_torque = {rmsOf(id_slide), rmsOf(ap_slide)};
+  v.sliding_samples = static_cast<int>(id_slide.size());
+  v.base_moment = {rmsOf(id_base), rmsOf(ap_base)};
+  return out;
+}
+
+}  // namespace suitsim::eval

@@ -1,0 +1,277 @@
+#include "suitsim/eval/suit_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace suitsim::eval {
+
+namespace {
+
+// A motion's fit joints must move in this share of its samples.
+constexpr double kMinMovingShare = 0.05;
+// Joints driving under this share of the best joint's band length change are
+// left out of a derived choice.
+constexpr double kFitJointShare = 0.5;
+// A(26) per motion leaves out bands whose geometric effect on the fit joints
+// is under this share of the strongest band's (see fitSuit).
+constexpr double kRelevance = 0.25;
+
+// Rows of one motion's fit: for each fit joint, the samples where it moves,
+// stacked into one column (the joint's supporting torque against the bands'
+// moment arms about it). Stacking keeps each row's torque and Jacobian on
+// the same joint, so joints that move at different times all contribute.
+struct FitRows {
+  WireSamples samples;
+  Eigen::MatrixXd tau;  // (rows x 1)
+};
+
+FitRows fitRows(const RigidModel& model, const std::vector<WireGeometry>& wires, const SupportCurves& c,
+                const std::vector<std::string>& joints, std::size_t method) {
+  FitRows out;
+  std::vector<WireSamples> parts;
+  std::vector<double> tau;
+  for (const std::string& name : joints) {
+    const int j = jointIndex(model, name);
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index t = 0; t < c.velocity.rows(); ++t) {
+      if (std::abs(c.velocity(t, j)) > kMovingSpeed) rows.push_back(t);
+    }
+    if (rows.empty()) continue;
+    Eigen::MatrixXd q(static_cast<Eigen::Index>(rows.size()), c.angle.cols());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      q.row(static_cast<Eigen::Index>(r)) = c.angle.row(rows[r]);
+      tau.push_back(c.method[method](rows[r], j));
+    }
+    parts.push_back(sampleWires(model, wires, q, {name}));
+  }
+  if (parts.empty()) throw std::invalid_argument("motion '" + c.motion + "': no fit joint moves");
+  WireSamples& s = out.samples;
+  s.band = parts.front().band;
+  std::string joined;
+  for (const std::string& j : joints) joined += (joined.empty() ? "" : "+") + j;
+  s.joint = {joined};
+  const Eigen::Index n = static_cast<Eigen::Index>(tau.size());
+  s.length.resize(n, s.numBands());
+  s.jacobian.assign(static_cast<std::size_t>(s.numBands()), Eigen::MatrixXd(n, 1));
+  Eigen::Index r = 0;
+  for (const WireSamples& p : parts) {
+    s.length.middleRows(r, p.numSamples()) = p.length;
+    for (int b = 0; b < s.numBands(); ++b) s.jacobian[b].middleRows(r, p.numSamples()) = p.jacobian[b];
+    r += p.numSamples();
+  }
+  out.tau = Eigen::Map<const Eigen::VectorXd>(tau.data(), n);
+  return out;
+}
+
+}  // namespace
+
+FitJoints chooseFitJoints(const RigidModel& model, const std::vector<WireGeometry>& wires, const SupportCurves& c,
+                          const std::vector<std::string>& declared) {
+  FitJoints out;
+  out.motion = c.motion;
+  const WireSamples all = sampleWires(model, wires, c.angle, model.joint_name);
+  const Eigen::Index n = c.angle.rows();
+  // Per joint: the largest moment arm of any band about it (A(22)), its range
+  // over the motion, and the band length change it can drive.
+  std::vector<double> arm(model.num_joints, 0.0), range(model.num_joints, 0.0), drive(model.num_joints, 0.0);
+  std::vector<int> moving(model.num_joints, 0);
+  for (int j = 0; j < model.num_joints; ++j) {
+    for (const Eigen::MatrixXd& J : all.jacobian) arm[j] = std::max(arm[j], J.col(j).cwiseAbs().maxCoeff());
+    range[j] = c.angle.col(j).maxCoeff() - c.angle.col(j).minCoeff();
+    drive[j] = arm[j] * range[j];
+    moving[j] = static_cast<int>((c.velocity.col(j).array().abs() > kMovingSpeed).count());
+  }
+  auto figures = [&](int j) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s (range %.3g rad, largest moment arm %.3g m, band length change %.3g m, moves in %d of %ld samples)",
+                  model.joint_name[j].c_str(), range[j], arm[j], drive[j], moving[j], static_cast<long>(n));
+    return std::string(buf);
+  };
+  if (!declared.empty()) {
+    double best = -1.0;
+    for (const std::string& name : declared) {
+      const int j = jointIndex(model, name);
+      if (j < 0) throw std::invalid_argument("motion '" + c.motion + "': fit joint '" + name + "' is no movable joint");
+      out.joints.push_back(name);
+      if (drive[j] > best) {
+        best = drive[j];
+        out.figure_joint = name;
+      }
+    }
+    out.reason = "declared in the scene";
+    return out;
+  }
+  int best = -1;
+  for (int j = 0; j < model.num_joints; ++j) {
+    if (moving[j] < kMinMovingShare * static_cast<double>(n)) continue;
+    if (best < 0 || drive[j] > drive[best]) best = j;
+  }
+  if (best < 0 || drive[best] <= 0.0) {
+    throw std::invalid_argument("motion '" + c.motion + "' with suit '" + c.suit +
+                                "': no joint both moves and stretches a band; name the fit joints in the scene "
+                                "(<motion fit_joints=...>)");
+  }
+  std::string left_out;
+  for (int j = 0; j < model.num_joints; ++j) {
+    if (moving[j] < kMinMovingShare * static_cast<double>(n) || drive[j] <= 0.0) continue;
+    if (drive[j] >= kFitJointShare * drive[best]) {
+      out.joints.push_back(model.joint_name[j]);
+    } else if (drive[j] >= 0.1 * drive[best]) {
+      left_out += (left_out.empty() ? "" : "; ") + figures(j);
+    }
+  }
+  out.figure_joint = model.joint_name[best];
+  out.reason = "derived: the joints that drive at least half the largest band length change and move; best " +
+               figures(best);
+  if (!left_out.empty()) out.reason += "; left out (under half): " + left_out;
+  return out;
+}
+
+SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vector<BandRoute>& routes,
+                const std::vector<const SupportCurves*>& curves, const std::vector<FitJoints>& fit_joints) {
+  SuitFit out;
+  out.suit = suit;
+  out.routes = routes;
+  out.fit_joints = fit_joints;
+  if (curves.empty() || curves.size() != fit_joints.size()) {
+    throw std::invalid_argument("fitSuit: one set of fit joints per motion is needed");
+  }
+  // Stiffness groups as the suit declares them (A §5.4: symmetric bands
+  // share k), in the order of their first band.
+  BandIdentificationOptions bopt;
+  for (const BandRoute& b : routes) {
+    auto it = std::find_if(bopt.groups.begin(), bopt.groups.end(), [&](const StiffnessGroup& g) { return g.name == b.group; });
+    if (it == bopt.groups.end()) {
+      bopt.groups.push_back({b.group, {b.name}});
+      out.group_order.push_back(b.group);
+    } else {
+      it->bands.push_back(b.name);
+    }
+  }
+  bopt.relevance_threshold = kRelevance;
+  const std::vector<WireGeometry> wires = makeWireGeometries(model, routes);
+
+  for (SupportMethod m : kSupportMethods) {
+    const std::size_t mi = static_cast<std::size_t>(m);
+    // A(26) motion by motion, on the motion's fit joints, from the samples
+    // where each moves: while a joint is at rest its static friction can
+    // take any value up to tau_s^max, so neither A(3) nor A(4) knows the
+    // actuator torque there (the sign rule A(8)-(9) guesses +-tau_s^max),
+    // and a wrong torque at the stance pose, where the bands are just taut,
+    // trades k against l0. Bands whose geometric effect on those joints is
+    // under kRelevance of the strongest band's are left out of that
+    // motion's fit (type B in the bend, as A section 5.4 does): fitted
+    // there, their weak effect trades with the strong bands' k. Each group's
+    // stiffness comes from the motion where it is most relevant.
+    //
+    // A band left out still pulls, though (in the shipped JVRC-1 suit type B
+    // gives the waist pitch about a tenth of the bend's supporting torque,
+    // and leaving it in the curve put that share into type A's k: +1.1 % on
+    // the exact model curve). So the fits are repeated once more with each
+    // left-out band's torque, A(21) at its group's estimate from its own
+    // best motion, taken off the curve first.
+    std::vector<FitRows> rows;
+    std::vector<std::string> label;
+    for (std::size_t k = 0; k < curves.size(); ++k) {
+      rows.push_back(fitRows(model, wires, *curves[k], fit_joints[k].joints, mi));
+      label.push_back(curves[k]->motion + ":" + rows.back().samples.joint.front());
+    }
+    const std::vector<std::string>& band_names = rows.front().samples.band;
+    std::vector<int> group_of_band;
+    for (const std::string& band : band_names) {
+      int g = -1;
+      for (std::size_t k = 0; k < bopt.groups.size(); ++k) {
+        const auto& members = bopt.groups[k].bands;
+        if (std::find(members.begin(), members.end(), band) != members.end()) g = static_cast<int>(k);
+      }
+      group_of_band.push_back(g);
+    }
+    std::vector<BandIdentificationResult> per_motion;
+    BandIdentificationResult r;
+    std::vector<std::string> source(bopt.groups.size());
+    std::vector<std::string> why_not(bopt.groups.size());
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<BandIdentificationResult> fits;
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        Eigen::MatrixXd tau = rows[k].tau;
+        if (pass > 0) {
+          // The bands this motion's first fit left out, at the estimates of
+          // the combined result.
+          const BandIdentificationResult& first = per_motion[k];
+          const int nb = static_cast<int>(first.band.size());
+          Eigen::VectorXd k_left = Eigen::VectorXd::Zero(nb), l0_left = Eigen::VectorXd::Zero(nb);
+          for (int b = 0; b < nb; ++b) {
+            const int g = group_of_band[static_cast<std::size_t>(b)];
+            if (first.fitted[b] || g < 0 || !std::isfinite(r.stiffness[g]) || !std::isfinite(r.natural_length[b])) continue;
+            k_left[b] = r.stiffness[g];
+            l0_left[b] = r.natural_length[b];
+          }
+          tau -= predictSupportingTorque(rows[k].samples, k_left, l0_left);
+        }
+        fits.push_back(identifyBands(rows[k].samples, tau, bopt));
+      }
+      if (pass == 0) per_motion = fits;
+      r = fits.front();
+      for (std::size_t g = 0; g < bopt.groups.size(); ++g) {
+        double best = -1.0;
+        why_not[g].clear();
+        for (std::size_t k = 0; k < fits.size(); ++k) {
+          const BandIdentificationResult& pm = fits[k];
+          double relevance = 0.0;
+          for (std::size_t b = 0; b < pm.band.size(); ++b) {
+            if (pm.band_group[b] == static_cast<int>(g)) relevance = std::max(relevance, pm.relevance[b]);
+          }
+          if (!std::isfinite(pm.stiffness[g]) || !pm.group_observable[g]) {
+            if (why_not[g].empty()) why_not[g] = label[k] + ": no band of the group is taut while the fit joints move";
+            continue;
+          }
+          if (relevance <= best) continue;
+          best = relevance;
+          source[g] = label[k];
+          r.stiffness[g] = pm.stiffness[g];
+          r.group_observable[g] = true;
+          for (std::size_t b = 0; b < pm.band.size(); ++b) {
+            if (pm.band_group[b] != static_cast<int>(g)) continue;
+            r.natural_length[b] = pm.natural_length[b];
+            r.taut_samples[b] = pm.taut_samples[b];
+          }
+        }
+        if (best < 0.0) {
+          r.stiffness[g] = std::nan("");
+          r.group_observable[g] = false;
+        }
+      }
+      if (pass > 0) per_motion = fits;
+    }
+    MethodFit fit;
+    fit.method = m;
+    for (const BandIdentificationResult& pm : per_motion) fit.fit_rmse = std::max(fit.fit_rmse, pm.rmse);
+    for (std::size_t g = 0; g < bopt.groups.size(); ++g) {
+      GroupEstimate e;
+      e.name = bopt.groups[g].name;
+      e.bands = bopt.groups[g].bands;
+      e.identifiable = r.group_observable[g] && std::isfinite(r.stiffness[g]);
+      e.stiffness = e.identifiable ? r.stiffness[g] : std::nan("");
+      e.relative_std = std::nan("");
+      e.from = source[g];
+      if (!e.identifiable) e.reason = why_not[g].empty() ? "no motion's fit determines it" : why_not[g];
+      fit.groups.push_back(e);
+    }
+    for (std::size_t b = 0; b < r.band.size(); ++b) {
+      const int g = group_of_band[b];
+      BandEstimate be;
+      be.name = r.band[b];
+      be.group = g >= 0 ? bopt.groups[static_cast<std::size_t>(g)].name : "";
+      const bool known = g >= 0 && fit.groups[static_cast<std::size_t>(g)].identifiable;
+      be.natural_length = known ? r.natural_length[b] : std::nan("");
+      be.taut_samples = known ? r.taut_samples[b] : 0;
+      fit.bands.push_back(be);
+    }
+    out.methods.push_back(std::move(fit));
+  }
+  return out;
+}
+
+}  // namespace suitsim::eval

@@ -1,0 +1,72 @@
+// Rendering an evaluation: identification.json, report.json, report.md, the
+// supporting-torque curves as CSV and the plots. Everything here reads an
+// EvaluationResult (the evaluator's output) and, for the scoring columns, a
+// Score (scoring.h); nothing is computed from the streams again.
+//
+// Scoring fields (what changes when only the truth in a scene changes) are
+// named so a reader can tell them apart: JSON keys that start with "true_",
+// "relative_error", "supporting_torque_rmse"; CSV columns "<joint>.model".
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suitsim/eval/evaluation.h"
+#include "suitsim/report/scoring.h"
+
+namespace suitsim::report {
+
+/// How the evaluation was run (report headers and settings).
+struct RunInfo {
+  std::string scene_path;
+  std::string noise = "scene";     ///< "on", "off" or "scene"
+  std::string stribeck = "scene";  ///< "off" or "scene"
+  std::string streams_dir;         ///< non-empty: streams read from here instead of simulated
+  std::size_t num_trials = 0;
+  double simulation_wall_s = 0.0;
+  double wall_s = 0.0;
+};
+
+/// `value` with `digits` significant digits, without an exponent for
+/// magnitudes from 1e-4 to 1e6: a 5 kg robot's 0.0123 N m prints as 0.0123,
+/// not 0.01 or 0.00.
+std::string formatSig(double value, int digits = 3);
+
+/// identification.json: estimates, a-priori values, relative stds,
+/// validation, settings.
+nlohmann::ordered_json identificationJson(const eval::IdentificationOutcome& id, const std::string& scene_name,
+                                          const eval::PipelineOptions& options);
+
+/// Human-readable lines: mass, determined parameters, validation.
+std::string identificationSummary(const eval::IdentificationOutcome& id);
+
+/// report.json (today's keys kept; scoring keys as in the header note).
+nlohmann::ordered_json reportJson(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
+                                  const nlohmann::ordered_json& identification, const std::vector<std::string>& plots);
+
+/// report.md: the paper's tables 2 and 3 for this robot, the curve RMSEs,
+/// which joints were fitted and validated and why, and the plots.
+std::string reportMarkdown(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
+                           const std::vector<std::string>& plots, const std::string& plot_note);
+
+/// DIR/<motion>_<suit>.csv per curve set: time, then per joint its angle,
+/// each method's estimate, the model curve (scoring) and a rest flag.
+void writeCurves(const std::filesystem::path& dir, const eval::EvaluationResult& result, const Score& score);
+
+/// One PNG per motion (A Figs. 12-13) from the curve CSVs in `curves_dir`,
+/// drawn by `script` (scripts/plot_support.py) with the python interpreter
+/// started directly (no shell). Returns the PNG file names written into
+/// `out_dir`; on failure `note` says why (the report then has no plots).
+std::vector<std::string> writePlots(const std::filesystem::path& out_dir, const std::filesystem::path& curves_dir,
+                                    const eval::EvaluationResult& result, const std::filesystem::path& script,
+                                    std::string* note);
+
+/// Where plot_support.py is for the program at `exe`: beside it (the build
+/// tree copies it there) or in ../share/suitsim (an installed tree). Empty
+/// when neither exists.
+std::filesystem::path findPlotScript(const std::filesystem::path& exe);
+
+}  // namespace suitsim::report

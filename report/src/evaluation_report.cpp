@@ -1,0 +1,251 @@
+// report.json, report.md and the curve CSVs of an evaluation.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "suitsim/report/report.h"
+
+namespace suitsim::report {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json numberOrNull(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+
+std::string percent(double relative) {
+  if (!std::isfinite(relative)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f %%", 100.0 * relative);
+  return buf;
+}
+
+const char* methodTitle(eval::SupportMethod m) {
+  switch (m) {
+    case eval::SupportMethod::kApproachA: return "approach A, identified";
+    case eval::SupportMethod::kApproachB: return "approach B, identified";
+    case eval::SupportMethod::kAprioriB: return "approach B, a priori";
+    case eval::SupportMethod::kAprioriA: return "approach A, a priori";
+  }
+  return "?";
+}
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace
+
+std::string formatSig(double value, int digits) {
+  if (!std::isfinite(value)) return "n/a";
+  char buf[64];
+  const double a = std::abs(value);
+  if (a == 0.0) return "0";
+  if (a < 1e-4 || a >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.*e", std::max(0, digits - 1), value);
+    return buf;
+  }
+  // Decimals so that `digits` significant digits show, none beyond.
+  const int magnitude = static_cast<int>(std::floor(std::log10(a)));
+  const int decimals = std::max(0, digits - 1 - magnitude);
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+ordered_json reportJson(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
+                        const ordered_json& identification, const std::vector<std::string>& plots) {
+  ordered_json report;
+  report["scene"] = result.scene_name;
+  report["settings"] = {{"noise", run.noise}, {"stribeck", run.stribeck}};
+  const eval::RigidModel& model = result.identification.model;
+  for (std::size_t s = 0; s < result.suits.size(); ++s) {
+    const eval::SuitFit& suit = result.suits[s];
+    const SuitScore& truth = score.suits[s];
+    ordered_json js;
+    // The headline group is the suit's first (A tables 2 and 3 report type A).
+    js["headline_group"] = suit.group_order.front();
+    js["true_stiffness_n_per_m"] = truth.group_stiffness.front();
+    std::vector<std::string> joints;
+    ordered_json fit_joints;
+    for (const eval::FitJoints& f : suit.fit_joints) {
+      for (const std::string& j : f.joints) {
+        if (std::find(joints.begin(), joints.end(), j) == joints.end()) joints.push_back(j);
+      }
+      fit_joints[f.motion] = {{"joints", f.joints}, {"figure_joint", f.figure_joint}, {"reason", f.reason}};
+    }
+    js["joints"] = joints;
+    js["fit_joints"] = fit_joints;
+    for (std::size_t mi = 0; mi < suit.methods.size(); ++mi) {
+      const eval::MethodFit& m = suit.methods[mi];
+      ordered_json jm;
+      jm["stiffness_n_per_m"] = numberOrNull(m.groups.front().stiffness);
+      jm["relative_error"] = numberOrNull(truth.relative_error[mi].front());
+      ordered_json groups;
+      for (std::size_t g = 0; g < m.groups.size(); ++g) {
+        const eval::GroupEstimate& e = m.groups[g];
+        ordered_json jg = {{"stiffness_n_per_m", numberOrNull(e.stiffness)},
+                           {"true_stiffness_n_per_m", truth.group_stiffness[g]},
+                           {"from", e.from},
+                           {"observable", e.identifiable},
+                           {"identifiable", e.identifiable},
+                           {"relative_std", numberOrNull(e.relative_std)},
+                           {"bands", e.bands}};
+        if (!e.identifiable) jg["reason"] = e.reason;
+        jg["relative_error"] = numberOrNull(truth.relative_error[mi][g]);
+        groups[e.name] = jg;
+      }
+      jm["groups"] = groups;
+      ordered_json bands;
+      for (std::size_t b = 0; b < m.bands.size(); ++b) {
+        bands[m.bands[b].name] = {{"natural_length_m", numberOrNull(m.bands[b].natural_length)},
+                                  {"true_natural_length_m", truth.natural_length[b]},
+                                  {"taut_samples", m.bands[b].taut_samples},
+                                  {"group", m.bands[b].group}};
+      }
+      jm["bands"] = bands;
+      jm["fit_rmse_nm"] = m.fit_rmse;
+      // How far each curve is from the model curve (A Fig. 12 captions): scoring.
+      ordered_json curve_rmse;
+      for (std::size_t c = 0; c < result.curves.size(); ++c) {
+        if (result.curves[c].suit != suit.suit) continue;
+        const CurveScore& cs = score.curves[c];
+        curve_rmse[result.curves[c].motion] = {{"joint", cs.joint},
+                                               {"rmse_nm", cs.rmse[mi]},
+                                               {"moving_rmse_nm", cs.moving_rmse[mi]}};
+      }
+      jm["supporting_torque_rmse"] = curve_rmse;
+      js[eval::methodKey(m.method)] = jm;
+    }
+    report["suits"][suit.suit] = js;
+  }
+  (void)model;
+  report["identification"] = {{"total_mass_kg", identification["total_mass_kg"]},
+                              {"true_total_mass_kg", score.total_mass},
+                              {"base_link_only_total_mass_kg", identification["base_link_only"]["total_mass_kg"]},
+                              {"apriori_total_mass_kg", identification["apriori_total_mass_kg"]},
+                              {"condition_number", identification["condition_number"]},
+                              {"validation", identification["validation"]}};
+  report["plots"] = plots;
+  report["simulation_wall_time_s"] = run.simulation_wall_s;
+  report["wall_time_s"] = run.wall_s;
+  return report;
+}
+
+std::string reportMarkdown(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
+                           const std::vector<std::string>& plots, const std::string& plot_note) {
+  const eval::IdentificationOutcome& id = result.identification;
+  std::string md = "# suitsim evaluation: " + result.scene_name + "\n\n";
+  md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck + ". " +
+        std::to_string(run.num_trials) +
+        (run.streams_dir.empty() ? " trials simulated in " : " trials read from " + run.streams_dir + "; simulation ") +
+        formatSig(run.simulation_wall_s) + " s; whole evaluation " + formatSig(run.wall_s) + " s.\n\n";
+  md += "## Robot identification (A(13)-(20), B(4))\n\n" + identificationSummary(id) +
+        "true total mass (the simulator's): " + formatSig(score.total_mass, 6) + " kg\n\n";
+  md += "## Band stiffness (A tables 2 and 3)\n\n"
+        "Rows: (a) the simulator's truth; (b) A(26) on the supporting torque of approach A, A(3), identified "
+        "parameters; (c) approach B, A(4), identified parameters; (d) approach B with the a-priori parameters "
+        "(the paper's row (d)); (e) approach A with the a-priori parameters. A group that the motions do not "
+        "determine is reported as not identifiable, with the reason, and gets no estimate.\n";
+  const char* rows[] = {"(b)", "(c)", "(d)", "(e)"};
+  for (std::size_t s = 0; s < result.suits.size(); ++s) {
+    const eval::SuitFit& suit = result.suits[s];
+    const SuitScore& truth = score.suits[s];
+    md += "\n### Suit `" + suit.suit + "`\n\n| row | method |";
+    for (const std::string& g : suit.group_order) md += " `" + g + "` k [N/m] | error |";
+    md += "\n|---|---|";
+    for (std::size_t g = 0; g < suit.group_order.size(); ++g) md += "---|---|";
+    md += "\n| (a) | truth |";
+    for (double k : truth.group_stiffness) md += " " + formatSig(k, 4) + " | |";
+    md += "\n";
+    std::string why;
+    for (std::size_t mi = 0; mi < suit.methods.size(); ++mi) {
+      const eval::MethodFit& m = suit.methods[mi];
+      md += std::string("| ") + rows[mi] + " | " + methodTitle(m.method) + " |";
+      for (std::size_t g = 0; g < m.groups.size(); ++g) {
+        const eval::GroupEstimate& e = m.groups[g];
+        md += e.identifiable ? " " + formatSig(e.stiffness, 4) + " | " + percent(truth.relative_error[mi][g]) + " |"
+                             : " not identifiable | |";
+        if (!e.identifiable) why += "- " + std::string(methodTitle(m.method)) + ", `" + e.name + "`: " + e.reason + "\n";
+      }
+      md += "\n";
+    }
+    if (!why.empty()) md += "\nNot identifiable:\n" + why;
+    md += "\nFit joints per motion:\n";
+    for (const eval::FitJoints& f : suit.fit_joints) {
+      md += "- " + f.motion + ": " + joinNames(f.joints) + " (" + f.reason + ")\n";
+    }
+  }
+  md += "\n## Supporting torque against the model (A Figs. 12-13)\n\n"
+        "RMSE (N m) of each estimate from A(21) evaluated with the true bands on the measured angles, at the joint "
+        "the motion is about; in brackets, over the samples where that joint does not rest.\n\n"
+        "| motion | suit | joint | A | B | B a priori | A a priori | RMS of the model |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+  for (std::size_t c = 0; c < result.curves.size(); ++c) {
+    const CurveScore& cs = score.curves[c];
+    md += "| " + result.curves[c].motion + " | " + result.curves[c].suit + " | " + cs.joint;
+    for (std::size_t m = 0; m < cs.rmse.size(); ++m) {
+      md += " | " + formatSig(cs.rmse[m]) + " (" + formatSig(cs.moving_rmse[m]) + ")";
+    }
+    md += " | " + formatSig(cs.model_rms) + " |\n";
+  }
+  if (!plots.empty()) {
+    md += "\n## Plots\n\nShaded: the joint rests in either trial (static friction, A(7)-(8), makes the torque "
+          "unobservable there; the estimates are not drawn).\n\n";
+    for (const std::string& p : plots) md += "![" + p + "](" + p + ")\n\n";
+  } else if (!plot_note.empty()) {
+    md += "\n(" + plot_note + ")\n";
+  }
+  return md;
+}
+
+void writeCurves(const fs::path& dir, const eval::EvaluationResult& result, const Score& score) {
+  const eval::RigidModel& model = result.identification.model;
+  for (std::size_t k = 0; k < result.curves.size(); ++k) {
+    const eval::SupportCurves& c = result.curves[k];
+    const CurveScore& cs = score.curves[k];
+    // The suit's fit joints, and the figure joint first among them.
+    std::vector<std::string> joints;
+    for (const eval::SuitFit& s : result.suits) {
+      if (s.suit != c.suit) continue;
+      for (const eval::FitJoints& f : s.fit_joints) {
+        for (const std::string& j : f.joints) {
+          if (std::find(joints.begin(), joints.end(), j) == joints.end()) joints.push_back(j);
+        }
+      }
+    }
+    std::ofstream f(dir / (c.motion + "_" + c.suit + ".csv"));
+    f << "# supporting torque of suit '" << c.suit << "' during motion '" << c.motion << "' (N m, A(3)-(4)); "
+      << "model = A(21) with the true bands on the measured angles (scoring); rest = 1 where the joint rests in "
+         "either trial\n";
+    f << "time[s]";
+    for (const std::string& j : joints) {
+      f << "," << j << ".angle[rad]";
+      for (eval::SupportMethod m : eval::kSupportMethods) f << "," << j << "." << eval::methodKey(m) << "[N*m]";
+      f << "," << j << ".model[N*m]," << j << ".rest";
+    }
+    f << "\n";
+    char buf[64];
+    for (Eigen::Index t = 0; t < c.time.size(); ++t) {
+      std::snprintf(buf, sizeof buf, "%.6g", c.time[t]);
+      f << buf;
+      for (const std::string& name : joints) {
+        const int j = eval::jointIndex(model, name);
+        std::snprintf(buf, sizeof buf, ",%.9g", c.angle(t, j));
+        f << buf;
+        for (const Eigen::MatrixXd& m : c.method) {
+          std::snprintf(buf, sizeof buf, ",%.9g", m(t, j));
+          f << buf;
+        }
+        std::snprintf(buf, sizeof buf, ",%.9g,%d", cs.model(t, j), c.rest(t, j) ? 1 : 0);
+        f << buf;
+      }
+      f << "\n";
+    }
+  }
+}
+
+}  // namespace suitsim::report

@@ -1,0 +1,158 @@
+// identification.json and the identification summary lines.
+#include <cmath>
+#include <cstdio>
+
+#include "suitsim/eval/regressor.h"
+#include "suitsim/report/report.h"
+
+namespace suitsim::report {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// Readable names of the standard parameters (regressor.h order), for the
+// base parameters' "made of" lists.
+std::string standardName(const eval::RigidModel& model, int column) {
+  static const char* kNames[10] = {"m", "mcx", "mcy", "mcz", "Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"};
+  return model.body_name[column / 10] + "." + kNames[column % 10];
+}
+
+ordered_json estimate(double identified, double apriori, double relative_std) {
+  ordered_json j;
+  j["identified"] = identified;
+  j["apriori"] = apriori;
+  j["relative_std"] = std::isfinite(relative_std) ? ordered_json(relative_std) : ordered_json(nullptr);
+  return j;
+}
+
+ordered_json rmsePair(const eval::RmsePair& p) { return {{"identified", p.identified}, {"apriori", p.apriori}}; }
+
+// How many estimates the motions pin down to 0.5 %: three relative stds
+// within it (the data's own std, see RobotIdentification).
+constexpr double kDetermined = 0.005 / 3.0;
+int determined(const Eigen::VectorXd& rstd) { return static_cast<int>((rstd.array() < kDetermined).count()); }
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace
+
+ordered_json identificationJson(const eval::IdentificationOutcome& id, const std::string& scene_name,
+                                const eval::PipelineOptions& options) {
+  const eval::RigidModel& model = id.model;
+  const eval::Validation& v = id.validation;
+  const double stop = options.identification.stop_velocity;
+  const bool sign_rule = options.identification.rest_rows == eval::IdentificationOptions::RestRows::SignRule;
+  ordered_json j;
+  j["scene"] = scene_name;
+  j["fit_trials"] = id.fit_trials;
+  j["samples"] = id.full.num_samples;
+  j["total_mass_kg"] = id.full.total_mass;
+  j["apriori_total_mass_kg"] = id.full.total_mass_apriori;
+  j["condition_number"] = id.full.condition_number;
+  j["residual_correlation_samples"] = id.full.correlation_samples;
+  j["unexcited_columns"] = id.full.unexcited_columns;
+  j["base_link_only"] = {{"total_mass_kg", id.base_only.total_mass}, {"condition_number", id.base_only.condition_number}};
+  j["validation"]["trials"] = v.trials;
+  j["validation"]["in_sample"] = v.in_sample;
+  j["validation"]["joint"] = v.joints.empty() ? "" : v.joints.front();
+  j["validation"]["joints"] = v.joints;
+  j["validation"]["joints_reason"] = v.joints_reason;
+  j["validation"]["torque_rmse_nm"] = rmsePair(v.torque);
+  j["validation"]["sliding_torque_rmse_nm"] = rmsePair(v.sliding_torque);
+  j["validation"]["sliding_torque_rmse_nm"]["samples"] = v.sliding_samples;
+  j["validation"]["base_moment_rmse_nm"] = rmsePair(v.base_moment);
+  j["validation"]["base_moment_rmse_nm"]["axis"] = "base-link pitch (y)";
+  ordered_json per_trial = ordered_json::array();
+  for (const eval::Validation::Trial& t : v.per_trial) {
+    per_trial.push_back({{"trial", t.name}, {"torque_rmse_nm", rmsePair(t.torque)}, {"base_moment_rmse_nm", rmsePair(t.base_moment)}});
+  }
+  j["validation"]["per_trial"] = per_trial;
+  const eval::IdentificationOptions& o = options.identification;
+  j["settings"] = {{"cutoff_hz", options.conditioning.cutoff_hz},
+                   {"decimate", options.conditioning.decimate},
+                   {"stop_velocity_rad_s", stop},
+                   {"rest_rows", sign_rule ? "sign-rule" : "exclude"},
+                   {"slip_velocity_rad_s", o.slip_velocity},
+                   {"motion_margin_s", o.motion_margin_s},
+                   {"static_quantile", o.static_quantile},
+                   {"sign_rounds", sign_rule ? o.sign_rounds : 0},
+                   {"w_phi", o.w_phi},
+                   {"w_T", o.w_T},
+                   {"w_d", o.w_d},
+                   {"w_c", o.w_c},
+                   {"w_s", o.w_s},
+                   {"w_o", o.w_o}};
+  ordered_json bp = ordered_json::array();
+  for (int k = 0; k < id.base.numBase(); ++k) {
+    ordered_json p = estimate(id.full.phi[k], id.full.phi_apriori[k], id.full.phi_relative_std[k]);
+    p["base_link_only"] = id.base_only.phi[k];
+    // A base parameter is its leading standard parameter plus the dependent
+    // ones folded into it (phi_B = phi_1 + K phi_2).
+    ordered_json made = ordered_json::array();
+    made.push_back(standardName(model, id.base.independent[k]));
+    for (std::size_t c = 0; c < id.base.dependent.size(); ++c) {
+      const double kc = id.base.K(k, static_cast<Eigen::Index>(c));
+      if (std::abs(kc) > 1e-9) made.push_back(std::to_string(kc) + " " + standardName(model, id.base.dependent[c]));
+    }
+    p["standard"] = made;
+    bp.push_back(p);
+  }
+  j["base_parameters"] = bp;
+  ordered_json jp;
+  const eval::JointParameters& xi = id.full.xi;
+  const eval::JointParameters& ref = id.full.xi_apriori;
+  const eval::JointParameters& rs = id.full.xi_relative_std;
+  for (int i = 0; i < model.num_joints; ++i) {
+    ordered_json p;
+    p["motor_constant"] = estimate(xi.motor_constant[i], ref.motor_constant[i], rs.motor_constant[i]);
+    p["viscous"] = estimate(xi.viscous[i], ref.viscous[i], rs.viscous[i]);
+    p["coulomb"] = estimate(xi.coulomb[i], ref.coulomb[i], rs.coulomb[i]);
+    p["static_max"] = estimate(xi.static_max[i], ref.static_max[i], rs.static_max[i]);
+    p["offset"] = estimate(xi.offset[i], ref.offset[i], rs.offset[i]);
+    jp[model.joint_name[i]] = p;
+  }
+  j["joint_parameters"] = jp;
+  ordered_json ex;
+  ex["relative_std_below"] = kDetermined;
+  ex["base_parameters"] = determined(id.full.phi_relative_std);
+  ex["motor_constant"] = determined(rs.motor_constant);
+  ex["viscous"] = determined(rs.viscous);
+  ex["coulomb"] = determined(rs.coulomb);
+  j["determined_to_half_percent"] = ex;
+  return j;
+}
+
+std::string identificationSummary(const eval::IdentificationOutcome& id) {
+  const eval::RigidModel& model = id.model;
+  const eval::Validation& v = id.validation;
+  const eval::JointParameters& rs = id.full.xi_relative_std;
+  std::string s;
+  s += "identified from " + std::to_string(id.fit_trials.size()) + " trials (" + std::to_string(id.full.num_samples) +
+       " samples), " + std::to_string(id.base.numBase()) + " base parameters, condition number " +
+       formatSig(id.full.condition_number) + "\n";
+  s += "total mass: " + formatSig(id.full.total_mass, 6) + " kg (full), " + formatSig(id.base_only.total_mass, 6) +
+       " kg (base link only, B(4)), a priori " + formatSig(id.full.total_mass_apriori, 6) + " kg\n";
+  s += "determined to 0.5 % (3 relative std): " + std::to_string(determined(id.full.phi_relative_std)) + " of " +
+       std::to_string(id.base.numBase()) + " base parameters; of " + std::to_string(model.num_joints) + " joints, k_T " +
+       std::to_string(determined(rs.motor_constant)) + ", k_d " + std::to_string(determined(rs.viscous)) + ", tau_c " +
+       std::to_string(determined(rs.coulomb)) + "\n";
+  const std::string validated = v.in_sample ? "the fitted trials (no other suit-free trial)" : joinNames(v.trials);
+  auto ratio = [](const eval::RmsePair& p) { return formatSig(p.apriori / std::max(p.identified, 1e-300), 2) + "x"; };
+  s += "validation on " + validated + ": " + joinNames(v.joints) + " torque RMSE " + formatSig(v.torque.identified) +
+       " N m identified vs " + formatSig(v.torque.apriori) + " a priori (" + ratio(v.torque) +
+       "); base pitch moment RMSE " + formatSig(v.base_moment.identified) + " vs " + formatSig(v.base_moment.apriori) +
+       " N m (" + ratio(v.base_moment) + ")\n";
+  if (v.sliding_samples > 0) {
+    s += "  while sliding: torque RMSE " + formatSig(v.sliding_torque.identified) + " N m identified vs " +
+         formatSig(v.sliding_torque.apriori) + " a priori (" + ratio(v.sliding_torque) + ")\n";
+  }
+  s += "  validation joints: " + v.joints_reason + "\n";
+  return s;
+}
+
+}  // namespace suitsim::report

@@ -1,0 +1,112 @@
+// The supporting-torque figures (A Figs. 12-13), drawn by
+// scripts/plot_support.py. The interpreter is started with an argument
+// vector (posix_spawn), never through a shell, so no file name is ever
+// parsed as shell syntax.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstring>
+#include <map>
+
+#include "suitsim/report/report.h"
+
+extern char** environ;
+
+namespace suitsim::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs argv[0] with `args`, its output to `log`; returns the exit status, or
+// a message in `error` when it could not start.
+int spawnAndWait(const std::vector<std::string>& args, const fs::path& log, std::string* error) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    *error = "cannot start " + args[0] + ": " + std::strerror(rc);
+    return -1;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      *error = std::string("waiting for the plotter failed: ") + std::strerror(errno);
+      return -1;
+    }
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace
+
+fs::path findPlotScript(const fs::path& exe) {
+  const fs::path dir = exe.parent_path();
+  for (const fs::path& p : {dir / "plot_support.py", dir / ".." / "share" / "suitsim" / "plot_support.py"}) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p;
+  }
+  return {};
+}
+
+std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& curves_dir,
+                                    const eval::EvaluationResult& result, const fs::path& script, std::string* note) {
+  std::vector<std::string> pngs;
+  if (script.empty()) {
+    *note = "plots skipped: plot_support.py not found beside the program or in ../share/suitsim";
+    return pngs;
+  }
+  // Debian's interpreter, where python3-matplotlib lives, before any other
+  // python3 on the PATH.
+  std::error_code ec;
+  const std::string python = fs::exists("/usr/bin/python3", ec) ? "/usr/bin/python3" : "python3";
+  // One figure per motion, at the joint it is about (the first suit's choice).
+  std::map<std::string, std::string> joint_of_motion;
+  std::vector<std::string> motions;
+  for (const eval::SuitFit& s : result.suits) {
+    for (const eval::FitJoints& f : s.fit_joints) {
+      if (joint_of_motion.emplace(f.motion, f.figure_joint).second) motions.push_back(f.motion);
+    }
+  }
+  for (const std::string& motion : motions) {
+    const std::string joint = joint_of_motion[motion];
+    const fs::path png = out_dir / ("support_" + motion + "_" + joint + ".png");
+    std::vector<std::string> args = {python, script.string(), "--joint", joint, "--title", motion, "--out", png.string()};
+    for (const eval::SuitFit& s : result.suits) {
+      const fs::path csv = curves_dir / (motion + "_" + s.suit + ".csv");
+      if (fs::exists(csv, ec)) args.push_back(csv.string());
+    }
+    const fs::path log = out_dir / ".plot.log";
+    std::string error;
+    const int status = spawnAndWait(args, log, &error);
+    if (status == 0 && fs::exists(png, ec)) {
+      pngs.push_back(png.filename().string());
+      fs::remove(log, ec);
+      continue;
+    }
+    std::string output;
+    if (std::FILE* f = std::fopen(log.c_str(), "r")) {
+      char buf[512];
+      while (std::fgets(buf, sizeof buf, f)) output = buf;  // its last line says why
+      std::fclose(f);
+    }
+    fs::remove(log, ec);
+    while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+    *note = "plots skipped: " + (error.empty() ? python + " " + script.string() + " exited with status " +
+                                                     std::to_string(status) + (output.empty() ? "" : " (" + output + ")")
+                                               : error) +
+            " (scripts/setup.sh installs python3-matplotlib)";
+    return {};
+  }
+  return pngs;
+}
+
+}  // namespace suitsim::report
