@@ -193,7 +193,8 @@ TEST_F(ViewerBinaryTest, HeadlessPictureShowsTheRobotAndItsBandsInTensionColours
   EXPECT_GT(link_middle, middle / 20) << link_middle << " link pixels of " << middle;
   // The four bands, taut in the bend: yellow to red, not just slack green.
   // At t = 4 s the type-A bands pull about 17 N on a scale that is red at
-  // 19.8 N (0.1 m x 197.8 N/m), the type-B bands about 10 N: both colours show.
+  // 20.1 N (197.8 N/m x 1/16 of the robot's 1.62 m), the type-B bands about
+  // 10 N: both colours show.
   EXPECT_GT(band, 1500) << "band-coloured pixels";
   EXPECT_GT(taut, 1000) << "yellow-to-red band pixels";
   EXPECT_GT(red, 500) << "red (type-A band) pixels";

@@ -139,6 +139,8 @@ class App {
   OrbitCamera camera_;
   Layers layers_;
   DrawStyle style_;
+  DrawStyle fitted_;     // the style the scene's scales give: the sliders span 1/100 to 100 times it
+  GlyphScales applied_;  // the scales of the scene the style was last fitted to
   DrawList draw_list_;
 
   bool playing_ = true;
@@ -174,13 +176,17 @@ void App::setScene(io::Scene scene, bool first) {
     }
   }
   followed_ = centreOfMass(sim_->model(), sim_->state());
-  if (sim_->model().num_bands > 0) {
-    // Red at the tension of the stiffest band stretched 10 cm: a bend of the
-    // suit scenes reaches about that.
-    double k = 0.0;
-    for (double s : sim_->model().band_stiffness) k = std::max(k, s);
-    if (first && k > 0.0) style_.tension_scale = static_cast<float>(0.1 * k);
-  }
+  // Arrows and tension colours follow the scene's size, weight and suit. A
+  // reload or another trial of the same robot keeps what the user set, so
+  // that two suits are compared on one colour scale; a robot of another
+  // size or weight, or the first scene with bands, gets its own.
+  const GlyphScales& scales = drawing_->scales();
+  const DrawStyle fitted = defaultStyle(scales);
+  const bool other_size = first || scales.length != applied_.length;
+  if (other_size || scales.weight != applied_.weight) style_.force_scale = fitted.force_scale;
+  if (other_size || (applied_.tension <= 0.0 && scales.tension > 0.0)) style_.tension_scale = fitted.tension_scale;
+  fitted_ = fitted;
+  applied_ = scales;
 }
 
 void App::reset() {
@@ -314,9 +320,21 @@ void App::drawControls() {
   ImGui::SameLine(150);
   ImGui::Checkbox("centre of mass", &layers_.centre_of_mass);
 
+  const GlyphScales& scales = drawing_->scales();
+  ImGui::TextDisabled("length scale %.3g m, weight %.3g N", scales.length, scales.weight);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip(
+        "glyphs are sized by the length scale (the longest side of the scene at t = 0: a standing "
+        "robot's height); arrows are drawn relative to the weight");
+  }
   if (sim_->model().num_bands > 0) {
     ImGui::SetNextItemWidth(-100.0f);
-    ImGui::SliderFloat("red at [N]", &style_.tension_scale, 1.0f, 500.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("red at [N]", &style_.tension_scale, 0.01f * fitted_.tension_scale,
+                       100.0f * fitted_.tension_scale, "%.3g", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("default: the stiffest band stretched by 1/16 of the length scale (%.3g N)",
+                        fitted_.tension_scale);
+    }
     // The colour scale of band tension, slack (green) to the red tension.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -339,14 +357,17 @@ void App::drawControls() {
       ImGui::ColorButton(("##band" + std::to_string(b)).c_str(), {c.r, c.g, c.b, 1.0f}, ImGuiColorEditFlags_NoTooltip,
                          {10, 10});
       ImGui::SameLine();
-      ImGui::Text("%-10s %6.2f N", sim_->model().band_name[b].c_str(), f);
+      ImGui::Text("%-10s %8.3g N", sim_->model().band_name[b].c_str(), f);
     }
   }
   ImGui::SetNextItemWidth(-100.0f);
   float mm_per_n = 1000.0f * style_.force_scale;
-  if (ImGui::SliderFloat("arrow [mm/N]", &mm_per_n, 0.05f, 50.0f, "%.3g", ImGuiSliderFlags_Logarithmic)) {
+  const float fitted_mm_per_n = 1000.0f * fitted_.force_scale;
+  if (ImGui::SliderFloat("arrow [mm/N]", &mm_per_n, 0.01f * fitted_mm_per_n, 100.0f * fitted_mm_per_n, "%.3g",
+                         ImGuiSliderFlags_Logarithmic)) {
     style_.force_scale = 1e-3f * mm_per_n;
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("default: the whole weight as long as the length scale");
 
   // ---- camera and files -----------------------------------------------------------
   ImGui::Separator();

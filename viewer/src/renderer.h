@@ -13,17 +13,6 @@
 
 namespace suitsim::viewer {
 
-/// The plane {p : normal . p = offset}, as the engine's GroundModel has it.
-struct GroundPlane {
-  bool visible = false;
-  Vec3f normal{0.0f, 0.0f, 1.0f};  ///< unit
-  Vec3f tangent_u{1.0f, 0.0f, 0.0f}, tangent_v{0.0f, 1.0f, 0.0f};
-  float offset = 0.0f;             ///< (m)
-  Vec3f centre{0.0f, 0.0f, 0.0f};  ///< where the checkerboard is centred, on the plane
-  float extent = 10.0f;            ///< radius of the drawn part (m)
-  float square = 0.25f;            ///< checker square (m)
-};
-
 class Renderer {
  public:
   /// Needs a current OpenGL 3.3 core context. Throws std::runtime_error with

@@ -16,6 +16,22 @@ constexpr Colour kContactForceColour{0.10f, 0.75f, 0.95f, 1.0f};  // cyan
 constexpr Colour kContactIdleColour{0.30f, 0.32f, 0.36f, 1.0f};
 constexpr Colour kComColour{0.85f, 0.25f, 0.85f, 1.0f};  // magenta
 
+// A robot's glyphs as shares of the length scale, so that they keep their
+// proportions on any robot (in brackets on a 1.6 m one). Chosen by eye: a
+// link reads as a limb, a band is visible beside it without hiding it.
+constexpr float kRobotParticle = 0.0074f;  // particle balls (12 mm)
+constexpr float kRobotFeature = 0.0055f;   // bands, arrow shafts, markers (9 mm)
+constexpr float kRobotCom = 0.0185f;       // centre-of-mass ball (30 mm)
+constexpr float kSoleThickness = 0.0154f;  // (25 mm)
+constexpr float kSoleMargin = 0.0062f;     // beyond the outer contact points (10 mm)
+constexpr float kLift = 0.0006f;           // above the ground (1 mm)
+// A link's rod radius is kLinkRadius x length x cbrt(link mass / total mass):
+// a rod's cross-section follows its mass, a trunk reads as a trunk and a
+// hand as a hand, whatever the robot's density. Bounded so that a massless
+// frame link still shows and a heavy one hides nothing.
+constexpr float kLinkRadius = 0.081f;  // a 3 kg thigh of a 70 kg robot: 46 mm
+constexpr float kLinkRadiusMin = 0.0111f, kLinkRadiusMax = 0.043f;
+
 Vec3f particle(const State& s, int i) {
   return {static_cast<float>(s.position.x[i]), static_cast<float>(s.position.y[i]),
           static_cast<float>(s.position.z[i])};
@@ -96,6 +112,51 @@ Colour tensionColour(double tension, double scale) {
   return hsv(120.0f * (1.0f - t), 0.85f, 0.95f);
 }
 
+GlyphScales glyphScales(const Model& m) {
+  GlyphScales scales;
+  // The box around everything drawn at t = 0: particles, and contact
+  // points, which lie outside their body's particles (a sole under a foot).
+  double lo[3] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+                  std::numeric_limits<double>::max()};
+  double hi[3] = {-lo[0], -lo[1], -lo[2]};
+  auto extend = [&](const Vec3& p) {
+    for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+  };
+  for (int i = 0; i < m.num_particles; ++i) extend(m.particle_initial_position.get(i));
+  for (int c = 0; c < m.numContacts(); ++c) {
+    Vec3 p{0.0, 0.0, 0.0};
+    for (int k = 0; k < 4; ++k) {
+      const Vec3 x = m.particle_initial_position.get(m.contact_particle[c][k]);
+      for (int a = 0; a < 3; ++a) p[a] += m.contact_weight[c][k] * x[a];
+    }
+    extend(p);
+  }
+  double side = 0.0;
+  for (int a = 0; a < 3; ++a) side = std::max(side, hi[a] - lo[a]);
+  // One particle, or none: nothing to measure, a metre is as good as any.
+  if (side > 0.0) scales.length = side;
+
+  double mass = 0.0;
+  for (int i = 0; i < m.num_particles; ++i) mass += m.particle_mass[i];
+  const double g = std::hypot(m.gravity[0], m.gravity[1], m.gravity[2]);
+  constexpr double kStandardGravity = 9.80665;  // (m/s^2)
+  scales.weight = mass * (g > 0.0 ? g : kStandardGravity);
+
+  double k = 0.0;
+  for (double s : m.band_stiffness) k = std::max(k, s);
+  scales.tension = k * GlyphScales::kReferenceStretch * scales.length;
+  return scales;
+}
+
+DrawStyle defaultStyle(const GlyphScales& scales) {
+  DrawStyle style;
+  // The whole weight on one contact would draw an arrow as long as the
+  // robot is tall; on two feet, each arrow is a fraction of that.
+  if (scales.weight > 0.0) style.force_scale = static_cast<float>(scales.length / scales.weight);
+  if (scales.tension > 0.0) style.tension_scale = static_cast<float>(scales.tension);
+  return style;
+}
+
 Vec3f SceneDrawing::initialPoint(const Model& m, const BodyPoint& p) {
   Vec3f x{0.0f, 0.0f, 0.0f};
   for (int k = 0; k < 4; ++k)
@@ -103,8 +164,9 @@ Vec3f SceneDrawing::initialPoint(const Model& m, const BodyPoint& p) {
   return x;
 }
 
-SceneDrawing::SceneDrawing(const io::Scene& scene) {
+SceneDrawing::SceneDrawing(const io::Scene& scene) : scales_(glyphScales(scene.model)) {
   const Model& m = scene.model;
+  const float length = static_cast<float>(scales_.length);
 
   // Extent of the initial configuration.
   Vec3f lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
@@ -141,14 +203,20 @@ SceneDrawing::SceneDrawing(const io::Scene& scene) {
   // merge and a two-particle oscillator's are still visible.
   std::vector<double> rest(m.spring_rest_length.begin(), m.spring_rest_length.end());
   if (scene.robot) {
-    particle_radius_ = 0.012f;
+    particle_radius_ = kRobotParticle * length;
   } else if (!rest.empty()) {
     std::nth_element(rest.begin(), rest.begin() + rest.size() / 4, rest.end());
-    particle_radius_ = std::clamp(0.18f * static_cast<float>(rest[rest.size() / 4]), 0.002f, 0.05f * radius_);
+    particle_radius_ = std::clamp(0.18f * static_cast<float>(rest[rest.size() / 4]), 0.002f * length, 0.05f * radius_);
   } else {
     particle_radius_ = 0.03f * radius_;
   }
-  feature_ = scene.robot ? 0.009f : 0.6f * particle_radius_;
+  feature_ = scene.robot ? kRobotFeature * length : 0.6f * particle_radius_;
+  com_radius_ = scene.robot ? kRobotCom * length : std::max(1.2f * particle_radius_, 0.02f * radius_);
+  sole_thickness_ = kSoleThickness * length;
+  sole_margin_ = kSoleMargin * length;
+  lift_ = kLift * length;
+  double total_mass = 0.0;
+  for (int i = 0; i < m.num_particles; ++i) total_mass += m.particle_mass[i];
 
   // ---- links: rods between joints, on bodies of four particles -------------
   std::vector<int> parent_hinge(m.num_bodies, -1);
@@ -170,8 +238,8 @@ SceneDrawing::SceneDrawing(const io::Scene& scene) {
     BodyPoint com{first, {}};
     for (int k = 0; k < 4; ++k) mass += m.particle_mass[first + k];
     for (int k = 0; k < 4; ++k) com.w[k] = m.particle_mass[first + k] / mass;
-    // Thicker for heavier links: a trunk reads as a trunk, a hand as a hand.
-    const float radius = std::clamp(0.032f * std::cbrt(static_cast<float>(mass)), 0.018f, 0.07f);
+    const float radius = std::clamp(kLinkRadius * length * std::cbrt(static_cast<float>(mass / total_mass)),
+                                    kLinkRadiusMin * length, kLinkRadiusMax * length);
     const BodyPoint hub = parent_hinge[b] >= 0 ? BodyPoint{first, m.hinge_centre_child[parent_hinge[b]]} : com;
 
     std::vector<BodyPoint> joints;
@@ -185,7 +253,9 @@ SceneDrawing::SceneDrawing(const io::Scene& scene) {
       for (std::size_t i = 0; i < joints.size(); ++i) {
         for (std::size_t j = i + 1; j < joints.size(); ++j) {
           const double d = norm(initialPoint(m, joints[i]) - initialPoint(m, joints[j]));
-          if (d > best) best = d, bi = i, bj = j;
+          // A tie (a waist joint as far from either hip) goes to the first
+          // pair, however rounding falls: the same bar on a scaled copy.
+          if (d > best * (1.0 + 1e-5)) best = d, bi = i, bj = j;
         }
       }
       rods_.push_back({joints[bi], joints[bj], radius});
@@ -229,10 +299,12 @@ GroundPlane SceneDrawing::groundPlane(const Model& m) const {
   g.tangent_u = toVec3f(m.ground.tangent_u);
   g.tangent_v = toVec3f(m.ground.tangent_v);
   g.offset = static_cast<float>(m.ground.offset);
-  // Centred under the scene, squares a power of two near a quarter of its radius.
+  // Centred under the scene, squares a power of two near a quarter of its
+  // radius (a small robot stands on small squares). At least 8 m of it: room
+  // to travel, not a glyph.
   g.centre = centre_ - (dot(g.normal, centre_) - g.offset) * g.normal;
   g.extent = std::max(8.0f, 6.0f * radius_);
-  g.square = std::max(0.1f, std::exp2(std::round(std::log2(radius_ / 4.0f))));
+  g.square = std::exp2(std::round(std::log2(radius_ / 4.0f)));
   return g;
 }
 
@@ -279,12 +351,12 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
         lo1 = std::min(lo1, dot(p - mean, e1)), hi1 = std::max(hi1, dot(p - mean, e1));
         lo2 = std::min(lo2, dot(p - mean, e2)), hi2 = std::max(hi2, dot(p - mean, e2));
       }
-      const float thickness = 0.025f;
-      // Lifted a millimetre so the sole does not flicker against the ground it stands on.
+      const float thickness = sole_thickness_;
+      // Lifted a little so the sole does not flicker against the ground it stands on.
       const Vec3f centre =
-          mean + (0.5f * (lo1 + hi1)) * e1 + (0.5f * (lo2 + hi2)) * e2 + (0.5f * thickness + 0.001f) * n;
-      list->box(centre, (0.5f * (hi1 - lo1) + 0.01f) * e1, (0.5f * (hi2 - lo2) + 0.01f) * e2, (0.5f * thickness) * n,
-                kLinkColour);
+          mean + (0.5f * (lo1 + hi1)) * e1 + (0.5f * (lo2 + hi2)) * e2 + (0.5f * thickness + lift_) * n;
+      list->box(centre, (0.5f * (hi1 - lo1) + sole_margin_) * e1, (0.5f * (hi2 - lo2) + sole_margin_) * e2,
+                (0.5f * thickness) * n, kLinkColour);
     }
   }
 
@@ -331,7 +403,7 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
 
   if (layers.centre_of_mass && m.num_particles > 0) {
     const Vec3f com = centreOfMass(m, state);
-    const float r = scene.robot ? 0.03f : std::max(1.2f * particle_radius_, 0.02f * radius_);
+    const float r = com_radius_;
     list->sphere(com, r, kComColour);
     if (m.ground.enabled) {
       // Straight down to the ground along its normal: the point a balance
@@ -339,7 +411,7 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
       const Vec3f n = toVec3f(m.ground.normal);
       const Vec3f foot = com - (dot(n, com) - static_cast<float>(m.ground.offset)) * n;
       list->cylinder(foot, com, 0.2f * r, kComColour);
-      list->disc(foot + 0.002f * n, n, 1.6f * r, 0.003f, kComColour);
+      list->disc(foot + 2.0f * lift_ * n, n, 1.6f * r, 3.0f * lift_, kComColour);
     }
   }
 }

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "draw_list.h"
-#include "renderer.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
@@ -34,6 +33,33 @@ struct DrawStyle {
   float force_scale = 0.002f;   ///< arrow length per newton of contact force (m/N)
 };
 
+/// How big and how heavy a scene is, from its model alone: every glyph size
+/// is a fixed fraction of `length` and every force is drawn relative to
+/// `weight`, so a robot scaled by s (masses by s^3) is drawn scaled by s.
+struct GlyphScales {
+  /// Longest side of the box around the initial configuration, particles
+  /// and contact points (m): a standing robot's height.
+  double length = 1.0;
+  /// Total mass times |gravity| (N); without gravity, times standard gravity,
+  /// the scale a contact force of the same bodies would have on Earth.
+  double weight = 0.0;
+  /// Band tension drawn red (N): the stiffest band stretched by
+  /// kReferenceStretch x length; 0 when the scene has no bands.
+  double tension = 0.0;
+  /// The reference stretch as a share of `length`: 1/16 (0.1 m on a 1.6 m
+  /// robot), what a deep bend gives a band crossing the hips about 0.1
+  /// length behind the joint axes.
+  static constexpr double kReferenceStretch = 1.0 / 16.0;
+};
+
+/// The scales of a model (see GlyphScales); needs no GL context.
+GlyphScales glyphScales(const Model& model);
+
+/// The style that goes with the scales: an arrow as long as the length scale
+/// for the whole weight on one contact, and red at the scales' tension (or
+/// the default where the scene has no bands).
+DrawStyle defaultStyle(const GlyphScales& scales);
+
 /// The band colour for tension f (N) on a scale where `scale` is red: green
 /// when slack, through yellow and orange, to red at and above the scale.
 Colour tensionColour(double tension, double scale);
@@ -45,8 +71,11 @@ class SceneDrawing {
  public:
   /// Precomputes where each link's rods run (as fixed weights on its
   /// body's particles, like the engine's hinge points) and sizes from the
-  /// scene's initial extent.
+  /// scene's glyphScales.
   explicit SceneDrawing(const io::Scene& scene);
+
+  /// The scales every size was taken from.
+  const GlyphScales& scales() const { return scales_; }
 
   void build(const io::Scene& scene, const State& state, const Workspace& ws, const Layers& layers,
              const DrawStyle& style, DrawList* list) const;
@@ -89,8 +118,12 @@ class SceneDrawing {
   std::vector<Sole> soles_;
   Vec3f centre_{0.0f, 0.0f, 0.0f};
   float radius_ = 1.0f;
+  GlyphScales scales_;
   float particle_radius_ = 0.01f;
-  float feature_ = 0.01f;  // thickness of bands, arrows and markers (m)
+  float feature_ = 0.01f;                                // thickness of bands, arrows and markers (m)
+  float com_radius_ = 0.03f;                             // the centre-of-mass marker (m)
+  float sole_thickness_ = 0.025f, sole_margin_ = 0.01f;  // (m)
+  float lift_ = 0.001f;  // what a glyph on the ground is raised by, so it does not flicker against it (m)
   bool has_fixed_ = false;
 };
 
