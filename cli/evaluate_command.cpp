@@ -137,7 +137,7 @@ int evaluateChecked(int argc, char** argv) {
   for (const std::string& j : opt.band_joints) {
     const int k = inputs.apriori.findJoint(j);
     if (k < 0 || inputs.apriori.joints[static_cast<std::size_t>(k)].type == JointType::kFixed) {
-      return usageError("--band-joints: '" + j + "' is no movable joint of the robot");
+      return usageError("--band-joints: '" + j + "' is no joint of the robot that can move");
     }
   }
 

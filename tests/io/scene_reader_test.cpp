@@ -137,6 +137,11 @@ const std::vector<BadScene>& badScenes() {
       {"sensor_duplicate_name", 10, {"<force_sensor>", "'name'", "repeats an earlier sensor name", "(got 's')"}},
       // Experiments: <experiment> trials, named <motion>s and <suit>s, <hold>.
       {"trial_unknown_motion", 14, {"<trial>", "'motion'", "names no <motion>", "(got 'lfit')"}},
+      // Evaluation settings: a named joint must exist, never a fallback.
+      {"motion_fit_joints_unknown", 9, {"<motion>", "'fit_joints'", "no movable joint", "(got 'elbow')"}},
+      {"motion_fit_joints_empty", 9, {"<motion>", "'fit_joints'", "names no joint"}},
+      {"evaluation_validation_unknown_joint", 15, {"<evaluation>", "'validation_joints'", "no movable joint", "(got 'knee')"}},
+      {"evaluation_twice", 16, {"<evaluation>", "only once", "first at line 15"}},
       {"trial_unknown_suit", 17, {"<trial>", "'suit'", "names no <suit>", "(got 'sfot')"}},
       {"trial_purpose_word", 14, {"<trial>", "'purpose'", "evaluation or identification", "(got 'calibration')"}},
       {"trial_identification_with_suit", 18, {"<trial>", "'suit'", "must be none for an identification trial", "(got 'soft')"}},

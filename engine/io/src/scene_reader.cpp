@@ -607,7 +607,7 @@ std::vector<std::string> namedChildren(const std::string& path, const XMLElement
   std::vector<std::string> names;
   const XMLElement* first = nullptr;
   for (const XMLElement* c = robot ? robot->FirstChildElement(tag) : nullptr; c; c = c->NextSiblingElement(tag)) {
-    const ElementReader r(path, c, {"name", "file", "stiffness"});
+    const ElementReader r(path, c, {"name", "file", "stiffness", "fit_joints"});
     if (!named) {
       if (first) {
         throw SceneError(path + ":" + std::to_string(c->GetLineNum()) + ": <" + tag +
