@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
+#include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/report/report.h"
@@ -157,6 +158,14 @@ int evaluateChecked(int argc, char** argv) {
       return usageError(e.what());
     }
     for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    // A run that fails leaves nothing behind, not even the folders it made.
+    const bool out_existed = fs::exists(out, ec), streams_existed = fs::exists(streams, ec);
+    const auto removeFolders = [&] {
+      std::error_code ignored;
+      if (!streams_existed) fs::remove(streams, ignored);  // only if empty
+      if (!out_existed) fs::remove(out, ignored);
+    };
+    experiment::installInterruptHandlers();
     fs::create_directories(streams, ec);
     if (ec) {
       std::fprintf(stderr, "error: cannot create '%s': %s\n", streams.c_str(), ec.message().c_str());
@@ -176,6 +185,11 @@ int evaluateChecked(int argc, char** argv) {
         }
       }
       experiment::commitTrials(jobs, false);
+      removeFolders();
+      if (const int sig = experiment::interruptSignal()) {
+        std::fprintf(stderr, "interrupted: the partial results were removed\n");
+        return 128 + sig;
+      }
       return 1;
     }
     std::string commit_error;

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/recorder.h"
@@ -124,6 +125,13 @@ int runChecked(int argc, char** argv) {
   const bool is_experiment = !jobs.front().scene.trial.name.empty();
 
   std::error_code ec;
+  // A run that fails leaves nothing behind, not even the folder it made.
+  const bool out_existed = fs::exists(out, ec);
+  const auto removeOut = [&] {
+    std::error_code ignored;
+    if (!out_existed) fs::remove(out, ignored);  // only if empty
+  };
+  experiment::installInterruptHandlers();
   fs::create_directories(out, ec);
   if (ec) {
     std::fprintf(stderr, "error: cannot create output directory '%s': %s\n", opt.out_dir.c_str(),
@@ -149,6 +157,11 @@ int runChecked(int argc, char** argv) {
       }
     }
     commitTrials(jobs, false);
+    removeOut();
+    if (const int sig = experiment::interruptSignal()) {
+      std::fprintf(stderr, "interrupted: the partial results were removed\n");
+      return 128 + sig;
+    }
     return 1;
   }
 

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
+#include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/progress.h"
 #include "suitsim/experiment/runner.h"
 #include "suitsim/recorder.h"
@@ -134,7 +137,9 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
 
   auto open = [&](const fs::path& final_name) {
     File f(std::fopen(partialName(final_name).c_str(), "w"), &std::fclose);
-    if (!f) throw std::runtime_error("cannot write '" + partialName(final_name).string() + "'");
+    if (!f) {
+      throw std::runtime_error("cannot write '" + partialName(final_name).string() + "': " + std::strerror(errno));
+    }
     return f;
   };
   File stream = open(job.dir / "stream.csv");
@@ -194,7 +199,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   }
   if (runner.start(sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
   long steps_done = 0;
-  bool diverged = false;
+  bool diverged = false, interrupted = false;
   for (long k = 1; k <= num_steps; ++k) {
     // Truth between the step and the servo's next command: the motor
     // torques recorded are those that acted during the step.
@@ -207,16 +212,26 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     if (runner.advance(sample_truth, sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
     steps_done = k;
     if (k % sample_every == 0 || k == num_steps) {
+      // A non-finite state, or a recorded value that overflowed (a velocity
+      // of 1e200 is finite, its kinetic energy is not), is a divergence.
       if (!stateIsFinite(state)) {
         diverged = true;
         break;
       }
       recorder.sample(state, &ws, row.data());
+      if (!std::all_of(row.begin(), row.end(), [](double v) { return std::isfinite(v); })) {
+        diverged = true;
+        break;
+      }
       writeCsvRow(stream.get(), state.time, row);
+    }
+    if ((k & 1023) == 0 && interruptSignal() != 0) {
+      interrupted = true;
+      break;
     }
     progress.update(static_cast<double>(k) / num_steps);
   }
-  if (sensors && !diverged && runner.finish(sensor_row.data(), &stamp)) {
+  if (sensors && !diverged && !interrupted && runner.finish(sensor_row.data(), &stamp)) {
     writeCsvRow(sensors_file.get(), stamp, sensor_row);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -228,11 +243,21 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     write_failed = std::ferror(file->get()) != 0 || write_failed;
     write_failed = std::fclose(file->release()) != 0 || write_failed;
   }
+  if (interrupted) {
+    job.error = "interrupted by signal " + std::to_string(interruptSignal());
+    return;
+  }
+  const Energy energy_end = computeEnergy(model, state);
+  if (!diverged && !(std::isfinite(energy_start.total()) && std::isfinite(energy_end.total()))) diverged = true;
+  if (!std::isfinite(energy_start.total())) {
+    job.error = "the initial state is not finite: its energy overflows (check the initial positions and velocities)";
+    return;
+  }
   if (diverged) {
     char message[256];
     std::snprintf(message, sizeof message,
-                  "the simulation diverged at t = %.6g s (positions or velocities became non-finite); try a smaller "
-                  "--dt (omega * dt of the stiffest element is %.2f)",
+                  "the simulation diverged at t = %.6g s (a position, velocity or recorded value became non-finite); "
+                  "try a smaller --dt (omega * dt of the stiffest element is %.3g)",
                   state.time, maxNaturalFrequency(model) * sim.dt);
     job.error = message;
     return;
@@ -242,7 +267,6 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     return;
   }
 
-  const Energy energy_end = computeEnergy(model, state);
   nlohmann::ordered_json& summary = job.summary;
   summary["scene"] = scene.name;
   if (!scene.trial.name.empty()) {

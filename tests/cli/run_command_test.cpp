@@ -4,6 +4,8 @@
 // on the thread count.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <csignal>
+#include <cstdio>
 #include <unistd.h>
 
 #include <algorithm>
@@ -289,3 +291,53 @@ TEST_F(RunCommand, SensorStreamIsReproducibleAndDoesNotDisturbTheRun) {
   auto body = [](const std::string& s) { return s.substr(s.find('\n')); };
   EXPECT_TRUE(body(readFile(a / "stream.csv")) == body(readFile(c / "stream.csv")));
 }
+
+namespace {
+
+// A non-finite result, whatever its cause, is a divergence: exit 1, nothing
+// left behind (not even the output folder the run made).
+TEST_F(RunCommand, OverflowingInitialStateStopsAsDivergence) {
+  const fs::path scene = dir_ / "overflow.xml";
+  std::ofstream(scene) << R"(<?xml version="1.0"?>
+<scene name="overflow">
+  <simulation integrator="velocity_verlet" dt="1e-3" duration="0.1"/>
+  <particle name="a" mass="1" pos="0 0 1" vel="1e200 0 0"/>
+</scene>
+)";
+  const fs::path out = dir_ / "out";
+  const Result r = run({"run", scene.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("not finite"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Ctrl-C: the run stops, removes every temporary file and the folder it
+// made, and exits 130 (128 + SIGINT).
+TEST_F(RunCommand, InterruptRemovesPartialFilesAndExits130) {
+  const fs::path out = dir_ / "out";
+  const std::string scene = sourcePath("scenes/jvrc1_protocol.xml");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::FILE* devnull = std::freopen("/dev/null", "w", stdout);
+    std::FILE* err = std::freopen((dir_ / "err.txt").c_str(), "w", stderr);
+    (void)devnull;
+    (void)err;
+    execl(SUITSIM_BINARY, SUITSIM_BINARY, "run", scene.c_str(), "--out", out.c_str(), "--quiet",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until the trials are writing, then interrupt.
+  for (int k = 0; k < 1200 && !fs::exists(out / "ident_arms"); ++k) usleep(50000);
+  usleep(500000);
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::string err = readFile(dir_ / "err.txt");
+  EXPECT_NE(err.find("interrupted"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(out)) << "partial results left behind";
+}
+
+}  // namespace

@@ -352,7 +352,11 @@ void readSimulation(const ElementReader& r, SimulationSettings& sim) {
   sim.duration = r.positive("duration", r.number("duration"));
   sim.output_rate = r.positive("output_rate", r.number("output_rate", 100.0));
   sim.threads = r.integer("threads", 0);
-  if (sim.threads < 0) r.failAttribute("threads", "must be >= 0 (0 means one per core)");
+  // The same bound as the --threads option: OpenMP cannot start more teams
+  // than that on any machine we know of, and a huge team crashes inside it.
+  if (sim.threads < 0 || sim.threads > 1024) {
+    r.failAttribute("threads", "must be a whole number from 0 to 1024 (0 means one per core)");
+  }
   if (sim.output_rate * sim.dt > 1.0 + 1e-12) {
     r.failAttribute("output_rate", "must not exceed 1/dt (one sample per step at most)");
   }
