@@ -1,5 +1,7 @@
 #include "suitsim/eval/streams.h"
 
+#include "suitsim/text_input.h"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -57,6 +59,9 @@ std::string SensorStream::meta(const std::string& key, const std::string& fallba
 
 SensorStream readSensorStream(const std::string& path, const RigidModel& model, const SensorLayout& layout,
                               double expected_rate_hz) {
+  if (const std::string problem = regularFileProblem(path); !problem.empty()) {
+    fail(path, 0, "cannot open the stream file (" + problem + ")");
+  }
   std::ifstream in(path);
   if (!in) fail(path, 0, "cannot open the stream file");
   SensorStream s;
@@ -65,9 +70,9 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
   int line_no = 0;
   std::vector<std::string> labels;
   int header_line = 0;
-  while (std::getline(in, line)) {
+  for (LineRead got; (got = readLine(in, line)) != LineRead::kEnd;) {
     ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (got == LineRead::kTooLong) fail(path, line_no, "a line longer than " + std::to_string(kMaxLineLength) + " characters");
     if (line.empty()) continue;
     if (line[0] == '#') {
       const std::size_t colon = line.find(':');
@@ -125,9 +130,9 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
 
   std::vector<std::vector<double>> rows;
   std::vector<double> row(labels.size());
-  while (std::getline(in, line)) {
+  for (LineRead got; (got = readLine(in, line)) != LineRead::kEnd;) {
     ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (got == LineRead::kTooLong) fail(path, line_no, "a line longer than " + std::to_string(kMaxLineLength) + " characters");
     if (line.empty() || line[0] == '#') continue;
     const std::vector<std::string> fields = splitFields(line);
     if (fields.size() != labels.size()) {

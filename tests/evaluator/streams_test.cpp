@@ -2,6 +2,7 @@
 // rate and header lines, by channel name whatever the column order; every
 // bad input throws one StreamError naming the file, the line and the problem.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -235,6 +236,20 @@ TEST_F(SensorStreams, TwentySamplesAreEnough) { EXPECT_EQ(read(goodStream(20)).n
 
 TEST_F(SensorStreams, MissingFile) {
   EXPECT_TRUE(failsAt((dir_ / "nope" / "sensors.csv").string(), 0, {"cannot open"}));
+}
+
+// A FIFO would block forever and a file of one endless line would fill
+// memory: both are refused.
+TEST_F(SensorStreams, FifoIsRefused) {
+  const fs::path path = dir_ / "fifo.csv";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  EXPECT_TRUE(failsAt(path.string(), 0, {"not a regular file"}));
+}
+
+TEST_F(SensorStreams, OverlongLineIsRefused) {
+  const fs::path path = dir_ / "long.csv";
+  std::ofstream(path) << "# sensor_rate_hz: 200\n" << std::string(2 << 20, 'x') << "\n";
+  EXPECT_TRUE(failsAt(path.string(), 2, {"a line longer than"}));
 }
 
 TEST_F(SensorStreams, NoHeaderRow) {

@@ -3,6 +3,7 @@
 // wrong (issue 4, "Bad input"), and a column naming no joint of the robot
 // is refused naming the column.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -111,6 +112,37 @@ TEST_F(MotionCsv, MissingFileIsRefused) {
     ADD_FAILURE() << "no error";
   } catch (const SceneError& e) {
     EXPECT_NE(std::string(e.what()).find("motion.csv"), std::string::npos) << e.what();
+  }
+}
+
+// A line without end (a file of one huge line, /dev/zero) is refused at the
+// cap instead of filling memory.
+TEST_F(MotionCsv, OverlongLineIsRefused) {
+  const std::string m = failure("time,shoulder\n0," + std::string(2 << 20, '1') + "\n");
+  EXPECT_NE(m.find(csvAt(2)), std::string::npos) << m;
+  EXPECT_NE(m.find("a line longer than"), std::string::npos) << m;
+}
+
+// A FIFO would block the reader forever: only regular files are read.
+TEST_F(MotionCsv, FifoIsRefused) {
+  const fs::path path = scene("time,shoulder\n0,0\n");
+  fs::remove(dir_ / "motion.csv");
+  ASSERT_EQ(mkfifo((dir_ / "motion.csv").c_str(), 0600), 0);
+  try {
+    loadScene(path.string());
+    ADD_FAILURE() << "no error";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MotionCsv, FifoAsSceneIsRefused) {
+  ASSERT_EQ(mkfifo((dir_ / "scene.xml").c_str(), 0600), 0);
+  try {
+    loadScene((dir_ / "scene.xml").string());
+    ADD_FAILURE() << "no error";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
   }
 }
 

@@ -96,6 +96,7 @@ const std::vector<BadScene>& badScenes() {
       {"mass_negative", 5, {"<particle>", "'mass'", "> 0", "(got '-2')"}},
       {"dt_zero", 4, {"<simulation>", "'dt'", "> 0", "(got '0')"}},
       {"threads_too_many", 3, {"<simulation>", "'threads'", "from 0 to 1024", "(got '100000')"}},
+      {"text_before_root", 2, {"text outside the <scene> element", "(got 'stray text"}},
       {"dt_negative", 4, {"<simulation>", "'dt'", "> 0", "(got '-1e-3')"}},
       {"duration_zero", 4, {"<simulation>", "'duration'", "> 0", "(got '0')"}},
       {"spring_negative_damping", 7, {"<spring>", "'damping'", ">= 0", "(got '-0.5')"}},

@@ -1,5 +1,7 @@
 #include "robot_scene.h"
 
+#include "suitsim/text_input.h"
+
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cctype>
@@ -333,15 +335,18 @@ void finishSensors(const Model& model, RobotSetup& setup) {
 }
 
 MotionTable readMotionCsv(const std::string& path) {
+  if (const std::string problem = regularFileProblem(path); !problem.empty()) {
+    throw SceneError(path + ": cannot open file (" + problem + ")");
+  }
   std::ifstream in(path);
   if (!in) throw SceneError(path + ": cannot open file");
   MotionTable table;
   std::string line;
   int line_no = 0;
   bool header = false;
-  while (std::getline(in, line)) {
+  for (LineRead got; (got = readLine(in, line)) != LineRead::kEnd;) {
     ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (got == LineRead::kTooLong) csvFail(path, line_no, "a line longer than " + std::to_string(kMaxLineLength) + " characters");
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> cells;
     std::stringstream ss(line);

@@ -87,6 +87,10 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw SceneError(path + ": cannot open file (no such file)");
   if (std::filesystem::is_directory(status)) throw SceneError(path + ": is a directory, not a scene file");
+  // A FIFO or a device would block or never end.
+  if (!std::filesystem::is_regular_file(status)) {
+    throw SceneError(path + ": is not a regular file (a FIFO, device or socket)");
+  }
 
   const tinyxml2::XMLError err = doc.LoadFile(path.c_str());
   if (err == tinyxml2::XML_ERROR_FILE_NOT_FOUND || err == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
@@ -107,6 +111,19 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   }
   const tinyxml2::XMLElement* root = doc.RootElement();
   if (root == nullptr) throw SceneError(path + ":1: malformed XML: the file has no element (expected <scene>)");
+  // Text outside the root element is no part of any of our formats (a stray
+  // line pasted above <robot> or after </scene>): refuse it, never skip it.
+  for (const tinyxml2::XMLNode* n = doc.FirstChild(); n; n = n->NextSibling()) {
+    const tinyxml2::XMLText* t = n->ToText();
+    if (!t) continue;
+    const std::string text = t->Value() ? t->Value() : "";
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) continue;
+    std::string shown = text.substr(first, text.find_first_of("\r\n", first) - first).substr(0, 40);
+    while (!shown.empty() && std::isspace(static_cast<unsigned char>(shown.back()))) shown.pop_back();
+    throw SceneError(path + ":" + std::to_string(std::max(1, t->GetLineNum())) + ": text outside the <" +
+                     root->Name() + "> element (got '" + shown + "')");
+  }
   // XML allows one root; tinyxml2 reads a second one and we would ignore it.
   if (const tinyxml2::XMLElement* extra = root->NextSiblingElement()) {
     throw SceneError(location(path, extra) + " a second top-level element (everything belongs inside <" +
