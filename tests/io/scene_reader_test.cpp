@@ -96,6 +96,7 @@ const std::vector<BadScene>& badScenes() {
       {"mass_negative", 5, {"<particle>", "'mass'", "> 0", "(got '-2')"}},
       {"dt_zero", 4, {"<simulation>", "'dt'", "> 0", "(got '0')"}},
       {"threads_too_many", 3, {"<simulation>", "'threads'", "from 0 to 1024", "(got '100000')"}},
+      {"block_count_overflow", 4, {"<block>", "'count'", "too large (over 1e7 particles)"}},
       {"text_before_root", 2, {"text outside the <scene> element", "(got 'stray text"}},
       {"dt_negative", 4, {"<simulation>", "'dt'", "> 0", "(got '-1e-3')"}},
       {"duration_zero", 4, {"<simulation>", "'duration'", "> 0", "(got '0')"}},
@@ -413,6 +414,26 @@ TEST_F(SceneReaderWritten, GeneratedBodiesCanBeReferenced) {
   EXPECT_EQ(scene.model.num_springs, clothSprings(4, 3, true) + clothSprings(3, 3, false) + blockSprings(2, 3, 4) + 1);
   EXPECT_EQ(scene.channels.at(0).particles.size(), 24u);
   EXPECT_EQ(scene.channels.at(1).index, scene.model.findParticle("cube.23"));
+}
+
+// Twenty blocks at the particle cap need about 600 GB: the scene is refused
+// before anything is built, at the block that goes past this machine's
+// memory (which one depends on the machine), never with std::bad_alloc.
+TEST(SceneReader, SceneBeyondTheMachinesMemoryIsRefusedBeforeBuilding) {
+  const std::string path = std::string(SUITSIM_SOURCE_DIR) + "/tests/io/data/blocks_beyond_memory.xml";
+  try {
+    suitsim::io::loadScene(path);
+    ADD_FAILURE() << "no error";
+  } catch (const suitsim::io::SceneError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind(path + ":", 0), 0u) << m;
+    const int line = std::stoi(m.substr(path.size() + 1));
+    EXPECT_GE(line, 4) << m;
+    EXPECT_LE(line, 23) << m;
+    for (const char* f : {"<block>", "'count'", "GB of memory", "this machine has"}) {
+      EXPECT_NE(m.find(f), std::string::npos) << m;
+    }
+  }
 }
 
 }  // namespace
