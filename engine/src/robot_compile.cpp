@@ -33,6 +33,14 @@ namespace suitsim {
 
 namespace {
 
+// A description element's "file:line: " (URDF or scene) for compile-stage
+// errors, so they point at the element that caused them.
+std::string where(const std::string& source) { return source.empty() ? std::string() : source + ": "; }
+
+}  // namespace
+
+namespace {
+
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
@@ -128,7 +136,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
         link_in_body[child] = joint_in_body;
       } else if (joint.type == JointType::kRevolute || joint.type == JointType::kContinuous) {
         const Vector3d axis = toEigen(joint.axis);
-        if (!(axis.norm() > 0.0)) throw ModelError("joint '" + joint.name + "' has a zero axis");
+        if (!(axis.norm() > 0.0)) throw ModelError(where(joint.source) + "joint '" + joint.name + "' has a zero axis");
         Hinge h{j, out.link_body[link], static_cast<int>(bodies.size()), joint_in_body, axis.normalized()};
         out.joint_hinge[j] = static_cast<int>(hinges.size());
         bodies[h.parent_body].child_hinges.push_back(out.joint_hinge[j]);
@@ -152,7 +160,9 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
   // ---- merged inertials: mass, first and second moments in body frames ----
   for (int l = 0; l < nl; ++l) {
     const LinkInertial& in = robot.links[l].inertial;
-    if (!(in.mass >= 0.0) || !std::isfinite(in.mass)) throw ModelError("link '" + robot.links[l].name + "': bad mass");
+    if (!(in.mass >= 0.0) || !std::isfinite(in.mass)) {
+      throw ModelError(where(robot.links[l].source) + "link '" + robot.links[l].name + "': bad mass");
+    }
     if (in.mass == 0.0) continue;
     Body& b = bodies[out.link_body[l]];
     const Transform& t = link_in_body[l];
@@ -224,13 +234,14 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
       continue;
     }
     if (!(b.mass > 0.0)) {
-      throw ModelError("body '" + name + "' has no mass: every body the particle engine moves needs mass");
+      throw ModelError(where(robot.links[b.link].source) + "body '" + name +
+                       "' has no mass: every body the particle engine moves needs mass");
     }
     const Vector3d com = b.first_moment / b.mass;
     const Matrix3d S = b.second_moment - b.mass * com * com.transpose();
     const Eigen::SelfAdjointEigenSolver<Matrix3d> eig(0.5 * (S + S.transpose()));
     if (!(eig.eigenvalues().minCoeff() > 1e-9 * std::max(1e-300, eig.eigenvalues().sum()))) {
-      throw ModelError("body '" + name +
+      throw ModelError(where(robot.links[b.link].source) + "body '" + name +
                        "' is flat or a line (an inertia tensor on the triangle-inequality bound): a particle "
                        "cluster needs volume");
     }

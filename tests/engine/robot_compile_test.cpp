@@ -104,6 +104,21 @@ TEST(RobotCompile, FixedJointsMergeAndMasslessBodiesAreRejected) {
   EXPECT_THROW(addRobot(b2, bad, {}, {}, {}), ModelError);
 }
 
+// Compile-stage errors name the element the link or joint came from.
+TEST(RobotCompile, ErrorsNameTheSourceElement) {
+  RobotDescription bad = testing::doublePendulum();
+  RobotLink& lower = bad.links[bad.findLink("lower")];
+  lower.source = "arm.urdf:17";
+  lower.inertial.mass = 0.0;
+  ModelBuilder b;
+  try {
+    addRobot(b, bad, {}, {}, {});
+    ADD_FAILURE() << "no ModelError";
+  } catch (const ModelError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("arm.urdf:17: ", 0), 0u) << e.what();
+  }
+}
+
 TEST(RobotCompile, JointAnglesReadBackFromTheInitialPose) {
   const RobotDescription robot = testing::spatialChain3();
   RobotPose pose;

@@ -292,6 +292,27 @@ TEST(UrdfReaderTest, MissingFileIsAnError) {
   }
 }
 
+// An axis whose squared length overflows still has a direction.
+TEST(UrdfReaderTest, HugeAxisComponentsKeepTheirDirection) {
+  std::string text = readText(kData + "invalid/zero_axis.urdf");
+  text.replace(text.find("0 0 0"), 5, "0 3e200 -4e200");
+  const RobotDescription robot = parseUrdf(text, "huge_axis.urdf");
+  EXPECT_NEAR(robot.joints.at(0).axis[1], 0.6, 1e-15);
+  EXPECT_NEAR(robot.joints.at(0).axis[2], -0.8, 1e-15);
+}
+
+// Problems found when the robot is compiled into particles name the URDF
+// element that caused them, not only the scene's <robot>.
+TEST(UrdfReaderTest, CompileErrorsNameTheUrdfLine) {
+  const RobotDescription robot = loadUrdf(kData + "inertia_edge_cases.urdf");
+  for (const RobotLink& l : robot.links) {
+    EXPECT_EQ(l.source.rfind(kData + "inertia_edge_cases.urdf:", 0), 0u) << l.name << ": " << l.source;
+  }
+  for (const RobotJoint& j : robot.joints) {
+    EXPECT_EQ(j.source.rfind(kData + "inertia_edge_cases.urdf:", 0), 0u) << j.name << ": " << j.source;
+  }
+}
+
 // ---- rejected inputs --------------------------------------------------------
 
 struct InvalidCase {
@@ -344,6 +365,7 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{
             "inertia_triangle_rotated.urdf", 8, {"<inertia>", "triangle inequality", "principal moments", "iyz='0.2'"}},
         InvalidCase{"inertia_not_psd.urdf", 6, {"<inertia>", "positive semi-definite", "ixy='2'"}},
+        InvalidCase{"inertia_overflow.urdf", 6, {"<inertia>", "too large", "ixx='1e308'"}},
         InvalidCase{"zero_axis.urdf", 8, {"<axis>", "'xyz'", "non-zero", "'0 0 0'"}},
         InvalidCase{"origin_not_finite.urdf", 6, {"<origin>", "'xyz'", "finite", "'0 nan 0'"}}),
     [](const ::testing::TestParamInfo<InvalidCase>& info) {

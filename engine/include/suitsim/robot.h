@@ -29,6 +29,7 @@ struct LinkInertial {
 
 struct RobotLink {
   std::string name;
+  std::string source;     ///< "file:line" of the element that defined it (empty if built in code)
   int parent_joint = -1;  ///< joint whose child this link is; -1 for the root
   LinkInertial inertial;
 };
@@ -50,6 +51,7 @@ struct JointActuation {
 
 struct RobotJoint {
   std::string name;
+  std::string source;     ///< "file:line" of the element that defined it (empty if built in code)
   JointType type = JointType::kRevolute;
   int parent_link = -1;
   int child_link = -1;

@@ -140,6 +140,7 @@ RobotDescription readInlineRobot(const std::string& path, const XMLElement* elem
     const ElementReader lr = checkedReader(path, e);
     RobotLink link;
     link.name = lr.text("name");
+    link.source = path + ":" + std::to_string(e->GetLineNum());
     if (link.name.empty()) lr.failAttribute("name", "must not be empty");
     if (!link_index.emplace(link.name, static_cast<int>(robot.links.size())).second) {
       lr.failAttribute("name", "repeats an earlier link name");
@@ -165,6 +166,7 @@ RobotDescription readInlineRobot(const std::string& path, const XMLElement* elem
     const ElementReader jr = checkedReader(path, e);
     RobotJoint joint;
     joint.name = jr.text("name");
+    joint.source = path + ":" + std::to_string(e->GetLineNum());
     if (robot.findJoint(joint.name) >= 0) jr.failAttribute("name", "repeats an earlier joint name");
     const std::string type = jr.text("type");
     if (type == "revolute") joint.type = JointType::kRevolute;

@@ -228,6 +228,7 @@ LinkSource readLink(const std::string& path, const XMLElement* e) {
   LinkSource src;
   src.element = e;
   src.link.name = UrdfElement(path, e).name("name");
+  src.link.source = path + ":" + std::to_string(e->GetLineNum());
   // No <inertial>: a massless frame link (JVRC-1's base_link is one).
   const XMLElement* inertial = single(path, e, "inertial", false);
   if (!inertial) return src;
@@ -242,6 +243,8 @@ LinkSource readLink(const std::string& path, const XMLElement* e) {
   src.link.inertial.mass = UrdfElement(path, src.mass).number("value");
   // urdfdom requires all six components; so do we.
   src.inertia = single(path, inertial, "inertia", true);
+  // Inertia problems found when the link is compiled point here.
+  src.link.source = path + ":" + std::to_string(src.inertia->GetLineNum());
   const UrdfElement r(path, src.inertia);
   src.inertia_as_written = {r.number("ixx"), r.number("iyy"), r.number("izz"),
                             r.number("ixy"), r.number("ixz"), r.number("iyz")};
@@ -257,6 +260,7 @@ JointSource readJoint(const std::string& path, const XMLElement* e) {
   RobotJoint& joint = src.joint;
   const UrdfElement r(path, e);
   joint.name = r.name("name");
+  joint.source = path + ":" + std::to_string(e->GetLineNum());
   const std::string type = r.name("type");
   if (!parseJointType(type, &joint.type)) {
     r.failAttribute("type", "must be revolute, continuous, prismatic, fixed, floating or planar");
@@ -327,6 +331,9 @@ void checkInertial(const std::string& path, const LinkSource& src) {
            "' ixy='" + inertia.raw("ixy") + "' ixz='" + inertia.raw("ixz") + "' iyz='" + inertia.raw("iyz") + "')";
   };
   const double scale = std::abs(i[0]) + std::abs(i[1]) + std::abs(i[2]);
+  // Moments near the largest double overflow every check below (their sum is
+  // infinite, so is the tolerance): no body has them.
+  if (!std::isfinite(scale)) inertia.fail("has moments too large to be a body's " + got());
   const double tol = kInertiaTolerance * scale;
   // The diagonal as written first, so the message can name the attributes.
   static const char* kNames[3] = {"ixx", "iyy", "izz"};
@@ -353,9 +360,15 @@ void checkInertial(const std::string& path, const LinkSource& src) {
 void checkJoint(const std::string& path, JointSource& src) {
   RobotJoint& joint = src.joint;
   if (src.axis) {
+    // Scaled by the largest component first: the direction of (1e200, 0, 0)
+    // is x, though its squared length overflows.
+    const double big = std::max({std::abs(joint.axis[0]), std::abs(joint.axis[1]), std::abs(joint.axis[2])});
+    if (!(big > 1e-12) || !std::isfinite(big)) {
+      UrdfElement(path, src.axis).failAttribute("xyz", "must be a non-zero vector of finite length");
+    }
+    for (double& c : joint.axis) c /= big;
     const double n =
         std::sqrt(joint.axis[0] * joint.axis[0] + joint.axis[1] * joint.axis[1] + joint.axis[2] * joint.axis[2]);
-    if (!(n > 1e-12)) UrdfElement(path, src.axis).failAttribute("xyz", "must be a non-zero vector");
     for (double& c : joint.axis) c /= n;
   }
   if (src.limit) {
