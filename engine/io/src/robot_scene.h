@@ -21,6 +21,10 @@ namespace suitsim::io {
 RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder,
                      const TrialSpec& trial);
 
+/// Adds an object of `mass` (kg) centred at `com` (link frame, m) to a link's
+/// inertial: a solid sphere of `radius` (m), a point mass when 0.
+void addPayload(LinkInertial& inertial, double mass, const Vec3& com, double radius);
+
 /// Turns the force sensors' contact points (builder contact-point indices
 /// while reading) into model contact indices once the model is built.
 void finishSensors(const Model& model, RobotSetup& setup);
