@@ -452,9 +452,10 @@ void printBalance(const Json& b) {
       std::printf("    %s: no ZMP (%s)\n", name.c_str(), m.contains("reason") ? str(m["reason"]).c_str() : "no motion");
       continue;
     }
+    const double margin = m["min_zmp_margin_m"].get<double>();
     std::printf("    %s: smallest ZMP margin %s m at t = %s s (ZMP at %s)%s\n", name.c_str(),
-                num(m["min_zmp_margin_m"].get<double>(), "%.4f").c_str(), num(m["time_s"].get<double>(), "%.2f").c_str(),
-                metres(m["zmp_m"]).c_str(), m["min_zmp_margin_m"].get<double>() < 0.0 ? " OUTSIDE the polygon" : "");
+                num(margin, "%.4f").c_str(), num(m["time_s"].get<double>(), "%.2f").c_str(),
+                metres(m["zmp_m"]).c_str(), margin < 0.0 ? " OUTSIDE the polygon" : "");
   }
 }
 

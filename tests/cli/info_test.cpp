@@ -1,7 +1,7 @@
 // `suitsim info`, tested through the real binary: what a URDF and the
 // shipped scenes compile into (counts and masses checked against the files
-// themselves), the balance printout, the text report, and bad input (exit 2, one line naming file
-// and line, nothing written). No test simulates anything.
+// themselves), the balance printout, the text report, and bad input (exit 2,
+// one line naming file and line, nothing written). No test simulates anything.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

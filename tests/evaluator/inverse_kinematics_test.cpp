@@ -33,7 +33,9 @@ Matrix3d rpy(double r, double p, double y) {
       .toRotationMatrix();
 }
 
-double rotationDistance(const Matrix3d& a, const Matrix3d& b) { return Eigen::AngleAxisd(Matrix3d(a * b.transpose())).angle(); }
+double rotationDistance(const Matrix3d& a, const Matrix3d& b) {
+  return Eigen::AngleAxisd(Matrix3d(a * b.transpose())).angle();
+}
 
 io::Stance jvrcStance() {
   const io::Scene scene = io::loadScene(std::string(SUITSIM_SOURCE_DIR) + "/scenes/jvrc1_stand.xml");

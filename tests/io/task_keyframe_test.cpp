@@ -66,7 +66,9 @@ Matrix3d rpy(double r, double p, double y) {
       .toRotationMatrix();
 }
 
-double angleBetween(const Matrix3d& a, const Matrix3d& b) { return Eigen::AngleAxisd(Matrix3d(a * b.transpose())).angle(); }
+double angleBetween(const Matrix3d& a, const Matrix3d& b) {
+  return Eigen::AngleAxisd(Matrix3d(a * b.transpose())).angle();
+}
 
 void expectFeetStill(Replay& r) {
   for (const eval::FramePose& f : r.feet) {
