@@ -22,14 +22,6 @@ namespace {
 
 using tinyxml2::XMLElement;
 
-std::vector<std::string> words(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> out;
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
-
 /// Points "x y z; x y z; ..." from attribute `attr` (empty items skipped).
 std::vector<Vec3> pointList(const ElementReader& r, const char* attr) {
   std::vector<Vec3> points;
@@ -94,12 +86,6 @@ Vec3 matrixToRpy(const Eigen::Matrix3d& R) {
   return {std::atan2(-R(1, 2), R(1, 1)), pitch, 0.0};  // gimbal lock: fold yaw into roll
 }
 
-Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
-
 }  // namespace
 
 /// Adds a point-like mass (a solid sphere of `radius`) to a link's inertial.
@@ -118,6 +104,12 @@ void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
   in.mass = m;
   in.com = {c.x(), c.y(), c.z()};
   in.inertia = {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
+}
+
+Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
+  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
 }
 
 namespace {

@@ -34,10 +34,7 @@ Stance makeStance(const RobotDescription& known, const RobotPose& pose, const st
   // The root's pose as the engine sets it (robot_compile.cpp): URDF rpy and
   // position, then moved along the normal so the lowest contact point
   // touches the ground.
-  s.initial.base_R = (Eigen::AngleAxisd(pose.base_rpy[2], Vector3d::UnitZ()) *
-                      Eigen::AngleAxisd(pose.base_rpy[1], Vector3d::UnitY()) *
-                      Eigen::AngleAxisd(pose.base_rpy[0], Vector3d::UnitX()))
-                         .toRotationMatrix();
+  s.initial.base_R = rpyToMatrix(pose.base_rpy);
   s.initial.base_p = Vector3d(pose.base_position[0], pose.base_position[1], pose.base_position[2]);
   for (const ContactPoint& c : contacts) {
     const int f = eval::frameIndex(m, c.link);

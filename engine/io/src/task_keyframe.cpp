@@ -4,11 +4,11 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "suitsim/eval/inverse_kinematics.h"
+#include "robot_scene.h"
 #include "suitsim/eval/kinematics.h"
 
 namespace suitsim::io {
@@ -19,14 +19,6 @@ std::string fmt(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
-}
-
-std::vector<std::string> words(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> out;
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
 }
 
 int linkFrame(const ElementReader& r, const char* attribute, const eval::RigidModel& model, const std::string& name) {
@@ -112,10 +104,7 @@ std::vector<int> TaskKeyframes::resolve(const ElementReader& k, double time,
   if (k.has("rpy")) {
     const Vec3 rpy = k.vec3("rpy");
     problem.orientation_frame = link;
-    problem.orientation_W = (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *
-                             Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-                             Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
-                                .toRotationMatrix();
+    problem.orientation_W = rpyToMatrix(rpy);
   }
   if (k.has("height")) {
     problem.height_frame = height_link;
