@@ -1,6 +1,8 @@
 // `suitsim info FILE [--json]`: what a scene or a URDF builds, checked before
 // a long run. Reads the file, compiles it into a Model and prints counts,
-// masses, links, joints, recorded channels and a stable-step estimate.
+// masses, links, joints, recorded channels and a stable-step estimate, and
+// for a standing robot its balance: centre of mass, support polygon and ZMP
+// margin in the initial pose, and the smallest ZMP margin over each motion.
 //
 // Everything is gathered into one ordered JSON object first and the text
 // report is printed from that object, so `--json` and the text can never
@@ -20,6 +22,7 @@
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
 #include "suitsim/io/scene.h"
+#include "suitsim/io/stance.h"
 #include "suitsim/sensors.h"
 #include "suitsim/io/urdf.h"
 #include "suitsim/recorder.h"
@@ -116,6 +119,10 @@ bool hasUrdfRoot(const std::string& path) {
 // ---- gathering ---------------------------------------------------------------------
 
 
+// The ZMP over a motion is sampled this often (s): minimum-jerk segments
+// last seconds, so their extremes are found to well under a millimetre.
+constexpr double kZmpSampleStep = 0.01;
+
 // JSON has no infinity (nlohmann would write null anyway); say so on purpose.
 Json finiteOrNull(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
@@ -193,6 +200,65 @@ Json urdfInfo(const std::string& path) {
   return j;
 }
 
+Json point(const Eigen::Vector2d& p) { return Json::array({p.x(), p.y()}); }
+
+// Balance on the rigid model the experimenter knows (a-priori set plus the
+// held objects, io/stance.h): the initial pose's CoM, support polygon and
+// static ZMP margin, and per motion the smallest ZMP margin with the feet
+// flat. Null with a reason where it does not apply.
+Json balanceInfo(const io::Scene& scene) {
+  const io::RobotSetup& robot = *scene.robot;
+  Json j;
+  if (!robot.truth.floating_base) return Json{{"reason", "fixed base"}};
+  io::Stance stance;
+  try {
+    stance = io::makeStance(robot);
+  } catch (const std::invalid_argument& e) {
+    return Json{{"reason", std::string("no rigid model: ") + e.what()}};
+  }
+  const io::StanceBalance b = io::initialBalance(stance);
+  j["model"] = "a priori + held objects";
+  j["ground_axes"] = {{"normal", {stance.ground.normal.x(), stance.ground.normal.y(), stance.ground.normal.z()}},
+                      {"u", {stance.ground.u.x(), stance.ground.u.y(), stance.ground.u.z()}},
+                      {"v", {stance.ground.v.x(), stance.ground.v.y(), stance.ground.v.z()}}};
+  j["com_m"] = {b.com.x(), b.com.y(), b.com.z()};
+  j["com_ground_m"] = point(b.com_ground);
+  Json polygon = Json::array();
+  for (const Eigen::Vector2d& v : b.polygon.vertices) polygon.push_back(point(v));
+  j["support_polygon_m"] = std::move(polygon);
+  j["zmp_margin_m"] = finiteOrNull(b.margin);
+  // One entry per motion: the first trial that runs it (or the scene itself).
+  Json motions = Json::array();
+  std::vector<io::TrialSpec> trials = io::listTrials(scene.path);
+  if (trials.empty()) trials.push_back(io::TrialSpec{});
+  std::vector<std::string> seen;
+  for (const io::TrialSpec& t : trials) {
+    if (std::find(seen.begin(), seen.end(), t.motion) != seen.end()) continue;
+    seen.push_back(t.motion);
+    const io::Scene trial_scene = t.name.empty() ? scene : io::loadScene(scene.path, t.name);
+    const io::RobotSetup& r = *trial_scene.robot;
+    Json m = {{"motion", t.motion.empty() ? Json(nullptr) : Json(t.motion)}};
+    if (r.motion.hinges().empty() || b.polygon.empty()) {
+      m["min_zmp_margin_m"] = nullptr;
+    } else {
+      try {
+        const eval::ZmpSummary z = io::motionBalance(r, io::makeStance(r), kZmpSampleStep);
+        m["min_zmp_margin_m"] = z.min_margin;
+        m["time_s"] = z.time;
+        m["zmp_m"] = point(z.zmp);
+        m["num_samples"] = z.num_samples;
+      } catch (const std::runtime_error& e) {
+        // The robot leaves the ground in the motion (no normal force): no ZMP.
+        m["min_zmp_margin_m"] = nullptr;
+        m["reason"] = e.what();
+      }
+    }
+    motions.push_back(std::move(m));
+  }
+  j["motions"] = std::move(motions);
+  return j;
+}
+
 Json sceneInfo(const io::Scene& scene) {
   const Model& model = scene.model;
   const io::SimulationSettings& sim = scene.simulation;
@@ -244,6 +310,7 @@ Json sceneInfo(const io::Scene& scene) {
                  {"currents", spec.currents.hinges.size()}};
     }
     j["robot"]["sensors"] = sensors;
+    j["robot"]["balance"] = balanceInfo(scene);
   } else {
     j["num_links"] = 0;
     j["num_joints"] = 0;
@@ -347,6 +414,51 @@ void printUrdf(const Json& j) {
               num(omega > 0.0 ? 1.0 / omega : 0.0, "%.3g").c_str());
 }
 
+std::string metres(const Json& p) {
+  std::string text;
+  for (const Json& x : p) {
+    if (!text.empty()) text.append(" ");
+    const double v = x.get<double>();
+    text.append(num(std::abs(v) < 5e-5 ? 0.0 : v, "%.4f"));  // no "-0.0000"
+  }
+  return text;
+}
+
+void printBalance(const Json& b) {
+  if (b.contains("reason")) {
+    std::printf("  balance: not computed (%s)\n", str(b["reason"]).c_str());
+    return;
+  }
+  std::printf("  balance (model: %s; feet flat; ground coordinates u v in m):\n", str(b["model"]).c_str());
+  std::printf("    centre of mass: %s m (world), over the ground at %s\n", metres(b["com_m"]).c_str(),
+              metres(b["com_ground_m"]).c_str());
+  const Json& polygon = b["support_polygon_m"];
+  if (polygon.empty()) {
+    std::printf("    support polygon: none (no contact point on the ground)\n");
+    return;
+  }
+  std::string vertices;
+  for (const Json& v : polygon) {
+    if (!vertices.empty()) vertices.append("; ");
+    vertices.append(metres(v));
+  }
+  std::printf("    support polygon: %zu vertices: %s\n", polygon.size(), vertices.c_str());
+  std::printf("    ZMP margin, initial pose (static: the CoM's projection): %s m\n",
+              num(b["zmp_margin_m"].get<double>(), "%.4f").c_str());
+  for (const Json& m : b["motions"]) {
+    std::string name = "motion";
+    if (!m["motion"].is_null()) name.append(" ").append(str(m["motion"]));
+    if (m["min_zmp_margin_m"].is_null()) {
+      std::printf("    %s: no ZMP (%s)\n", name.c_str(), m.contains("reason") ? str(m["reason"]).c_str() : "no motion");
+      continue;
+    }
+    const double margin = m["min_zmp_margin_m"].get<double>();
+    std::printf("    %s: smallest ZMP margin %s m at t = %s s (ZMP at %s)%s\n", name.c_str(),
+                num(margin, "%.4f").c_str(), num(m["time_s"].get<double>(), "%.2f").c_str(),
+                metres(m["zmp_m"]).c_str(), margin < 0.0 ? " OUTSIDE the polygon" : "");
+  }
+}
+
 void printScene(const Json& j) {
   std::printf("scene: %s (%s)\n", str(j["scene"]).c_str(), str(j["file"]).c_str());
   const int threads = j["threads"].get<int>();
@@ -384,6 +496,7 @@ void printScene(const Json& j) {
                   sn["encoders"].get<int>(), static_cast<int>(sn["imus"].size()),
                   static_cast<int>(sn["force_sensors"].size()), sn["currents"].get<int>());
     }
+    printBalance(robot["balance"]);
     printLinks(j);
     const Json& joints = j["joints"];
     const int w = nameWidth(joints, 4);

@@ -1,11 +1,12 @@
 // `suitsim info`, tested through the real binary: what a URDF and the
 // shipped scenes compile into (counts and masses checked against the files
-// themselves), the text report, and bad input (exit 2, one line naming file
-// and line, nothing written). No test simulates anything.
+// themselves), the balance printout, the text report, and bad input (exit 2,
+// one line naming file and line, nothing written). No test simulates anything.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -179,6 +180,45 @@ TEST_F(InfoCommand, Jvrc1StandSceneJson) {
   ASSERT_EQ(j["trials"].size(), 1u);
   EXPECT_EQ(j["trials"][0]["name"], "jvrc1_stand");
   EXPECT_TRUE(cwdIsEmpty());
+}
+
+// Balance: the stance's support polygon is the rectangle around both soles
+// (0.20 m long, the feet's outer edges apart), the static ZMP margin is the
+// CoM projection's distance to the nearest side, and a scene without a
+// motion has no ZMP over a motion.
+TEST_F(InfoCommand, Jvrc1StandBalance) {
+  const Json j = infoJson(sourcePath("scenes/jvrc1_stand.xml"));
+  const Json& b = j["robot"]["balance"];
+  ASSERT_TRUE(b.is_object()) << j["robot"].dump();
+  const Json& poly = b["support_polygon_m"];
+  ASSERT_EQ(poly.size(), 4u);
+  double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+  for (const Json& v : poly) {
+    x0 = std::min(x0, v[0].get<double>());
+    x1 = std::max(x1, v[0].get<double>());
+    y0 = std::min(y0, v[1].get<double>());
+    y1 = std::max(y1, v[1].get<double>());
+  }
+  EXPECT_NEAR(x1 - x0, 0.20, 1e-9);  // sole corners at -0.07 and +0.13
+  EXPECT_GT(y1 - y0, 0.11);          // two soles 0.11 wide, side by side
+  const double cx = b["com_ground_m"][0].get<double>(), cy = b["com_ground_m"][1].get<double>();
+  EXPECT_DOUBLE_EQ(cx, b["com_m"][0].get<double>());  // horizontal ground: world x y
+  EXPECT_NEAR(b["zmp_margin_m"].get<double>(), std::min({cx - x0, x1 - cx, cy - y0, y1 - cy}), 1e-12);
+  ASSERT_EQ(b["motions"].size(), 1u);
+  EXPECT_TRUE(b["motions"][0]["min_zmp_margin_m"].is_null());
+}
+
+TEST_F(InfoCommand, IkBendExamplePrintsItsBalance) {
+  const Json j = infoJson(sourcePath("scenes/ik_bend_example.xml"));
+  const Json& m = j["robot"]["balance"]["motions"];
+  ASSERT_EQ(m.size(), 1u);
+  // The bend keeps the ZMP well inside the soles (measured 0.063 m).
+  EXPECT_GT(m[0]["min_zmp_margin_m"].get<double>(), 0.04);
+  EXPECT_LE(m[0]["min_zmp_margin_m"].get<double>(), j["robot"]["balance"]["zmp_margin_m"].get<double>());
+  const Result r = run({"info", sourcePath("scenes/ik_bend_example.xml")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("support polygon: 4 vertices"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("motion: smallest ZMP margin 0.06"), std::string::npos) << r.out;
 }
 
 TEST_F(InfoCommand, ClothSceneJson) {

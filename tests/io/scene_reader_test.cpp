@@ -167,6 +167,21 @@ const std::vector<BadScene>& badScenes() {
       {"hold_unknown_link", 13, {"<hold>", "'link'", "names no link", "(got 'uper')"}},
       {"hold_mass_zero", 10, {"<hold>", "'mass'", "> 0", "(got '0')"}},
       {"hold_mass_negative", 10, {"<hold>", "'mass'", "> 0", "(got '-0.5')"}},
+      // Task-space keyframes (engine/io/src/task_keyframe.h), all on line 17.
+      {"keyframe_link_unknown", 17, {"<keyframe>", "'link'", "names no link", "('chest')"}},
+      {"keyframe_rpy_without_link", 17, {"<keyframe>", "'rpy'", "needs a link attribute"}},
+      {"keyframe_height_without_link", 17, {"<keyframe>", "'height'", "needs a link", "(got '0.5')"}},
+      {"keyframe_height_link_without_height", 17, {"<keyframe>", "'height_link'", "needs a height attribute"}},
+      {"keyframe_link_without_target", 17, {"<keyframe>", "'link'", "no target", "(got 'torso')"}},
+      {"keyframe_feet_alone", 17, {"<keyframe>", "'feet'", "asks nothing else", "(got 'fixed')"}},
+      {"keyframe_feet_unknown", 17, {"<keyframe>", "'feet'", "names no link", "('hoof')"}},
+      {"keyframe_feet_not_on_ground", 17, {"<keyframe>", "'feet'", "'torso'", "no <contact> point on the ground"}},
+      {"keyframe_com_bad", 17, {"<keyframe>", "'com'", "over_feet, inside", "(got 'middle')"}},
+      {"keyframe_com_margin_without_inside", 17, {"<keyframe>", "'com_margin'", "needs com=\"inside\""}},
+      {"keyframe_com_margin_negative", 17, {"<keyframe>", "'com_margin'", ">= 0", "(got '-0.01')"}},
+      {"keyframe_com_margin_too_large", 17, {"<keyframe>", "'com_margin'", "leaves nothing", "(got '0.2')"}},
+      {"keyframe_unreachable", 17, {"<keyframe>", "at t=0.1 s: cannot reach", "orientation of 'torso'", "residual"}},
+      {"keyframe_fixed_base_com", 17, {"<keyframe>", "'com'", "floating-base", "(got 'over_feet')"}},
       // Precedence (STYLE.md, Errors): each fixture holds two faults and the
       // more basic one is reported although it comes later in the file.
       {"precedence_unknown_before_missing", 6, {"<particle>", "unknown attribute 'colour'"}},

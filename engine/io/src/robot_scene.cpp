@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include "suitsim/io/urdf.h"
+#include "task_keyframe.h"
 #include "xml_reader.h"
 
 namespace suitsim::io {
@@ -21,14 +23,6 @@ namespace suitsim::io {
 namespace {
 
 using tinyxml2::XMLElement;
-
-std::vector<std::string> words(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> out;
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
 
 /// Points "x y z; x y z; ..." from attribute `attr` (empty items skipped).
 std::vector<Vec3> pointList(const ElementReader& r, const char* attr) {
@@ -94,11 +88,7 @@ Vec3 matrixToRpy(const Eigen::Matrix3d& R) {
   return {std::atan2(-R(1, 2), R(1, 1)), pitch, 0.0};  // gimbal lock: fold yaw into roll
 }
 
-Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
+}  // namespace
 
 /// Adds a point-like mass (a solid sphere of `radius`) to a link's inertial.
 void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
@@ -117,6 +107,14 @@ void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
   in.com = {c.x(), c.y(), c.z()};
   in.inertia = {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
 }
+
+Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
+  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+namespace {
 
 std::string resolve(const std::string& scene_path, const std::string& file) {
   const std::filesystem::path p(file);
@@ -511,6 +509,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   // Objects held during a motion: known mass the experimenter added (A §5.1:
   // 0.5 kg per hand while bending). Every motion's are checked; the chosen
   // motion's are added to the true links and remembered for the evaluator.
+  std::map<const XMLElement*, std::vector<HeldObject>> held_in;  // every motion's, for its task keyframes
   for (const XMLElement* m : children("motion")) {
     for (const XMLElement* c = m->FirstChildElement("hold"); c; c = c->NextSiblingElement("hold")) {
       const ElementReader cr = checkedReader(scene_path, c);
@@ -521,6 +520,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       held.mass = cr.positive("mass", cr.number("mass"));
       held.com = cr.vec3("com", {0.0, 0.0, 0.0});
       held.radius = cr.nonNegative("radius", cr.number("radius", 0.0));
+      held_in[m].push_back(held);
       if (m != selected_motion) continue;
       addPayload(robot.links[l].inertial, held.mass, held.com, held.radius);
       setup.held.push_back(held);
@@ -540,6 +540,11 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
     if (points.empty()) cr.failAttribute("points", "lists no point");
   }
+
+  setup.contacts = contacts;
+  pose.ground_normal = builder.ground().normal;
+  pose.ground_offset = builder.ground().offset;
+  setup.initial_pose = pose;
 
   // Suit bands, A(21)-(25): counts first, then link names, then physics.
   // Bands directly in <robot> are always worn; those in a <suit> only in the
@@ -620,57 +625,6 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
 
   if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
 
-  // The reference motion: a CSV file or keyframes.
-  // Every motion is read (so an error in any shows whichever trial runs).
-  for (const XMLElement* m : children("motion")) {
-    Motion motion;
-    const ElementReader mr = checkedReader(scene_path, m);
-    const bool has_keyframes = m->FirstChildElement("keyframe") != nullptr;
-    if (mr.has("file") == has_keyframes) mr.fail("needs either a file attribute or <keyframe> children, not both");
-    if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
-    if (mr.has("file")) {
-      const std::string file = resolve(scene_path, mr.text("file"));
-      const MotionTable table = readMotionCsv(file);
-      std::vector<int> hinges;
-      for (const std::string& name : table.joints) {
-        const int j = robot.findJoint(name);
-        if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
-          throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
-        }
-        hinges.push_back(setup.compiled.joint_hinge[j]);
-      }
-      motion = Motion(hinges, table.time, table.angles);
-    } else {
-      // Keyframes: joints named anywhere take part; a keyframe that leaves a
-      // joint out keeps its previous value (the initial angle at first).
-      std::vector<int> joints;
-      std::vector<std::vector<std::pair<int, double>>> frames;
-      std::vector<double> times;
-      for (const XMLElement* k = m->FirstChildElement("keyframe"); k; k = k->NextSiblingElement("keyframe")) {
-        const ElementReader kr = checkedReader(scene_path, k);
-        const double t = kr.nonNegative("time", kr.number("time"));
-        if (!times.empty() && !(t > times.back())) kr.failAttribute("time", "must be later than the keyframe before");
-        times.push_back(t);
-        frames.push_back(kr.has("angles") ? jointValues(kr, "angles", robot) : std::vector<std::pair<int, double>>{});
-        for (const auto& [j, v] : frames.back()) {
-          if (std::find(joints.begin(), joints.end(), j) == joints.end()) joints.push_back(j);
-        }
-      }
-      std::vector<double> current(joints.size()), angles;
-      for (std::size_t k = 0; k < joints.size(); ++k) current[k] = pose.joint_angles[joints[k]];
-      for (const auto& frame : frames) {
-        for (const auto& [j, v] : frame) {
-          current[std::find(joints.begin(), joints.end(), j) - joints.begin()] = v;
-        }
-        angles.insert(angles.end(), current.begin(), current.end());
-      }
-      std::vector<int> hinges;
-      for (int j : joints) hinges.push_back(setup.compiled.joint_hinge[j]);
-      motion = Motion::minimumJerk(hinges, times, angles);
-    }
-    if (m == selected_motion) setup.motion = std::move(motion);
-  }
-
   // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no
   // friction, no torque offset, the true motor constants.
   RobotDescription& apriori = setup.apriori;
@@ -703,6 +657,75 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     d = com_shift * d.normalized();
     for (int k = 0; k < 3; ++k) l.inertial.com[k] += d[k];
   }
+
+  // The reference motion: a CSV file or keyframes.
+  // Every motion is read (so an error in any shows whichever trial runs).
+  for (const XMLElement* m : children("motion")) {
+    Motion motion;
+    const ElementReader mr = checkedReader(scene_path, m);
+    const bool has_keyframes = m->FirstChildElement("keyframe") != nullptr;
+    if (mr.has("file") == has_keyframes) mr.fail("needs either a file attribute or <keyframe> children, not both");
+    if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
+    if (mr.has("file")) {
+      const std::string file = resolve(scene_path, mr.text("file"));
+      const MotionTable table = readMotionCsv(file);
+      std::vector<int> hinges;
+      for (const std::string& name : table.joints) {
+        const int j = robot.findJoint(name);
+        if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
+          throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
+        }
+        hinges.push_back(setup.compiled.joint_hinge[j]);
+      }
+      motion = Motion(hinges, table.time, table.angles);
+    } else {
+      // Keyframes: joints named anywhere take part; a keyframe that leaves a
+      // joint out keeps its previous value (the initial angle at first).
+      // Task-space targets (task_keyframe.h) become joint angles here, each
+      // keyframe solved from the pose before it; the joints the solver moves
+      // take part from then on.
+      std::vector<int> joints;
+      std::vector<std::vector<double>> frames;  // every description joint after each keyframe
+      std::vector<double> times;
+      std::vector<double> current = pose.joint_angles;
+      std::optional<TaskKeyframes> tasks;
+      auto takePart = [&](int j) {
+        if (std::find(joints.begin(), joints.end(), j) == joints.end()) joints.push_back(j);
+      };
+      for (const XMLElement* k = m->FirstChildElement("keyframe"); k; k = k->NextSiblingElement("keyframe")) {
+        const ElementReader kr = checkedReader(scene_path, k);
+        const double t = kr.nonNegative("time", kr.number("time"));
+        if (!times.empty() && !(t > times.back())) kr.failAttribute("time", "must be later than the keyframe before");
+        times.push_back(t);
+        const std::vector<std::pair<int, double>> given =
+            kr.has("angles") ? jointValues(kr, "angles", robot) : std::vector<std::pair<int, double>>{};
+        for (const auto& [j, v] : given) {
+          current[j] = v;
+          takePart(j);
+        }
+        if (hasTaskTargets(kr)) {
+          if (!tasks) {
+            RobotDescription known = apriori;
+            for (const HeldObject& h : held_in[m]) {
+              addPayload(known.links[known.findLink(h.link)].inertial, h.mass, h.com, h.radius);
+            }
+            tasks.emplace(kr, known, pose, contacts);
+          }
+          for (int j : tasks->resolve(kr, t, given, current)) takePart(j);
+        }
+        frames.push_back(current);
+      }
+      std::vector<double> angles;
+      for (const std::vector<double>& frame : frames) {
+        for (int j : joints) angles.push_back(frame[j]);
+      }
+      std::vector<int> hinges;
+      for (int j : joints) hinges.push_back(setup.compiled.joint_hinge[j]);
+      motion = Motion::minimumJerk(hinges, times, angles);
+    }
+    if (m == selected_motion) setup.motion = std::move(motion);
+  }
+
   return setup;
 }
 

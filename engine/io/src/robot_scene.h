@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include <Eigen/Core>
 #include <tinyxml2.h>
 
 #include "suitsim/builder.h"
@@ -20,6 +21,13 @@ namespace suitsim::io {
 /// whichever is chosen. Throws SceneError.
 RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder,
                      const TrialSpec& trial);
+
+/// URDF roll-pitch-yaw (rad) as a rotation: R = Rz(yaw) Ry(pitch) Rx(roll).
+Eigen::Matrix3d rpyToMatrix(const Vec3& rpy);
+
+/// Adds an object of `mass` (kg) centred at `com` (link frame, m) to a link's
+/// inertial: a solid sphere of `radius` (m), a point mass when 0.
+void addPayload(LinkInertial& inertial, double mass, const Vec3& com, double radius);
 
 /// Turns the force sensors' contact points (builder contact-point indices
 /// while reading) into model contact indices once the model is built.

@@ -126,7 +126,12 @@ constexpr AttributeRule kBandAttributes[] = {
 };
 constexpr AttributeRule kMotionAttributes[] = {
     {"name", ValueKind::kText, false}, {"file", ValueKind::kText, false}, {"fit_joints", ValueKind::kText, false}};
-constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
+// <keyframe>: joint angles and/or task-space targets (task_keyframe.h).
+constexpr AttributeRule kKeyframeAttributes[] = {
+    {"time", ValueKind::kNumber, true},  {"angles", ValueKind::kText, false},     {"link", ValueKind::kText, false},
+    {"rpy", ValueKind::kVec3, false},    {"height", ValueKind::kNumber, false},   {"height_link", ValueKind::kText, false},
+    {"feet", ValueKind::kText, false},   {"com", ValueKind::kText, false},        {"com_margin", ValueKind::kNumber, false},
+};
 // <hold>: an object held during the motion (0.5 kg per hand in A §5.1).
 constexpr AttributeRule kHoldAttributes[] = {
     {"link", ValueKind::kText, true}, {"mass", ValueKind::kNumber, true}, {"com", ValueKind::kVec3, false},

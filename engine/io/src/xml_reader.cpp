@@ -20,15 +20,15 @@ std::string location(const std::string& path, const tinyxml2::XMLElement* e) {
   return out.str();
 }
 
-std::vector<std::string> splitWhitespace(const std::string& s) {
+}  // namespace
+
+std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);
   std::vector<std::string> parts;
   std::string part;
   while (in >> part) parts.push_back(part);
   return parts;
 }
-
-}  // namespace
 
 bool parseNumber(const std::string& s, double* out) {
   const char* begin = s.data();
@@ -257,7 +257,7 @@ bool ElementReader::boolean(const char* name, bool fallback) const {
 }
 
 Vec3 ElementReader::vec3(const char* name) const {
-  const std::vector<std::string> parts = splitWhitespace(text(name));
+  const std::vector<std::string> parts = words(text(name));
   if (parts.size() != 3) failAttribute(name, "must be three numbers");
   Vec3 v{};
   for (int k = 0; k < 3; ++k) {
@@ -271,7 +271,7 @@ Vec3 ElementReader::vec3(const char* name, const Vec3& fallback) const {
 }
 
 std::vector<int> ElementReader::integers(const char* name, std::size_t count) const {
-  const std::vector<std::string> parts = splitWhitespace(text(name));
+  const std::vector<std::string> parts = words(text(name));
   if (parts.size() != count) failAttribute(name, "must be " + std::to_string(count) + " integers");
   std::vector<int> values(count);
   for (std::size_t k = 0; k < count; ++k) {

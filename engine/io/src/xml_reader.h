@@ -54,6 +54,9 @@ class ElementReader {
   const tinyxml2::XMLElement* element_;
 };
 
+/// The whitespace-separated words of `s`.
+std::vector<std::string> words(const std::string& s);
+
 /// Parses a double from the whole of `s`; false on junk or non-finite values.
 bool parseNumber(const std::string& s, double* out);
 

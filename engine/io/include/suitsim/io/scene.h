@@ -61,6 +61,12 @@ struct RobotSetup {
   /// Description link of each contact point, in the order of
   /// compiled.contact_point (the scene's <contact link=...> elements).
   std::vector<int> contact_link;
+  /// The <contact> points themselves (link, point in the link frame), same order.
+  std::vector<ContactPoint> contacts;
+  /// The initial pose as the scene gives it (<robot pos rpy>, <initial>), per
+  /// description joint; place_on_ground and the ground plane as the engine
+  /// used them (the ground plane is set even without a <ground>: z = 0).
+  RobotPose initial_pose;
   /// The robot's <sensors>, resolved to model indices (see sensors.h); empty
   /// when the scene has none.
   std::optional<SensorSpec> sensors;
