@@ -19,7 +19,9 @@
 //   at the protocol's step, dt = 1e-4 s (a 10 kHz servo):
 //     suitsim velocity Verlet vs MuJoCo RK4:             1.8e-5 rad
 //     MuJoCo's semi-implicit Euler vs MuJoCo RK4:        7.3e-4 rad
-// The first is round-off: the two engines integrate the same ODE. The
+// The first is round-off: the two engines integrate the same ODE (one
+// link's mass changed by one part per million on one side, R_KNEE_S, makes
+// it 4.2e-9 rad, so the check sees the model, not only the integrator). The
 // second is mostly velocity Verlet's truncation error at 1e-4 s (second
 // order, against fourth-order RK4 under the same held torques), 40 times
 // smaller than that of MuJoCo's default integrator at the same step. Both are asserted with a margin (kRk4Bound,
