@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libeigen3-dev libtinyxml2-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
+  libmujoco-dev  # optional: the MuJoCo cross-check test and benchmark
   python3-matplotlib
   libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth
 )
