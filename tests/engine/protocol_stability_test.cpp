@@ -202,108 +202,134 @@ TEST(ProtocolStability, IdentificationMotionRunsFiniteAndUpright) {
   EXPECT_LT(z0 - lowest, 0.04);  // the squat lowers it 2.1 cm; a fall, tens of cm
 }
 
+/// How close the ZMP of the rigid robot tracking trial `trial` of the scene
+/// at `path` exactly, both soles flat where they stand, comes to the edge of
+/// the soles' bounding box (m, positive inside), and when (s). Kinematics
+/// only: the pose at every 10 ms is compiled, each body's four particles
+/// carry its exact mass and inertia, and ZMP = sum m (x (z'' + g) - z x'') /
+/// sum m (z'' + g) in the right sole's frame, accelerations by central
+/// differences. `corners`: one sole's contact rectangle in its foot link's
+/// frame (the same for both feet).
+struct ZmpMargin {
+  double inside = 1e9, when = 0.0;
+};
+ZmpMargin zmpMargin(const std::string& path, const std::string& trial, const std::string& right_foot,
+                    const std::string& left_foot, const std::vector<Vector3d>& corners) {
+  const io::Scene scene = io::loadScene(path, trial);
+  const io::RobotSetup& robot = scene.robot.value();
+  const RobotDescription& truth = robot.truth;
+  const State s0 = makeState(scene.model);
+  const int nj = static_cast<int>(truth.joints.size());
+  std::vector<double> initial(nj, 0.0);
+  std::vector<int> hinge_joint(scene.model.num_hinges, -1);
+  for (int j = 0; j < nj; ++j) {
+    const int h = robot.compiled.joint_hinge[j];
+    if (h < 0) continue;
+    initial[j] = jointAngle(scene.model, s0, h);
+    hinge_joint[h] = j;
+  }
+  const int right = truth.findLink(right_foot), left = truth.findLink(left_foot);
+  EXPECT_GE(right, 0) << right_foot;
+  EXPECT_GE(left, 0) << left_foot;
+  if (right < 0 || left < 0) return {};
+  const Motion& motion = robot.motion;
+  std::vector<double> angle(motion.hinges().size()), rate(motion.hinges().size());
+  const double h = 0.01;
+  const int n = static_cast<int>(std::lround(scene.simulation.duration / h));
+  std::vector<std::vector<Vector3d>> p;  // particles in the right sole's frame, per sample
+  std::vector<double> mass;
+  double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+  for (int k = 0; k <= n; ++k) {
+    RobotPose pose;
+    pose.joint_angles = initial;
+    motion.sample(k * h, angle.data(), rate.data());
+    for (std::size_t q = 0; q < angle.size(); ++q) pose.joint_angles[hinge_joint[motion.hinges()[q]]] = angle[q];
+    ModelBuilder builder;
+    const CompiledRobot compiled = addRobot(builder, truth, pose, {}, RobotCompileOptions{});
+    const Model model = builder.build();
+    const State state = makeState(model);
+    // World pose of a foot link's frame: its body's fitted pose times the
+    // link's place in the body.
+    auto linkFrame = [&](int link, Eigen::Matrix3d* R, Vector3d* o) {
+      const Pose body = bodyPose(model, state, compiled.link_body[link]);
+      const Pose& in = compiled.link_in_body[link];
+      Eigen::Matrix3d Rb, Rl;
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+          Rb(r, c) = body.R[3 * r + c];
+          Rl(r, c) = in.R[3 * r + c];
+        }
+      }
+      *R = Rb * Rl;
+      *o = Vector3d(body.p[0], body.p[1], body.p[2]) + Rb * Vector3d(in.p[0], in.p[1], in.p[2]);
+    };
+    Eigen::Matrix3d R;
+    Vector3d o;
+    linkFrame(right, &R, &o);
+    std::vector<Vector3d> frame(model.num_particles);
+    for (int i = 0; i < model.num_particles; ++i) {
+      frame[i] = R.transpose() * (Vector3d(state.position.x[i], state.position.y[i], state.position.z[i]) - o);
+    }
+    p.push_back(std::move(frame));
+    if (k == 0) {
+      mass = model.particle_mass;
+      Eigen::Matrix3d RL;
+      Vector3d oL;
+      linkFrame(left, &RL, &oL);
+      for (const Vector3d& c : corners) {
+        for (const Vector3d& q : {c, Vector3d(R.transpose() * (RL * c + oL - o))}) {
+          x0 = std::min(x0, q.x());
+          x1 = std::max(x1, q.x());
+          y0 = std::min(y0, q.y());
+          y1 = std::max(y1, q.y());
+        }
+      }
+    }
+  }
+  const double g = 9.81, sole = corners[0].z();
+  ZmpMargin margin;
+  for (int k = 1; k < n; ++k) {
+    double nx = 0.0, ny = 0.0, den = 0.0;
+    for (std::size_t i = 0; i < mass.size(); ++i) {
+      const Vector3d& x = p[k][i];
+      const Vector3d acc = (p[k + 1][i] - 2.0 * x + p[k - 1][i]) / (h * h);
+      nx += mass[i] * (x.x() * (acc.z() + g) - (x.z() - sole) * acc.x());
+      ny += mass[i] * (x.y() * (acc.z() + g) - (x.z() - sole) * acc.y());
+      den += mass[i] * (acc.z() + g);
+    }
+    const double zx = nx / den, zy = ny / den;
+    const double inside = std::min({zx - x0, x1 - zx, zy - y0, y1 - zy});
+    if (inside < margin.inside) margin = {inside, k * h};
+  }
+  return margin;
+}
+
 TEST(ProtocolStability, EveryProtocolMotionKeepsItsZmpInsideTheSoles) {
-  // The scene comment's claim: the ZMP of the rigid robot tracking each
-  // motion exactly, both soles flat where they stand, stays at least 4 cm
-  // inside the soles' bounding box. Kinematics only: the pose at every 10 ms
-  // is compiled, each body's four particles carry its exact mass and
-  // inertia, and ZMP = sum m (x (z'' + g) - z x'') / sum m (z'' + g) in the
-  // right sole's frame, accelerations by central differences.
-  const std::string path = scenePath("jvrc1_protocol.xml");
+  // The scene comment's claim: every motion's ZMP stays at least 4 cm inside
+  // the soles' bounding box.
   const std::vector<Vector3d> corners = {
       {-0.07, -0.055, -0.1}, {0.13, -0.055, -0.1}, {0.13, 0.055, -0.1}, {-0.07, 0.055, -0.1}};
   for (const char* trial : {"ident_arms", "ident_squat", "ident_mix", "ident_waist", "bend_none", "twist_none"}) {
-    const io::Scene scene = io::loadScene(path, trial);
-    const io::RobotSetup& robot = scene.robot.value();
-    const RobotDescription& truth = robot.truth;
-    const State s0 = makeState(scene.model);
-    const int nj = static_cast<int>(truth.joints.size());
-    std::vector<double> initial(nj, 0.0);
-    std::vector<int> hinge_joint(scene.model.num_hinges, -1);
-    for (int j = 0; j < nj; ++j) {
-      const int h = robot.compiled.joint_hinge[j];
-      if (h < 0) continue;
-      initial[j] = jointAngle(scene.model, s0, h);
-      hinge_joint[h] = j;
-    }
-    const int right = truth.findLink("R_ANKLE_P_S"), left = truth.findLink("L_ANKLE_P_S");
-    ASSERT_GE(right, 0);
-    ASSERT_GE(left, 0);
-    const Motion& motion = robot.motion;
-    std::vector<double> angle(motion.hinges().size()), rate(motion.hinges().size());
-    const double h = 0.01;
-    const int n = static_cast<int>(std::lround(scene.simulation.duration / h));
-    std::vector<std::vector<Vector3d>> p;  // particles in the right sole's frame, per sample
-    std::vector<double> mass;
-    double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
-    for (int k = 0; k <= n; ++k) {
-      RobotPose pose;
-      pose.joint_angles = initial;
-      motion.sample(k * h, angle.data(), rate.data());
-      for (std::size_t q = 0; q < angle.size(); ++q) pose.joint_angles[hinge_joint[motion.hinges()[q]]] = angle[q];
-      ModelBuilder builder;
-      const CompiledRobot compiled = addRobot(builder, truth, pose, {}, RobotCompileOptions{});
-      const Model model = builder.build();
-      const State state = makeState(model);
-      // World pose of a foot link's frame: its body's fitted pose times the
-      // link's place in the body.
-      auto linkFrame = [&](int link, Eigen::Matrix3d* R, Vector3d* o) {
-        const Pose body = bodyPose(model, state, compiled.link_body[link]);
-        const Pose& in = compiled.link_in_body[link];
-        Eigen::Matrix3d Rb, Rl;
-        for (int r = 0; r < 3; ++r) {
-          for (int c = 0; c < 3; ++c) {
-            Rb(r, c) = body.R[3 * r + c];
-            Rl(r, c) = in.R[3 * r + c];
-          }
-        }
-        *R = Rb * Rl;
-        *o = Vector3d(body.p[0], body.p[1], body.p[2]) + Rb * Vector3d(in.p[0], in.p[1], in.p[2]);
-      };
-      Eigen::Matrix3d R;
-      Vector3d o;
-      linkFrame(right, &R, &o);
-      std::vector<Vector3d> frame(model.num_particles);
-      for (int i = 0; i < model.num_particles; ++i) {
-        frame[i] = R.transpose() * (Vector3d(state.position.x[i], state.position.y[i], state.position.z[i]) - o);
-      }
-      p.push_back(std::move(frame));
-      if (k == 0) {
-        mass = model.particle_mass;
-        Eigen::Matrix3d RL;
-        Vector3d oL;
-        linkFrame(left, &RL, &oL);
-        for (const Vector3d& c : corners) {
-          for (const Vector3d& q : {c, Vector3d(R.transpose() * (RL * c + oL - o))}) {
-            x0 = std::min(x0, q.x());
-            x1 = std::max(x1, q.x());
-            y0 = std::min(y0, q.y());
-            y1 = std::max(y1, q.y());
-          }
-        }
-      }
-    }
-    const double g = 9.81, sole = corners[0].z();
-    double margin = 1e9, when = 0.0;
-    for (int k = 1; k < n; ++k) {
-      double nx = 0.0, ny = 0.0, den = 0.0;
-      for (std::size_t i = 0; i < mass.size(); ++i) {
-        const Vector3d& x = p[k][i];
-        const Vector3d acc = (p[k + 1][i] - 2.0 * x + p[k - 1][i]) / (h * h);
-        nx += mass[i] * (x.x() * (acc.z() + g) - (x.z() - sole) * acc.x());
-        ny += mass[i] * (x.y() * (acc.z() + g) - (x.z() - sole) * acc.y());
-        den += mass[i] * (acc.z() + g);
-      }
-      const double zx = nx / den, zy = ny / den;
-      const double inside = std::min({zx - x0, x1 - zx, zy - y0, y1 - zy});
-      if (inside < margin) {
-        margin = inside;
-        when = k * h;
-      }
-    }
-    std::printf("[measured] %s: ZMP at least %.3f m inside the soles (closest at t = %.2f s)\n", trial, margin,
-                when);
-    EXPECT_GT(margin, 0.04) << trial;  // measured 0.046 (ident_mix) to 0.063 (bend)
+    const ZmpMargin m = zmpMargin(scenePath("jvrc1_protocol.xml"), trial, "R_ANKLE_P_S", "L_ANKLE_P_S", corners);
+    std::printf("[measured] %s: ZMP at least %.3f m inside the soles (closest at t = %.2f s)\n", trial, m.inside,
+                m.when);
+    EXPECT_GT(m.inside, 0.04) << trial;  // measured 0.046 (ident_mix) to 0.063 (bend)
+  }
+}
+
+TEST(ProtocolStability, EveryH1ProtocolMotionKeepsItsZmpInsideTheSoles) {
+  // scenes/h1_protocol.xml's claim: H1 has no balance controller either, so
+  // every motion's ZMP stays at least 3 cm inside the soles (the foot
+  // collision boxes' footprints, x -0.09 to 0.19 m about the ankle). The
+  // bend's hip and ankle angles put the centre of mass 4 cm ahead of the
+  // ankles (5 cm behind the soles' middle); the heels are the near edge.
+  const std::vector<Vector3d> corners = {
+      {-0.09, -0.015, -0.062}, {0.19, -0.015, -0.062}, {0.19, 0.015, -0.062}, {-0.09, 0.015, -0.062}};
+  for (const char* trial : {"ident_arms", "ident_squat", "ident_mix", "ident_hip", "bend_none", "twist_none"}) {
+    const ZmpMargin m = zmpMargin(scenePath("h1_protocol.xml"), trial, "right_ankle_link", "left_ankle_link", corners);
+    std::printf("[measured] h1 %s: ZMP at least %.3f m inside the soles (closest at t = %.2f s)\n", trial, m.inside,
+                m.when);
+    EXPECT_GT(m.inside, 0.03) << trial;  // measured: see the scene comment
   }
 }
 
