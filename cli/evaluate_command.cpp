@@ -68,21 +68,9 @@ double rms(const Eigen::MatrixXd& x) {
   return x.size() ? std::sqrt(x.squaredNorm() / static_cast<double>(x.size())) : 0.0;
 }
 
-// Symmetric bands share a stiffness (A §5.4): the group is the band's name
-// without its side, "bandA_R" and "bandA_L" -> "bandA".
-std::string stiffnessGroupOf(const std::string& band) {
-  for (const char* suffix : {"_R", "_L", "_r", "_l"}) {
-    const std::string s(suffix);
-    if (band.size() > s.size() && band.compare(band.size() - s.size(), s.size(), s) == 0) {
-      return band.substr(0, band.size() - s.size());
-    }
-  }
-  for (const char* prefix : {"R_", "L_", "r_", "l_"}) {
-    const std::string p(prefix);
-    if (band.size() > p.size() && band.compare(0, p.size(), p) == 0) return band.substr(p.size());
-  }
-  return band;
-}
+// Bands in one stiffness group share k (A §5.4): the group the suit
+// declares, a group of its own when it declares none.
+std::string stiffnessGroupOf(const RobotBand& band) { return band.group.empty() ? band.name : band.group; }
 
 struct SuitBandResult {
   std::vector<std::string> joints;          // joints the fit used
@@ -370,14 +358,13 @@ int evaluateChecked(int argc, char** argv) {
       if (eval::jointIndex(model, j) < 0) return usageError("--band-joints: '" + j + "' is no moving joint of the robot");
     }
 
-    // Stiffness groups from the band names; the evaluator's guess is one
-    // value for all (it does not know the truth).
+    // Stiffness groups as the suit declares them.
     eval::BandIdentificationOptions bopt;
     for (const RobotBand& b : routes) {
-      const std::string g = stiffnessGroupOf(b.name);
+      const std::string g = stiffnessGroupOf(b);
       auto it = std::find_if(bopt.groups.begin(), bopt.groups.end(), [&](const eval::StiffnessGroup& s) { return s.name == g; });
       if (it == bopt.groups.end()) {
-        bopt.groups.push_back({g, {b.name}, 100.0});
+        bopt.groups.push_back({g, {b.name}});
       } else {
         it->bands.push_back(b.name);
       }
@@ -388,7 +375,7 @@ int evaluateChecked(int argc, char** argv) {
     const std::string headline = bopt.groups.front().name;
     double headline_truth = 0.0;
     for (const RobotBand& b : truth) {
-      if (stiffnessGroupOf(b.name) == headline) headline_truth = b.stiffness;
+      if (stiffnessGroupOf(b) == headline) headline_truth = b.stiffness;
     }
     js["headline_group"] = headline;
     js["true_stiffness_n_per_m"] = headline_truth;
@@ -446,7 +433,7 @@ int evaluateChecked(int argc, char** argv) {
       std::vector<int> group_of_band;
       for (const std::string& band : motion_samples.front().band) {
         const auto it = std::find_if(o.groups.begin(), o.groups.end(),
-                                     [&](const eval::StiffnessGroup& g) { return g.name == stiffnessGroupOf(band); });
+                                     [&](const eval::StiffnessGroup& g) { return std::find(g.bands.begin(), g.bands.end(), band) != g.bands.end(); });
         group_of_band.push_back(it == o.groups.end() ? -1 : static_cast<int>(it - o.groups.begin()));
       }
       std::vector<eval::BandIdentificationResult> per_motion;
@@ -510,7 +497,7 @@ int evaluateChecked(int argc, char** argv) {
       for (std::size_t g = 0; g < r.group.size(); ++g) {
         double gt = 0.0;
         for (const RobotBand& b : truth) {
-          if (stiffnessGroupOf(b.name) == r.group[g]) gt = b.stiffness;
+          if (stiffnessGroupOf(b) == r.group[g]) gt = b.stiffness;
         }
         groups[r.group[g]] = {{"stiffness_n_per_m", std::isfinite(r.stiffness[g]) ? ordered_json(r.stiffness[g]) : ordered_json(nullptr)},
                               {"true_stiffness_n_per_m", gt},

@@ -120,6 +120,7 @@ constexpr AttributeRule kBandAttributes[] = {
     {"natural_length", ValueKind::kText, false},  // "auto" (default) or metres
     {"damping", ValueKind::kNumber, false}, {"links", ValueKind::kText, true},
     {"points", ValueKind::kText, true},
+    {"group", ValueKind::kText, false},  // stiffness group; default: the band's own name
 };
 constexpr AttributeRule kMotionAttributes[] = {{"name", ValueKind::kText, false}, {"file", ValueKind::kText, false}};
 constexpr AttributeRule kKeyframeAttributes[] = {{"time", ValueKind::kNumber, true}, {"angles", ValueKind::kText, false}};
