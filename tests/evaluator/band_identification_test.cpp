@@ -103,6 +103,24 @@ MatrixXd syntheticTorque(const MatrixXd& theta, const std::vector<std::string>& 
   return tau;
 }
 
+// A bend of n samples (twist 0.12 rad) with l0 the lengths at row `l0_row`,
+// the true torques of stiffness k on kJoints, and the samples to fit them.
+struct BendCase {
+  MatrixXd theta;
+  VectorXd l0;
+  MatrixXd tau;
+  WireSamples samples;
+};
+
+BendCase bendCase(int n, int l0_row, const VectorXd& k) {
+  BendCase c;
+  c.theta = bendTrajectory(suit().model, 0.12, n);
+  c.l0 = lengthsAt(c.theta, l0_row);
+  c.tau = syntheticTorque(c.theta, kJoints, k, c.l0);
+  c.samples = sampleWires(suit().model, suit().wires, c.theta, kJoints);
+  return c;
+}
+
 BandIdentificationOptions twoGroups() {
   BandIdentificationOptions options;
   options.groups = {{"typeA", {"bandA_R", "bandA_L"}}, {"typeB", {"bandB_R", "bandB_L"}}};
@@ -196,12 +214,10 @@ TEST(BandIdentification, RecoversStiffnessAndNaturalLengthAtAnyScale) {
 // Scaling the torques scales k by the same factor and leaves l0 alone, to
 // round-off: the fit has no stiffness scale of its own.
 TEST(BandIdentification, ScalingTheTorqueScalesOnlyTheStiffness) {
-  const MatrixXd theta = bendTrajectory(suit().model, 0.12, 1000);
-  const VectorXd l0 = lengthsAt(theta, 200);  // partly slack
-  const VectorXd k = (VectorXd(4) << 300.0, 300.0, 150.0, 150.0).finished();
-  MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
-  tau += correlatedNoise(tau.rows(), tau.cols(), 0.2, 10.0, 7);
-  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  // Partly slack (l0 of the pose at 2 s), with correlated noise.
+  const BendCase bend = bendCase(1000, 200, (VectorXd(4) << 300.0, 300.0, 150.0, 150.0).finished());
+  const MatrixXd tau = bend.tau + correlatedNoise(bend.tau.rows(), bend.tau.cols(), 0.2, 10.0, 7);
+  const WireSamples& samples = bend.samples;
   const BandIdentificationResult one = identifyBands(samples, tau, twoGroups());
   for (const double scale : {0.01, 100.0}) {
     const BandIdentificationResult r = identifyBands(samples, scale * tau, twoGroups());
@@ -253,11 +269,9 @@ TEST(BandIdentification, NoisyTorquesGiveStiffnessWithinTwoPercent) {
 // and with correlated noise (whose white-noise std would be too small by
 // about √c), the error divided by the std has an RMS near 1.
 TEST(BandIdentification, ReportedStdMatchesTheScatterOfTheEstimates) {
-  const MatrixXd theta = bendTrajectory(suit().model, 0.12, 1000);
-  const VectorXd l0 = lengthsAt(theta, 0);
-  const VectorXd k = VectorXd::Constant(4, 197.8);
-  const MatrixXd clean = syntheticTorque(theta, kJoints, k, l0);
-  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
+  const BendCase bend = bendCase(1000, 0, VectorXd::Constant(4, 197.8));
+  const MatrixXd& clean = bend.tau;
+  const WireSamples& samples = bend.samples;
   for (const double correlation_samples : {0.0, 20.0}) {
     constexpr int kSeeds = 24;
     double sum_sq[2] = {0.0, 0.0};
@@ -459,12 +473,11 @@ TEST(BandIdentification, TypeAOnlyFromWaistPitchLikeThePaper) {
 // ---- determinism and the torque model ---------------------------------------------------------------------
 
 TEST(BandIdentification, DeterministicAndPredictionMatchesForwardKinematics) {
-  const MatrixXd theta = bendTrajectory(suit().model, 0.12, 400);
-  const VectorXd l0 = lengthsAt(theta, 0);
   const VectorXd k = VectorXd::Constant(4, 197.8);
-  const MatrixXd tau = syntheticTorque(theta, kJoints, k, l0);
-  const WireSamples samples = sampleWires(suit().model, suit().wires, theta, kJoints);
-  EXPECT_LT((predictSupportingTorque(samples, k, l0) - tau).cwiseAbs().maxCoeff(), 1e-12);
+  const BendCase bend = bendCase(400, 0, k);
+  const MatrixXd& tau = bend.tau;
+  const WireSamples& samples = bend.samples;
+  EXPECT_LT((predictSupportingTorque(samples, k, bend.l0) - tau).cwiseAbs().maxCoeff(), 1e-12);
   MatrixXd noisy = tau;
   std::mt19937_64 rng(3);
   std::normal_distribution<double> noise(0.0, 0.5);

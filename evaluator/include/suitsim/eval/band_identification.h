@@ -70,6 +70,9 @@
 // squares value stays in stiffness_fit, for diagnostics only) and a reason
 // with the deciding figure; every group's reason also gives how far its
 // bands' stretch varies over the samples and the RMS torque it explains.
+// The std covers noise, not bias: a systematic error of τ_s that the band
+// model can absorb (approach A's servo tracking the motion differently
+// with the suit on) moves k without widening the residual.
 //
 // Choosing bands: only bands named in a stiffness group are fitted; bands
 // left out contribute nothing to τ̂ (the paper fits only the type-A bands
