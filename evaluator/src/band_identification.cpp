@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <Eigen/SVD>
 
 #include "suitsim/eval/kinematics.h"
 
@@ -20,6 +23,9 @@ using Eigen::VectorXd;
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Squared residuals this small next to Σ ‖τ_s‖² are round-off.
+constexpr double kRoundOff = 1e-24;
 
 [[noreturn]] void argumentError(const char* function, const std::string& what) {
   throw std::invalid_argument(std::string(function) + ": " + what);
@@ -71,57 +77,102 @@ Hinge hinge(double x, double w) {
   return {value, slope};
 }
 
-// The fitted part of A(26): parameters x = [k of each fitted group, l0 of
-// each fitted band].
+// The fitted part of A(26): stiffness of each fitted group (eliminated,
+// see the design note) and natural length of each fitted band (searched).
 struct Problem {
   const WireSamples* samples = nullptr;
-  const MatrixXd* torque = nullptr;   // τ_s, N x m
-  std::vector<int> band;              // sample band of each fitted band
-  std::vector<int> band_k;            // parameter index of its group's k
+  VectorXd torque;                    // τ_s flattened, entry t m + c, (N m)
+  std::vector<int> band;              // sample band of each fitted band, (nf)
+  std::vector<int> band_k;            // fitted group of each fitted band, (nf)
   int num_k = 0;                      // fitted groups
   double torque_sq = 0.0;             // Σ ‖τ_s‖²
+  VectorXd l0_lower, l0_upper;        // box for each fitted band's l0 (m), (nf)
 
-  int numParams() const { return num_k + static_cast<int>(band.size()); }
+  int numBands() const { return static_cast<int>(band.size()); }
 };
 
-// Σ_t ‖r_t‖² with r_t = τ_s − τ̂ (A(21) with the hinge h_w), and when A and g
-// are given the Gauss-Newton normal equations A = Σ G_tᵀ G_t, g = Σ G_tᵀ r_t
-// with G_t = ∂r_t/∂x. `width`: smoothing width of each fitted band (m).
-double evaluate(const Problem& p, const VectorXd& x, const VectorXd& width, MatrixXd* A,
-                VectorXd* g) {
+// Everything one evaluation at fixed l0 gives.
+struct Projection {
+  MatrixXd phi;      // Φ: τ̂ = Φ k, (N m x num_k)
+  MatrixXd e;        // ∂r/∂l0 per unit stiffness, (N m x nf)
+  VectorXd k;        // least-squares stiffness at this l0, (num_k)
+  VectorXd r;        // residual τ_s − Φ k, (N m)
+  double cost = 0.0; // ‖r‖²
+  MatrixXd A;        // Golub–Pereyra normal matrix of the reduced problem, (nf x nf)
+  VectorXd g;        // gradient of ½ cost in l0, (nf)
+  // Scratch, kept between evaluations so that they do not reallocate it.
+  Eigen::ColPivHouseholderQR<MatrixXd> qr;
+  MatrixXd jl;       // ∂r/∂l0 at fixed k, then its part outside range(Φ), (N m x nf)
+  VectorXd c;        // E_iᵀ r, (nf)
+};
+
+// Φ and E at l0 with the hinge h_w of each fitted band (w = 0: A(25)
+// exactly). A(21), tension positive: τ̂ = −Σ J_iᵀ k h(l_i − l0_i), so
+// column g of Φ gathers −J_i h_i over the group's bands, and with
+// r = τ_s − τ̂, ∂r/∂l0_i = −k h'_i J_i = k E_i, E_i = −h'_i J_i.
+void buildColumns(const Problem& p, const VectorXd& l0, const VectorXd& width, Projection& out) {
   const WireSamples& s = *p.samples;
-  const int n = s.numSamples(), m = s.numJoints(), np = p.numParams();
-  const auto nb = static_cast<int>(p.band.size());
-  VectorXd r(m);
-  MatrixXd G(m, np);
-  if (A != nullptr) {
-    A->setZero(np, np);
-    g->setZero(np);
-  }
-  double cost = 0.0;
-  for (int t = 0; t < n; ++t) {
-    r = p.torque->row(t).transpose();
-    if (A != nullptr) G.setZero();
-    for (int b = 0; b < nb; ++b) {
-      const int i = p.band[b];
-      const double k = x[p.band_k[b]];
-      const Hinge h = hinge(s.length(t, i) - x[p.num_k + b], width[b]);
-      if (h.value == 0.0 && h.slope == 0.0) continue;  // slack: no torque, no gradient
-      const auto J = s.jacobian[i].row(t).transpose();
-      // A(21), tension positive: τ̂ = −J k h, so r = τ_s + J k h.
-      r.noalias() += (k * h.value) * J;
-      if (A != nullptr) {
-        G.col(p.band_k[b]).noalias() += h.value * J;
-        G.col(p.num_k + b).noalias() = (-k * h.slope) * J;
+  const int n = s.numSamples(), m = s.numJoints(), nf = p.numBands();
+  out.phi.setZero(static_cast<Eigen::Index>(n) * m, p.num_k);
+  out.e.setZero(static_cast<Eigen::Index>(n) * m, nf);
+  for (int b = 0; b < nf; ++b) {
+    const int i = p.band[b];
+    const MatrixXd& J = s.jacobian[i];
+    for (int t = 0; t < n; ++t) {
+      const Hinge h = hinge(s.length(t, i) - l0[b], width[b]);
+      if (h.value == 0.0 && h.slope == 0.0) continue;  // A(25): slack, pulls nothing
+      for (int c = 0; c < m; ++c) {
+        out.phi(t * m + c, p.band_k[b]) -= h.value * J(t, c);
+        out.e(t * m + c, b) = -h.slope * J(t, c);
       }
     }
-    cost += r.squaredNorm();
-    if (A != nullptr) {
-      A->noalias() += G.transpose() * G;
-      g->noalias() += G.transpose() * r;
+  }
+}
+
+// Variable projection at l0: k by least squares, the residual and, when
+// `jacobian`, the Golub–Pereyra normal equations of the reduced problem.
+void project(const Problem& p, const VectorXd& l0, const VectorXd& width, bool jacobian, Projection& out) {
+  buildColumns(p, l0, width, out);
+  Eigen::ColPivHouseholderQR<MatrixXd>& qr = out.qr;
+  // A group whose column is round-off next to the strongest acts nowhere at
+  // this l0: k = 0 for it rather than a huge value fitted to nothing.
+  qr.setThreshold(1e-12);
+  qr.compute(out.phi);
+  out.k = qr.solve(p.torque);
+  if (!out.k.allFinite()) out.k.setZero();
+  out.r = p.torque;
+  out.r.noalias() -= out.phi * out.k;
+  out.cost = out.r.squaredNorm();
+  if (!jacobian) return;
+  const int nf = p.numBands();
+  const int rank = static_cast<int>(qr.rank());
+  // Kaufman's term: the part of ∂r/∂l0 = k E outside the range of Φ,
+  // (I − Q₁Q₁ᵀ) k E, applied in place as Q [0; (Qᵀ k E) below row rank].
+  out.jl = out.e;
+  for (int b = 0; b < nf; ++b) out.jl.col(b) *= out.k[p.band_k[b]];
+  // The gradient needs only this term: r is orthogonal to range(Φ).
+  out.g.noalias() = out.jl.transpose() * out.r;
+  qr.householderQ().adjoint().applyThisOnTheLeft(out.jl);
+  out.jl.topRows(rank).setZero();
+  qr.householderQ().applyThisOnTheLeft(out.jl);
+  out.A.noalias() = out.jl.transpose() * out.jl;
+  // Golub–Pereyra's second term, in the range of Φ (so orthogonal to the
+  // first): the change of k with l0 moving the fit, Φ (ΦᵀΦ)⁻¹ ∂Φᵀ/∂l0 r.
+  // Its Gram matrix is c_i c_j [(ΦᵀΦ)⁻¹]_{g(i) g(j)} with c_i = E_iᵀ r.
+  if (rank > 0) {
+    const MatrixXd R = qr.matrixR().topLeftCorner(rank, rank).triangularView<Eigen::Upper>();
+    const MatrixXd R_inv = R.triangularView<Eigen::Upper>().solve(MatrixXd::Identity(rank, rank));
+    const MatrixXd S_perm = R_inv * R_inv.transpose();
+    MatrixXd S = MatrixXd::Zero(p.num_k, p.num_k);
+    const auto& perm = qr.colsPermutation().indices();
+    for (int a = 0; a < rank; ++a) {
+      for (int c = 0; c < rank; ++c) S(perm[a], perm[c]) = S_perm(a, c);
+    }
+    out.c.noalias() = out.e.transpose() * out.r;
+    for (int a = 0; a < nf; ++a) {
+      for (int b = 0; b < nf; ++b) out.A(a, b) += out.c[a] * out.c[b] * S(p.band_k[a], p.band_k[b]);
     }
   }
-  return cost;
 }
 
 struct LmOutcome {
@@ -129,44 +180,58 @@ struct LmOutcome {
   int iterations = 0;
 };
 
-// Levenberg–Marquardt with Marquardt's scaling D = diag(A) (floored so a
-// parameter that acts nowhere gets a zero step, not a singular system).
-LmOutcome levenbergMarquardt(const Problem& p, VectorXd& x, const VectorXd& width,
-                             int max_iterations) {
-  const int np = p.numParams();
-  MatrixXd A(np, np), A_trial(np, np), M(np, np);
-  VectorXd g(np), g_trial(np), delta(np), x_trial(np);
-  Eigen::LDLT<MatrixXd> ldlt(np);
+// Levenberg–Marquardt on the reduced problem in l0, with Marquardt's scaling
+// D = diag(A) (floored so a natural length that acts nowhere gets a zero
+// step, not a singular system), kept in the box [l0_lower, l0_upper]: a
+// natural length at a bound that the gradient pushes outward is held there
+// for the step, and every trial point is clipped into the box.
+LmOutcome levenbergMarquardt(const Problem& p, VectorXd& l0, const VectorXd& width, int max_iterations) {
+  const int nf = p.numBands();
+  Projection buffers[2];
+  Projection* here = &buffers[0];
+  Projection* trial = &buffers[1];
+  MatrixXd M(nf, nf);
+  VectorXd delta(nf), l0_trial(nf), g(nf);
+  Eigen::LDLT<MatrixXd> ldlt(nf);
   LmOutcome out;
-  out.cost = evaluate(p, x, width, &A, &g);
+  project(p, l0, width, true, *here);
+  out.cost = here->cost;
   // An exact fit: stop at round-off of the torques themselves.
   const double cost_floor = 1e-28 * std::max(p.torque_sq, std::numeric_limits<double>::min());
   double lambda = 1e-3;
   while (out.iterations < max_iterations && out.cost > cost_floor) {
-    const double max_diag = A.diagonal().maxCoeff();
-    if (!(max_diag > 0.0)) break;  // no parameter changes the torque
-    const VectorXd d = A.diagonal().cwiseMax(1e-12 * max_diag);
+    const double max_diag = here->A.diagonal().maxCoeff();
+    if (!(max_diag > 0.0)) break;  // no natural length changes the fit
+    const VectorXd d = here->A.diagonal().cwiseMax(1e-12 * max_diag);
     bool accepted = false;
     while (!accepted && out.iterations < max_iterations) {
       ++out.iterations;
-      M = A;
+      M = here->A;
       M.diagonal() += lambda * d;
+      g = here->g;
+      for (int b = 0; b < nf; ++b) {
+        const bool held = (l0[b] <= p.l0_lower[b] && g[b] > 0.0) || (l0[b] >= p.l0_upper[b] && g[b] < 0.0);
+        if (!held) continue;
+        M.row(b).setZero();
+        M.col(b).setZero();
+        M(b, b) = 1.0;
+        g[b] = 0.0;
+      }
       ldlt.compute(M);
       delta = -ldlt.solve(g);
-      x_trial = x + delta;
-      const double cost = evaluate(p, x_trial, width, &A_trial, &g_trial);
-      if (std::isfinite(cost) && cost < out.cost && delta.allFinite()) {
+      l0_trial = (l0 + delta).cwiseMax(p.l0_lower).cwiseMin(p.l0_upper);
+      delta = l0_trial - l0;
+      project(p, l0_trial, width, true, *trial);
+      if (std::isfinite(trial->cost) && trial->cost < out.cost && delta.allFinite()) {
         accepted = true;
-        const double decrease = out.cost - cost;
+        const double decrease = out.cost - trial->cost;
         const double old_cost = out.cost;
-        x = x_trial;
-        A.swap(A_trial);
-        g.swap(g_trial);
-        out.cost = cost;
+        l0 = l0_trial;
+        std::swap(here, trial);
+        out.cost = here->cost;
         lambda = std::max(lambda / 3.0, 1e-15);
         // Converged: the cost no longer moves, or the step is round-off.
-        const bool tiny_step =
-            (delta.array().abs() <= 1e-13 * (x.array().abs() + 1e-9)).all();
+        const bool tiny_step = (delta.array().abs() <= 1e-13 * (l0.array().abs() + 1e-9)).all();
         if (decrease <= 1e-15 * old_cost || tiny_step) return out;
       } else {
         lambda *= 4.0;
@@ -175,6 +240,31 @@ LmOutcome levenbergMarquardt(const Problem& p, VectorXd& x, const VectorXd& widt
     }
   }
   return out;
+}
+
+// Integrated autocorrelation time of the residual, 1 + 2 Σ_L ρ(L) over lags
+// until ρ first drops to <= 0, pooled over the joint columns; r is N m with
+// entry t m + c. At least 1.
+double correlationTime(const VectorXd& r, int n, int m) {
+  const double r0 = r.squaredNorm();
+  if (!(r0 > 0.0) || n < 3) return 1.0;
+  double sum = 0.0;
+  for (int lag = 1; lag < n / 2; ++lag) {
+    double c = 0.0;
+    for (int t = 0; t + lag < n; ++t) {
+      for (int j = 0; j < m; ++j) c += r[t * m + j] * r[(t + lag) * m + j];
+    }
+    const double rho = c / r0;
+    if (!(rho > 0.0)) break;
+    sum += rho;
+  }
+  return std::max(1.0, 1.0 + 2.0 * sum);
+}
+
+std::string figure(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
 }
 
 }  // namespace
@@ -240,6 +330,20 @@ Eigen::MatrixXd predictSupportingTorque(const WireSamples& samples, const Eigen:
   return tau;
 }
 
+std::vector<StiffnessGroup> stiffnessGroups(const std::vector<RobotBand>& bands) {
+  std::vector<StiffnessGroup> groups;
+  for (const RobotBand& b : bands) {
+    const std::string& name = b.group.empty() ? b.name : b.group;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const StiffnessGroup& g) { return g.name == name; });
+    if (it == groups.end()) {
+      groups.push_back({name, {b.name}});
+    } else {
+      it->bands.push_back(b.name);
+    }
+  }
+  return groups;
+}
+
 BandIdentificationResult identifyBands(const WireSamples& samples,
                                        const Eigen::MatrixXd& supporting_torque,
                                        const BandIdentificationOptions& options) {
@@ -272,16 +376,18 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
       argumentError(kFunction, "smoothing widths must be > 0 (got " + std::to_string(w) + ")");
     }
   }
+  if (!(options.max_relative_std > 0.0) || !std::isfinite(options.max_relative_std)) {
+    argumentError(kFunction, "max_relative_std must be > 0 (got " + std::to_string(options.max_relative_std) + ")");
+  }
+  if (!(options.torque_noise_std >= 0.0) || !std::isfinite(options.torque_noise_std)) {
+    argumentError(kFunction, "torque_noise_std must be >= 0 (got " + std::to_string(options.torque_noise_std) + ")");
+  }
   BandIdentificationResult res;
   res.band = samples.band;
   res.band_group.assign(nb, -1);
   for (std::size_t gi = 0; gi < options.groups.size(); ++gi) {
     const StiffnessGroup& group = options.groups[gi];
     if (group.bands.empty()) argumentError(kFunction, "stiffness group '" + group.name + "' has no bands");
-    if (!(group.stiffness_guess > 0.0) || !std::isfinite(group.stiffness_guess)) {
-      argumentError(kFunction, "stiffness group '" + group.name + "': stiffness_guess must be > 0 (got " +
-                                   std::to_string(group.stiffness_guess) + ")");
-    }
     for (const std::string& name : group.bands) {
       const auto it = std::find(samples.band.begin(), samples.band.end(), name);
       if (it == samples.band.end()) {
@@ -316,16 +422,18 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     res.relevance[i] = strongest > 0.0 ? effect[i] / strongest : 0.0;
     res.fitted[i] = res.band_group[i] >= 0 && (options.relevance_threshold == 0.0 ||
                                                res.relevance[i] >= options.relevance_threshold);
-    if (!res.fitted[i]) res.band_group[i] = -1;
   }
   // ---- parameters -----------------------------------------------------------------
   const auto ng = static_cast<int>(options.groups.size());
   std::vector<int> group_param(ng, -1);
   Problem p;
   p.samples = &samples;
-  p.torque = &supporting_torque;
-  p.torque_sq = supporting_torque.squaredNorm();
-  std::vector<int> param_group;  // group of each k parameter
+  p.torque.resize(static_cast<Eigen::Index>(n) * m);
+  for (int t = 0; t < n; ++t) {
+    for (int c = 0; c < m; ++c) p.torque[t * m + c] = supporting_torque(t, c);
+  }
+  p.torque_sq = p.torque.squaredNorm();
+  std::vector<int> param_group;  // group of each fitted stiffness
   for (int i = 0; i < nb; ++i) {
     if (!res.fitted[i]) continue;
     const int gi = res.band_group[i];
@@ -337,55 +445,190 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   }
   p.num_k = static_cast<int>(param_group.size());
   for (int i : p.band) p.band_k.push_back(group_param[res.band_group[i]]);
-  const int np = p.numParams();
-  const auto nf = static_cast<int>(p.band.size());
+  const int nf = p.numBands();
 
   res.group.reserve(ng);
   for (const StiffnessGroup& group : options.groups) res.group.push_back(group.name);
   res.stiffness = VectorXd::Constant(ng, kNaN);
+  res.stiffness_fit = VectorXd::Constant(ng, kNaN);
+  res.stiffness_std = VectorXd::Constant(ng, kNaN);
+  res.relative_std = VectorXd::Constant(ng, kNaN);
+  res.group_stretch = VectorXd::Constant(ng, kNaN);
+  res.group_torque_rms = VectorXd::Constant(ng, kNaN);
+  res.group_identifiable.assign(ng, false);
+  res.group_reason.assign(ng, "");
   res.natural_length = VectorXd::Constant(nb, kNaN);
+  res.natural_length_std = VectorXd::Constant(nb, kNaN);
   res.taut_samples.assign(nb, 0);
   res.never_taut.assign(nb, false);
-  res.group_observable.assign(ng, false);
   res.torque_rms = std::sqrt(p.torque_sq / (static_cast<double>(n) * m));
   res.rmse = res.torque_rms;
-  if (np == 0) return res;  // nothing left to fit: τ̂ = 0
+  for (int g = 0; g < ng; ++g) {
+    if (group_param[g] >= 0) continue;
+    double relevance = 0.0;
+    for (const std::string& name : options.groups[g].bands) {
+      const auto i = std::find(samples.band.begin(), samples.band.end(), name) - samples.band.begin();
+      relevance = std::max(relevance, res.relevance[i]);
+    }
+    res.group_reason[g] = "not fitted: its bands' relevance " + figure("%.3g", relevance) + " < " +
+                          figure("%.3g", options.relevance_threshold) + " on these joints";
+  }
+  for (int i = 0; i < nb; ++i) {
+    if (!res.fitted[i]) res.band_group[i] = -1;
+  }
+  res.group_observable = res.group_identifiable;
+  if (nf == 0) return res;  // nothing left to fit: τ̂ = 0
 
-  // ---- multi-start continuation (see the design note) ------------------------------
-  VectorXd best_x(np), x(np), width(nf);
+  // The box for l0 (see the design note): a natural length is not negative,
+  // and one range above the longest length the band is slack throughout.
+  p.l0_lower = VectorXd::Zero(nf);
+  p.l0_upper.resize(nf);
+  for (int b = 0; b < nf; ++b) p.l0_upper[b] = l_min[p.band[b]] + 2.0 * l_range[p.band[b]];
+
+  // ---- multi-start continuation in l0 (see the design note) -------------------------
+  VectorXd best_l0(nf), l0(nf), width(nf);
   double best_cost = std::numeric_limits<double>::infinity();
   for (int s = 0; s < options.num_starts; ++s) {
     const double fraction = options.num_starts == 1 ? 0.5 : double(s) / (options.num_starts - 1);
-    for (int k = 0; k < p.num_k; ++k) x[k] = options.groups[param_group[k]].stiffness_guess;
-    for (int b = 0; b < nf; ++b) x[p.num_k + b] = l_min[p.band[b]] + fraction * l_range[p.band[b]];
+    for (int b = 0; b < nf; ++b) l0[b] = l_min[p.band[b]] + fraction * l_range[p.band[b]];
     int iterations = 0;
     for (double w : options.smoothing_widths) {
       for (int b = 0; b < nf; ++b) width[b] = w * l_range[p.band[b]];
-      iterations += levenbergMarquardt(p, x, width, options.max_iterations).iterations;
+      iterations += levenbergMarquardt(p, l0, width, options.max_iterations).iterations;
     }
     width.setZero();  // finally the exact hinge of A(25)
-    const LmOutcome exact = levenbergMarquardt(p, x, width, options.max_iterations);
+    const LmOutcome exact = levenbergMarquardt(p, l0, width, options.max_iterations);
     iterations += exact.iterations;
     if (exact.cost < best_cost) {
       best_cost = exact.cost;
-      best_x = x;
+      best_l0 = l0;
       res.best_start = s;
       res.iterations = iterations;
     }
   }
   if (res.best_start < 0) return res;  // every start diverged (non-finite cost)
+  // A group whose pull the data do not need (k fits to zero: its torque is
+  // round-off) can have its bands slack or taut alike; the smoothing stages
+  // tend to leave them taut at some arbitrary l0. Such bands are made
+  // slack: "never taut" is what the result then says. (Only at round-off: a
+  // band whose mirror image carries its pull, on a symmetric motion, is not
+  // touched, since one band at 2k and two at k fit alike.)
+  {
+    Projection at_best;
+    width.setZero();
+    project(p, best_l0, width, false, at_best);
+    for (int b = 0; b < nf; ++b) {
+      const int kp = p.band_k[b];
+      if ((at_best.k[kp] * at_best.phi.col(kp)).squaredNorm() <= kRoundOff * p.torque_sq) {
+        best_l0[b] = p.l0_upper[b];
+      }
+    }
+  }
 
-  // ---- report -------------------------------------------------------------------------
-  for (int k = 0; k < p.num_k; ++k) res.stiffness[param_group[k]] = best_x[k];
+  // ---- the estimate ---------------------------------------------------------------------
+  Projection fit;
+  width.setZero();
+  project(p, best_l0, width, false, fit);
   for (int b = 0; b < nf; ++b) {
     const int i = p.band[b];
-    const double l0 = best_x[p.num_k + b];
-    res.natural_length[i] = l0;
-    res.taut_samples[i] = static_cast<int>((samples.length.col(i).array() > l0).count());
+    res.natural_length[i] = best_l0[b];
+    res.taut_samples[i] = static_cast<int>((samples.length.col(i).array() > best_l0[b]).count());
     res.never_taut[i] = res.taut_samples[i] == 0;
-    if (!res.never_taut[i]) res.group_observable[res.band_group[i]] = true;
   }
-  res.rmse = std::sqrt(best_cost / (static_cast<double>(n) * m));
+  res.rmse = std::sqrt(fit.cost / (static_cast<double>(n) * m));
+
+  // ---- uncertainty: σ² c (GᵀG)⁺ with G = ∂r/∂[k, l0] ------------------------------------
+  const int np = p.num_k + nf;
+  const Eigen::Index rows = static_cast<Eigen::Index>(n) * m;
+  MatrixXd G(rows, np);
+  G.leftCols(p.num_k) = -fit.phi;
+  for (int b = 0; b < nf; ++b) G.col(p.num_k + b) = fit.k[p.band_k[b]] * fit.e.col(b);
+  // Parameters that act nowhere (a never-taut band's l0, a group all of
+  // whose bands are slack) are left out: they have no std at all.
+  std::vector<int> kept;
+  VectorXd scale(np);
+  for (int j = 0; j < np; ++j) {
+    scale[j] = G.col(j).norm();
+    if (scale[j] > 0.0) kept.push_back(j);
+  }
+  const auto nk = static_cast<int>(kept.size());
+  VectorXd std_dev = VectorXd::Constant(np, std::numeric_limits<double>::infinity());
+  if (options.torque_noise_std > 0.0) {
+    res.noise_std = options.torque_noise_std;
+    res.noise_correlation = 1.0;
+  } else {
+    res.noise_std = rows > nk ? std::sqrt(fit.cost / static_cast<double>(rows - nk)) : kInf;
+    res.noise_correlation = correlationTime(fit.r, n, m);
+  }
+  if (nk > 0 && std::isfinite(res.noise_std)) {
+    MatrixXd Gs(rows, nk);
+    for (int a = 0; a < nk; ++a) Gs.col(a) = G.col(kept[a]) / scale[kept[a]];
+    const Eigen::JacobiSVD<MatrixXd> svd(Gs, Eigen::ComputeFullV);
+    const VectorXd& sv = svd.singularValues();
+    const MatrixXd& V = svd.matrixV();
+    // Directions with a singular value below this are not seen by the data
+    // (e.g. l0 of mirror-image bands on a symmetric motion: only their sum).
+    const double tol = 1e-9 * sv[0];
+    const double sigma2 = res.noise_std * res.noise_std * res.noise_correlation;
+    for (int a = 0; a < nk; ++a) {
+      double variance = 0.0, null_part = 0.0;
+      for (int c = 0; c < nk; ++c) {
+        if (sv[c] > tol) {
+          variance += V(a, c) * V(a, c) / (sv[c] * sv[c]);
+        } else {
+          null_part += V(a, c) * V(a, c);
+        }
+      }
+      if (null_part <= 1e-12) std_dev[kept[a]] = std::sqrt(sigma2 * variance) / scale[kept[a]];
+    }
+  }
+  for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
+
+  // ---- identifiability, per group --------------------------------------------------------
+  const std::string threshold = figure("%.3g %%", 100.0 * options.max_relative_std);
+  for (int kp = 0; kp < p.num_k; ++kp) {
+    const int g = param_group[kp];
+    const double k = fit.k[kp];
+    res.stiffness_fit[g] = k;
+    res.stiffness_std[g] = std_dev[kp];
+    res.relative_std[g] = std_dev[kp] / std::abs(k);
+    double stretch = 0.0;
+    int taut = 0;
+    for (int b = 0; b < nf; ++b) {
+      if (p.band_k[b] != kp) continue;
+      const int i = p.band[b];
+      // How much the stretch max(0, l − l0) varies over the samples: with l0
+      // free, a constant stretch cannot tell k from l0.
+      const double longest = samples.length.col(i).maxCoeff() - best_l0[b];
+      const double shortest = samples.length.col(i).minCoeff() - best_l0[b];
+      stretch = std::max(stretch, std::max(longest, 0.0) - std::max(shortest, 0.0));
+      taut = std::max(taut, res.taut_samples[i]);
+    }
+    res.group_stretch[g] = stretch;
+    res.group_torque_rms[g] = std::abs(k) * fit.phi.col(kp).norm() / std::sqrt(static_cast<double>(rows));
+    const std::string context = "; stretch " + figure("%.3g mm", 1e3 * stretch) +
+                                " and RMS torque " + figure("%.3g N m", res.group_torque_rms[g]) + " over " +
+                                std::to_string(n) + " samples";
+    std::string reason;
+    bool ok = false;
+    if (taut == 0) {
+      reason = "never taut at the estimate (0 of " + std::to_string(n) + " samples)";
+    } else if (!std::isfinite(res.noise_std)) {
+      reason = "too few samples for the parameters (" + std::to_string(rows) + " torques, " +
+               std::to_string(nk) + " parameters)";
+    } else if (!std::isfinite(std_dev[kp])) {
+      reason = "not separable from the natural lengths or the other groups' stiffness";
+    } else if (!(k > 0.0)) {
+      reason = "stiffness " + figure("%.3g N/m", k) + " is not positive (std " + figure("%.3g N/m", std_dev[kp]) + ")";
+    } else {
+      ok = res.relative_std[g] <= options.max_relative_std;
+      reason = "relative std " + figure("%.3g %%", 100.0 * res.relative_std[g]) + (ok ? " <= " : " > ") + threshold;
+    }
+    res.group_identifiable[g] = ok;
+    res.group_reason[g] = reason + context;
+    if (ok) res.stiffness[g] = k;
+  }
+  res.group_observable = res.group_identifiable;
   return res;
 }
 

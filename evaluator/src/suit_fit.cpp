@@ -192,6 +192,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     BandIdentificationResult r;
     std::vector<std::string> source(bopt.groups.size());
     std::vector<std::string> why_not(bopt.groups.size());
+    std::vector<double> rstd(bopt.groups.size(), std::nan(""));
     for (int pass = 0; pass < 2; ++pass) {
       std::vector<BandIdentificationResult> fits;
       for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -214,6 +215,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       }
       if (pass == 0) per_motion = fits;
       r = fits.front();
+      std::vector<double> best_failed(bopt.groups.size(), -1.0);
       for (std::size_t g = 0; g < bopt.groups.size(); ++g) {
         double best = -1.0;
         why_not[g].clear();
@@ -223,13 +225,18 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
           for (std::size_t b = 0; b < pm.band.size(); ++b) {
             if (pm.band_group[b] == static_cast<int>(g)) relevance = std::max(relevance, pm.relevance[b]);
           }
-          if (!std::isfinite(pm.stiffness[g]) || !pm.group_observable[g]) {
-            if (why_not[g].empty()) why_not[g] = label[k] + ": no band of the group is taut while the fit joints move";
+          if (!std::isfinite(pm.stiffness[g]) || !pm.group_identifiable[g]) {
+            // The fit where the group matters most says best why it is not identifiable.
+            if (relevance > best_failed[g]) {
+              best_failed[g] = relevance;
+              why_not[g] = label[k] + ": " + pm.group_reason[g];
+            }
             continue;
           }
           if (relevance <= best) continue;
           best = relevance;
           source[g] = label[k];
+          rstd[g] = pm.relative_std[g];
           r.stiffness[g] = pm.stiffness[g];
           r.group_observable[g] = true;
           for (std::size_t b = 0; b < pm.band.size(); ++b) {
@@ -254,7 +261,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       e.bands = bopt.groups[g].bands;
       e.identifiable = r.group_observable[g] && std::isfinite(r.stiffness[g]);
       e.stiffness = e.identifiable ? r.stiffness[g] : std::nan("");
-      e.relative_std = std::nan("");
+      e.relative_std = e.identifiable ? rstd[g] : std::nan("");
       e.from = source[g];
       if (!e.identifiable) e.reason = why_not[g].empty() ? "no motion's fit determines it" : why_not[g];
       fit.groups.push_back(e);

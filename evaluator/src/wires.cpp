@@ -42,7 +42,7 @@ void checkWire(const char* function, const RigidModel& model, const WireGeometry
 BandRoute routeOf(const RobotBand& band) {
   BandRoute r;
   r.name = band.name;
-  r.group = band.name;
+  r.group = band.group.empty() ? band.name : band.group;
   r.links = band.links;
   for (const Vec3& p : band.points) r.points.emplace_back(p[0], p[1], p[2]);
   return r;

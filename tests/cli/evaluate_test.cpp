@@ -95,9 +95,14 @@ TEST_F(EvaluateProtocol, DefaultNoiseAndStribeck) {
     // +0.33 %; B was 18-40 % with the paper's sign rule and 1e-5
     // regularisation).
     EXPECT_LT(std::abs(err(s, "approach_b")), 0.03);
-    // "Clearly worse": the a-priori model's error is several times A's and B's.
-    EXPECT_GT(std::abs(err(s, "apriori")), 3.0 * std::abs(err(s, "approach_a")));
-    EXPECT_GT(std::abs(err(s, "apriori")), 3.0 * std::abs(err(s, "approach_b")));
+    // "Clearly worse": the a-priori model's error is several times A's and
+    // B's, or its curve determines no stiffness at all (measured: -56 +- 59
+    // N/m and 131 +- 70 N/m, reported as not identifiable; printed as
+    // -129 % and -68 % errors before identifiability was checked).
+    if (!s["apriori"]["stiffness_n_per_m"].is_null()) {
+      EXPECT_GT(std::abs(err(s, "apriori")), 3.0 * std::abs(err(s, "approach_a")));
+      EXPECT_GT(std::abs(err(s, "apriori")), 3.0 * std::abs(err(s, "approach_b")));
+    }
   }
   const json id = json::parse(readFile(out_ / "identification.json"));
   EXPECT_LT(std::abs(id["base_link_only"]["total_mass_kg"].get<double>() - kTrueMass) / kTrueMass, 0.01);

@@ -132,18 +132,20 @@ TEST(ExperimentReader, EachTrialLoadsItsOwnScene) {
 }
 
 // The robot's own band is worn in every trial; a suit's bands only in the
-// trials that wear it, with that suit's stiffness.
+// trials that wear it, with that suit's stiffness and stiffness groups (a
+// band without a declared group is a group of its own, named as the band).
 TEST(ExperimentReader, TrialsWearTheirSuitsBands) {
   struct Expected {
     const char* trial;
     std::vector<std::string> bands;
     std::vector<double> stiffness;
+    std::vector<std::string> groups;
   };
   const Expected cases[] = {
-      {"ident", {"strap"}, {50.0}},
-      {"lift_none", {"strap"}, {50.0}},
-      {"lift_soft", {"strap", "front"}, {50.0, 100.0}},
-      {"swing_stiff", {"strap", "front", "back"}, {50.0, 300.0, 300.0}},
+      {"ident", {"strap"}, {50.0}, {"strap"}},
+      {"lift_none", {"strap"}, {50.0}, {"strap"}},
+      {"lift_soft", {"strap", "front"}, {50.0, 100.0}, {"strap", "front"}},
+      {"swing_stiff", {"strap", "front", "back"}, {50.0, 300.0, 300.0}, {"strap", "pair", "pair"}},
   };
   for (const Expected& c : cases) {
     SCOPED_TRACE(c.trial);
@@ -156,6 +158,7 @@ TEST(ExperimentReader, TrialsWearTheirSuitsBands) {
       EXPECT_EQ(b, scene.robot->compiled.band[k]);
       EXPECT_DOUBLE_EQ(scene.model.band_stiffness[b], c.stiffness[k]) << c.bands[k];
       EXPECT_DOUBLE_EQ(scene.robot->bands[k].stiffness, c.stiffness[k]) << c.bands[k];
+      EXPECT_EQ(scene.robot->bands[k].group, c.groups[k]) << c.bands[k];
       // natural_length="auto": resolved to the initial length, just taut.
       EXPECT_GT(scene.robot->bands[k].natural_length, 0.0) << c.bands[k];
     }
@@ -303,6 +306,10 @@ TEST(ExperimentReader, ProtocolSceneTrialsLoad) {
   const Scene modified = loadScene(path, "bend_modified");
   EXPECT_EQ(modified.model.num_bands, 4);
   EXPECT_DOUBLE_EQ(modified.model.band_stiffness[modified.model.findBand("bandA_R")], 395.6);
+  // The suit declares its stiffness groups: type A and type B.
+  std::vector<std::string> groups;
+  for (const auto& b : modified.robot->bands) groups.push_back(b.name + ":" + b.group);
+  EXPECT_EQ(groups, (std::vector<std::string>{"bandA_R:A", "bandA_L:A", "bandB_R:B", "bandB_L:B"}));
   EXPECT_EQ(modified.robot->held.size(), 2u);
   const Scene ident = loadScene(path, "ident_arms");
   EXPECT_EQ(ident.model.num_bands, 0);

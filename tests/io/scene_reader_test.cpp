@@ -128,6 +128,12 @@ const std::vector<BadScene>& badScenes() {
       {"band_natural_length_word", 8, {"<band>", "'natural_length'", "auto", "(got 'taut')"}},
       {"band_duplicate_name", 9, {"<band>", "'name'", "repeats an earlier band name", "(got 'b')"}},
       {"band_record_unknown", 10, {"<record>", "'band'", "names no band", "(got 'c')"}},
+      // Stiffness groups: declared, never guessed from band names.
+      {"band_group_empty", 8, {"<band>", "'group'", "must not be empty", "(got '')"}},
+      {"band_group_with_space", 8, {"<band>", "'group'", "spaces", "(got 'type A')"}},
+      {"band_group_names_other_band", 9, {"<band>", "'group'", "band 'a'", "in group 'front'", "(got 'a')"}},
+      {"band_name_is_other_group", 9, {"<band>", "'name'", "group 'b' of band 'a'", "in group 'back'", "(got 'b')"}},
+      {"band_group_stiffness_mismatch", 9, {"<band>", "'stiffness'", "band 'a'", "group 'front'", "(200 N/m)", "(got '300')"}},
       // Robot sensors inside <robot>.
       {"sensor_unknown_link", 10, {"<imu>", "'link'", "names no link", "(got 'uper')"}},
       {"sensor_unknown_joint", 10, {"<encoders>", "'joints'", "names no joint", "('elbow')"}},

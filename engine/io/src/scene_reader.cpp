@@ -123,6 +123,7 @@ constexpr AttributeRule kBandAttributes[] = {
     {"natural_length", ValueKind::kText, false},  // "auto" (default) or metres
     {"damping", ValueKind::kNumber, false}, {"links", ValueKind::kText, true},
     {"points", ValueKind::kText, true},
+    {"group", ValueKind::kText, false},  // stiffness group; default: the band's own name
 };
 constexpr AttributeRule kMotionAttributes[] = {
     {"name", ValueKind::kText, false}, {"file", ValueKind::kText, false}, {"fit_joints", ValueKind::kText, false}};
