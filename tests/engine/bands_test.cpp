@@ -188,7 +188,7 @@ Pendulum pendulum(bool with_band, double scale, double link_frequency = 0.0) {
   std::vector<RobotBand> bands;
   if (with_band) {
     RobotBand band{"band", {"base", "upper", "lower"}, {{0.1, 0.02, -0.05}, {0.06, 0.0, -0.3}, {0.04, -0.01, -0.2}},
-                   197.8, -1.0, 0.0};
+                   197.8, -1.0, 0.0, /*group=*/ ""};
     // Resolve l0 from the auto length: compile once to measure it.
     ModelBuilder probe;
     const CompiledRobot c = addRobot(probe, testing::doublePendulum(), pose, {}, options, {band});

@@ -82,16 +82,17 @@ struct ContactPoint {
 /// the link frame), in order along the wire.
 struct RobotBand {
   std::string name;
-  /// Stiffness group: bands made alike that share one k (the paper's
-  /// {type-A right, type-A left}, A §5.4). Part of the suit as designed, so
-  /// the evaluator may read it. Empty: a group of its own, named as the band
-  /// (the scene reader fills it in so, when a <band> gives no group).
-  std::string group;
   std::vector<std::string> links;  ///< link of each via point, (num_via >= 2)
   std::vector<Vec3> points;        ///< via point in its link's frame (m), (num_via)
   double stiffness = 0.0;          ///< k (N/m)
   double natural_length = -1.0;    ///< l0 (m); negative: the length in the initial pose (just taut)
   double damping = 0.0;            ///< c (N s/m) while taut
+  /// Stiffness group: bands made alike that share one k (the paper's
+  /// {type-A right, type-A left}, A §5.4). Part of the suit as designed, so
+  /// the evaluator may read it. Empty: a group of its own, named as the band
+  /// (the scene reader fills it in so, when a <band> gives no group). Last,
+  /// so that positional initialisers of the fields above stay valid.
+  std::string group;
 };
 
 /// What addRobot built, to find things again.
