@@ -166,12 +166,16 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     // there, their weak effect trades with the strong bands' k. Each group's
     // stiffness comes from the motion where it is most relevant.
     //
-    // A band left out still pulls, though (in the shipped JVRC-1 suit type B
-    // gives the waist pitch about a tenth of the bend's supporting torque,
-    // and leaving it in the curve put that share into type A's k: +1.1 % on
-    // the exact model curve). So the fits are repeated once more with each
-    // left-out band's torque, A(21) at its group's estimate from its own
-    // best motion, taken off the curve first.
+    // A group fitted in a motion that is not its best still trades with the
+    // groups that are: in the shipped H1 suit type A also pulls on the
+    // torso yaw in the twist, and fitting both there put a third of type
+    // A's pull into type B's k (+42 %). And a band left out of a motion
+    // still pulls (in the shipped JVRC-1 suit type B gives the waist pitch
+    // about a tenth of the bend's supporting torque; leaving it in the
+    // curve put that share into type A's k: +1.1 % on the exact model
+    // curve). So each group is fitted a second time on its best motion
+    // alone, with every other group's torque, A(21) at that group's
+    // estimate from its own best motion, taken off the curve first.
     std::vector<FitRows> rows;
     std::vector<std::string> label;
     for (std::size_t k = 0; k < curves.size(); ++k) {
@@ -179,101 +183,127 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       label.push_back(curves[k]->motion + ":" + rows.back().samples.joint.front());
     }
     const std::vector<std::string>& band_names = rows.front().samples.band;
+    const std::size_t ng = bopt.groups.size();
     std::vector<int> group_of_band;
     for (const std::string& band : band_names) {
       int g = -1;
-      for (std::size_t k = 0; k < bopt.groups.size(); ++k) {
+      for (std::size_t k = 0; k < ng; ++k) {
         const auto& members = bopt.groups[k].bands;
         if (std::find(members.begin(), members.end(), band) != members.end()) g = static_cast<int>(k);
       }
       group_of_band.push_back(g);
     }
-    std::vector<BandIdentificationResult> per_motion;
-    BandIdentificationResult r;
-    std::vector<std::string> source(bopt.groups.size());
-    std::vector<std::string> why_not(bopt.groups.size());
-    std::vector<double> rstd(bopt.groups.size(), std::nan(""));
-    for (int pass = 0; pass < 2; ++pass) {
-      std::vector<BandIdentificationResult> fits;
-      for (std::size_t k = 0; k < rows.size(); ++k) {
-        Eigen::MatrixXd tau = rows[k].tau;
-        if (pass > 0) {
-          // The bands this motion's first fit left out, at the estimates of
-          // the combined result.
-          const BandIdentificationResult& first = per_motion[k];
-          const int nb = static_cast<int>(first.band.size());
-          Eigen::VectorXd k_left = Eigen::VectorXd::Zero(nb), l0_left = Eigen::VectorXd::Zero(nb);
-          for (int b = 0; b < nb; ++b) {
-            const int g = group_of_band[static_cast<std::size_t>(b)];
-            if (first.fitted[b] || g < 0 || !std::isfinite(r.stiffness[g]) || !std::isfinite(r.natural_length[b])) continue;
-            k_left[b] = r.stiffness[g];
-            l0_left[b] = r.natural_length[b];
-          }
-          tau -= predictSupportingTorque(rows[k].samples, k_left, l0_left);
-        }
-        fits.push_back(identifyBands(rows[k].samples, tau, bopt));
+    // The combined estimate: per group its stiffness, std, source motion
+    // and reason; per band its natural length and taut samples.
+    struct Combined {
+      std::vector<double> k, rstd;
+      std::vector<int> source;  // motion index, -1: none
+      std::vector<std::string> why_not;
+      std::vector<double> l0;
+      std::vector<int> taut;
+    } c{std::vector<double>(ng, std::nan("")), std::vector<double>(ng, std::nan("")), std::vector<int>(ng, -1),
+        std::vector<std::string>(ng), std::vector<double>(band_names.size(), std::nan("")),
+        std::vector<int>(band_names.size(), 0)};
+    // Takes group g (index in bopt) from fit `pm` of motion k, whose groups
+    // are a subset of bopt's, matched by name.
+    auto groupIn = [](const BandIdentificationResult& pm, const std::string& name) {
+      const auto it = std::find(pm.group.begin(), pm.group.end(), name);
+      return it == pm.group.end() ? -1 : static_cast<int>(it - pm.group.begin());
+    };
+    auto take = [&](std::size_t g, std::size_t k, const BandIdentificationResult& pm, int pg) {
+      c.source[g] = static_cast<int>(k);
+      c.k[g] = pm.stiffness[pg];
+      c.rstd[g] = pm.relative_std[pg];
+      for (std::size_t b = 0; b < pm.band.size(); ++b) {
+        if (pm.band_group[b] != pg) continue;
+        c.l0[b] = pm.natural_length[b];
+        c.taut[b] = pm.taut_samples[b];
       }
-      if (pass == 0) per_motion = fits;
-      r = fits.front();
-      std::vector<double> best_failed(bopt.groups.size(), -1.0);
-      for (std::size_t g = 0; g < bopt.groups.size(); ++g) {
-        double best = -1.0;
-        why_not[g].clear();
-        for (std::size_t k = 0; k < fits.size(); ++k) {
-          const BandIdentificationResult& pm = fits[k];
-          double relevance = 0.0;
-          for (std::size_t b = 0; b < pm.band.size(); ++b) {
-            if (pm.band_group[b] == static_cast<int>(g)) relevance = std::max(relevance, pm.relevance[b]);
+    };
+    auto relevanceIn = [](const BandIdentificationResult& pm, int pg) {
+      double relevance = 0.0;
+      for (std::size_t b = 0; b < pm.band.size(); ++b) {
+        if (pm.band_group[b] == pg) relevance = std::max(relevance, pm.relevance[b]);
+      }
+      return relevance;
+    };
+    // Pass 1: every group in every motion; each group's best motion is the
+    // one where it is most relevant among those that identify it.
+    std::vector<BandIdentificationResult> first;
+    for (std::size_t k = 0; k < rows.size(); ++k) first.push_back(identifyBands(rows[k].samples, rows[k].tau, bopt));
+    for (std::size_t g = 0; g < ng; ++g) {
+      double best = -1.0, best_failed = -1.0;
+      for (std::size_t k = 0; k < first.size(); ++k) {
+        const BandIdentificationResult& pm = first[k];
+        const double relevance = relevanceIn(pm, static_cast<int>(g));
+        if (!std::isfinite(pm.stiffness[g]) || !pm.group_identifiable[g]) {
+          // The fit where the group matters most says best why it is not identifiable.
+          if (relevance > best_failed) {
+            best_failed = relevance;
+            c.why_not[g] = label[k] + ": " + pm.group_reason[g];
           }
-          if (!std::isfinite(pm.stiffness[g]) || !pm.group_identifiable[g]) {
-            // The fit where the group matters most says best why it is not identifiable.
-            if (relevance > best_failed[g]) {
-              best_failed[g] = relevance;
-              why_not[g] = label[k] + ": " + pm.group_reason[g];
-            }
-            continue;
-          }
-          if (relevance <= best) continue;
-          best = relevance;
-          source[g] = label[k];
-          rstd[g] = pm.relative_std[g];
-          r.stiffness[g] = pm.stiffness[g];
-          r.group_observable[g] = true;
-          for (std::size_t b = 0; b < pm.band.size(); ++b) {
-            if (pm.band_group[b] != static_cast<int>(g)) continue;
-            r.natural_length[b] = pm.natural_length[b];
-            r.taut_samples[b] = pm.taut_samples[b];
-          }
+          continue;
         }
-        if (best < 0.0) {
-          r.stiffness[g] = std::nan("");
-          r.group_observable[g] = false;
+        if (relevance <= best) continue;
+        best = relevance;
+        take(g, k, pm, static_cast<int>(g));
+      }
+    }
+    // Pass 2: each motion fits the groups it is best for, the others' torque
+    // taken off at their estimates.
+    std::vector<double> fit_rmse(rows.size(), 0.0);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      BandIdentificationOptions o = bopt;
+      o.groups.clear();
+      for (std::size_t g = 0; g < ng; ++g) {
+        if (c.source[g] == static_cast<int>(k)) o.groups.push_back(bopt.groups[g]);
+      }
+      fit_rmse[k] = first[k].rmse;
+      if (o.groups.empty()) continue;
+      const int nb = static_cast<int>(band_names.size());
+      Eigen::VectorXd k_other = Eigen::VectorXd::Zero(nb), l0_other = Eigen::VectorXd::Zero(nb);
+      for (int b = 0; b < nb; ++b) {
+        const int g = group_of_band[static_cast<std::size_t>(b)];
+        if (g < 0 || c.source[g] == static_cast<int>(k) || !std::isfinite(c.k[g]) || !std::isfinite(c.l0[b])) continue;
+        k_other[b] = c.k[g];
+        l0_other[b] = c.l0[b];
+      }
+      const Eigen::MatrixXd tau = rows[k].tau - predictSupportingTorque(rows[k].samples, k_other, l0_other);
+      const BandIdentificationResult pm = identifyBands(rows[k].samples, tau, o);
+      fit_rmse[k] = pm.rmse;
+      for (std::size_t g = 0; g < ng; ++g) {
+        if (c.source[g] != static_cast<int>(k)) continue;
+        const int pg = groupIn(pm, bopt.groups[g].name);
+        if (pg >= 0 && std::isfinite(pm.stiffness[pg]) && pm.group_identifiable[pg]) {
+          take(g, k, pm, pg);
+        } else {
+          c.why_not[g] = label[k] + " (others' torque taken off): " + (pg >= 0 ? pm.group_reason[pg] : "not fitted");
+          c.k[g] = std::nan("");
         }
       }
-      if (pass > 0) per_motion = fits;
     }
     MethodFit fit;
     fit.method = m;
-    for (const BandIdentificationResult& pm : per_motion) fit.fit_rmse = std::max(fit.fit_rmse, pm.rmse);
-    for (std::size_t g = 0; g < bopt.groups.size(); ++g) {
+    for (double e : fit_rmse) fit.fit_rmse = std::max(fit.fit_rmse, e);
+    for (std::size_t g = 0; g < ng; ++g) {
       GroupEstimate e;
       e.name = bopt.groups[g].name;
       e.bands = bopt.groups[g].bands;
-      e.identifiable = r.group_observable[g] && std::isfinite(r.stiffness[g]);
-      e.stiffness = e.identifiable ? r.stiffness[g] : std::nan("");
-      e.relative_std = e.identifiable ? rstd[g] : std::nan("");
-      e.from = source[g];
-      if (!e.identifiable) e.reason = why_not[g].empty() ? "no motion's fit determines it" : why_not[g];
+      e.identifiable = c.source[g] >= 0 && std::isfinite(c.k[g]);
+      e.stiffness = e.identifiable ? c.k[g] : std::nan("");
+      e.relative_std = e.identifiable ? c.rstd[g] : std::nan("");
+      e.from = c.source[g] >= 0 ? label[static_cast<std::size_t>(c.source[g])] : "";
+      if (!e.identifiable) e.reason = c.why_not[g].empty() ? "no motion's fit determines it" : c.why_not[g];
       fit.groups.push_back(e);
     }
-    for (std::size_t b = 0; b < r.band.size(); ++b) {
+    for (std::size_t b = 0; b < band_names.size(); ++b) {
       const int g = group_of_band[b];
       BandEstimate be;
-      be.name = r.band[b];
+      be.name = band_names[b];
       be.group = g >= 0 ? bopt.groups[static_cast<std::size_t>(g)].name : "";
       const bool known = g >= 0 && fit.groups[static_cast<std::size_t>(g)].identifiable;
-      be.natural_length = known ? r.natural_length[b] : std::nan("");
-      be.taut_samples = known ? r.taut_samples[b] : 0;
+      be.natural_length = known ? c.l0[b] : std::nan("");
+      be.taut_samples = known ? c.taut[b] : 0;
       fit.bands.push_back(be);
     }
     out.methods.push_back(std::move(fit));
