@@ -96,7 +96,9 @@
 //
 //   (C - B^T K^-1 B) mu = r_c - B^T K^-1 r_h,   lambda = K^-1 r_h - K^-1 B mu,
 //
-// one extra substitution through the factors per coupling. A follower has
+// one forward substitution per coupling through the factors, touching only
+// the hinges between its bodies and the root, before the hinges' own back
+// substitution (solveCouplings). A follower has
 // no stick row (it would be redundant with its leader's and the coupling):
 // while the leader sticks, the leader's row holds the gear train; while it
 // slips, the follower's Coulomb friction acts on its own rate.
@@ -912,9 +914,35 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   }
 }
 
-// Block L D L^T elimination, leaves first (see the design note), then the
-// back substitution from the root, lambda_h = L^-T D^-1 (L^-1 rhs_h -
-// sum_a Y_a lambda_a): ws.hinge_lambda.
+// The back substitution from the root: lambda_h = L^-T D^-1 (z_h - sum_a
+// Y_a lambda_a), z (num_hinges x kStride) what the forward elimination
+// left; lambda written to `out` with `stride` doubles per hinge (it may be
+// z itself, with kStride: each hinge's z is read before it is written).
+void backSubstitute(const Model& model, Workspace& ws, const double* z, double* out, int stride) {
+  const int nh = model.num_hinges;
+  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
+    const int h = *it;
+    const double* l = blockOf(ws, nh, h, h);
+    double x[kRows];
+    for (int q = 0; q < kRows; ++q) x[q] = z[h * kStride + q];
+    for (int a : model.hinge_coupled[h]) {
+      const double* y = blockOf(ws, nh, h, a);
+      const double* lambda = out + a * stride;
+      for (int i = 0; i < kRows; ++i) {
+        double s = 0.0;
+        for (int j = 0; j < kRows; ++j) s += y[i * kStride + j] * lambda[j];
+        x[i] -= s;
+      }
+    }
+    for (int q = 0; q < kRows; ++q) x[q] *= l[q * kStride + q];
+    backSolve(l, x);
+    for (int q = 0; q < kRows; ++q) out[h * stride + q] = x[q];
+  }
+}
+
+// Block L D L^T elimination, leaves first (see the design note): the
+// factors, and the right-hand sides eliminated (z = L^-1 rhs, in
+// ws.hinge_rhs); backSubstitute then gives ws.hinge_lambda.
 void solveBlocks(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   const int num_batches = static_cast<int>(ws.hinge_batch_begin.size()) - 1;
@@ -928,36 +956,29 @@ void solveBlocks(const Model& model, Workspace& ws) {
     }
     for (int k = begin; k < end; ++k) eliminate(model, ws, model.hinge_order[k]);
   }
-  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
-    const int h = *it;
-    const double* l = blockOf(ws, nh, h, h);
-    double x[kRows];
-    for (int q = 0; q < kRows; ++q) x[q] = ws.hinge_rhs[h * kStride + q];
-    for (int a : model.hinge_coupled[h]) {
-      const double* y = blockOf(ws, nh, h, a);
-      const double* lambda = &ws.hinge_lambda[a * kRows];
-      for (int i = 0; i < kRows; ++i) {
-        double s = 0.0;
-        for (int j = 0; j < kRows; ++j) s += y[i * kStride + j] * lambda[j];
-        x[i] -= s;
-      }
-    }
-    for (int q = 0; q < kRows; ++q) x[q] *= l[q * kStride + q];
-    backSolve(l, x);
-    for (int q = 0; q < kRows; ++q) ws.hinge_lambda[h * kRows + q] = x[q];
-  }
 }
 
 // ---- couplings (URDF <mimic>), see the design note ---------------------------
 
-// K^-1 v in place for v of num_hinges x kStride, through the factors
-// solveBlocks left (the same forward and back substitution it does).
-void substitute(const Model& model, Workspace& ws, double* v) {
+// Forward substitution through the factors solveBlocks left, in place on v
+// (num_hinges x kStride): v = L^-1 v, the same elimination solveBlocks does
+// on the right-hand side, so that K^-1 v = L^-T D^-1 (this). A hinge whose
+// entries are all zero passes nothing on: a coupling's column, nonzero on
+// the few hinges at its bodies, touches only their paths to the root.
+// The hinges it reached are listed in `reached` (if given), their number
+// returned.
+int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t* reached) {
   const int nh = model.num_hinges;
+  int count = 0;
   for (int k = 0; k < nh; ++k) {
     const int h = model.hinge_order[k];
-    const double* l = blockOf(ws, nh, h, h);
     double* z = v + h * kStride;
+    bool nonzero = false;
+    for (int q = 0; q < kRows; ++q) nonzero = nonzero || z[q] != 0.0;
+    if (!nonzero) continue;
+    if (reached) reached[count] = h;
+    ++count;
+    const double* l = blockOf(ws, nh, h, h);
     forwardSolve(l, z);
     double scaled[kRows];
     for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * l[q * kStride + q];
@@ -969,21 +990,24 @@ void substitute(const Model& model, Workspace& ws, double* v) {
       }
     }
   }
-  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
-    const int h = *it;
-    const double* l = blockOf(ws, nh, h, h);
-    double* x = v + h * kStride;
-    for (int a : model.hinge_coupled[h]) {
-      const double* y = blockOf(ws, nh, h, a);
-      const double* lambda = v + a * kStride;
-      for (int i = 0; i < kRows; ++i) {
-        double s = 0.0;
-        for (int j = 0; j < kRows; ++j) s += y[i * kStride + j] * lambda[j];
-        x[i] -= s;
+  return count;
+}
+
+// Adds scale times coupling c's column of B (each hinge row's e'' per unit
+// mu, by symmetry the row's acceleration under the coupling's moments) to
+// v (num_hinges x kStride).
+void addCouplingColumn(const Model& model, Workspace& ws, int c, double scale, double* v) {
+  for (int e = 0; e < 4; ++e) {
+    const int b = ws.coupling_body[c * 4 + e];
+    if (!movable(ws, b)) continue;  // all fixed (ModelBuilder::addCoupling): it does not move
+    const V3 arm = scale * vec(&ws.coupling_arm[(c * 4 + e) * 3]);
+    for (int h : ws.body_hinges[b]) {
+      const double* mobility = mobilityOf(ws, h, model.hinge_parent_body[h] == b ? 0 : 1);
+      for (int r = 0; r < kRows; ++r) {
+        v[h * kStride + r] += mobility[3 * kStride + r] * arm[0] + mobility[4 * kStride + r] * arm[1] +
+                              mobility[5 * kStride + r] * arm[2];
       }
     }
-    for (int q = 0; q < kRows; ++q) x[q] *= l[q * kStride + q];
-    backSolve(l, x);
   }
 }
 
@@ -1012,53 +1036,34 @@ void prepareCouplings(const Model& model, Workspace& ws) {
   }
 }
 
-// e'' of coupling c caused by hinge multipliers v (num_hinges x stride):
-// the moments the rows put on the coupling's bodies, through their inertia.
-double couplingFromHinges(const Model& model, Workspace& ws, int c, const double* v, int stride) {
-  double sum = 0.0;
-  for (int e = 0; e < 4; ++e) {
-    const int b = ws.coupling_body[c * 4 + e];
-    if (!movable(ws, b)) continue;  // all fixed (ModelBuilder::addCoupling): it does not move
-    V3 moment = V3::Zero();
-    for (int h : ws.body_hinges[b]) {
-      const double* wrench = wrenchOf(ws, h, model.hinge_parent_body[h] == b ? 0 : 1);
-      for (int d = 0; d < 3; ++d) {
-        double s = 0.0;
-        for (int r = 0; r < kRows; ++r) s += wrench[(3 + d) * kStride + r] * v[h * stride + r];
-        moment[d] += s;
-      }
-    }
-    sum += vec(&ws.coupling_arm[(c * 4 + e) * 3]).dot(times(bodyData(ws, b) + kInvInertia, moment));
-  }
-  return sum;
-}
-
-// The couplings' multipliers mu and the hinge multipliers corrected for
-// them, from the hinge solve's factors and lambda (see the design note).
+// The couplings' multipliers mu, between the hinge solve's forward
+// elimination and its back substitution (see the design note): with
+// Z = L^-1 B and z = L^-1 r_h, B^T K^-1 B = Z^T D^-1 Z and B^T K^-1 r_h =
+// Z^T D^-1 z; the hinges then take r_h - B mu, that is z - Z mu, into the
+// back substitution. Z is nonzero only on the paths from the couplings'
+// hinges to the root, so every product runs along those.
 void solveCouplings(const Model& model, Workspace& ws) {
   const int nc = model.num_couplings, nh = model.num_hinges;
   if (nc == 0) return;
+  const std::size_t column = static_cast<std::size_t>(nh) * kStride;
   for (int c = 0; c < nc; ++c) {
-    // B's column: each hinge row's e'' per unit mu is, by symmetry, the
-    // row's acceleration under the coupling's moments.
-    double* x = &ws.coupling_response[static_cast<std::size_t>(c) * nh * kStride];
-    for (int q = 0; q < nh * kStride; ++q) x[q] = 0.0;
-    for (int e = 0; e < 4; ++e) {
-      const int b = ws.coupling_body[c * 4 + e];
-      if (!movable(ws, b)) continue;
-      const V3 arm = vec(&ws.coupling_arm[(c * 4 + e) * 3]);
-      for (int h : ws.body_hinges[b]) {
-        const double* mobility = mobilityOf(ws, h, model.hinge_parent_body[h] == b ? 0 : 1);
-        for (int r = 0; r < kRows; ++r) {
-          x[h * kStride + r] += mobility[3 * kStride + r] * arm[0] + mobility[4 * kStride + r] * arm[1] +
-                                mobility[5 * kStride + r] * arm[2];
-        }
-      }
-    }
-    substitute(model, ws, x);
+    double* z = &ws.coupling_response[c * column];
+    for (std::size_t q = 0; q < column; ++q) z[q] = 0.0;
+    addCouplingColumn(model, ws, c, 1.0, z);
+    ws.coupling_reach[c] = forwardSubstitute(model, ws, z, &ws.coupling_path[c * nh]);
   }
-  // The Schur complement S = C - B^T K^-1 B and the right-hand side
-  // r_c - B^T lambda, r_c = target - e'' under the forces so far.
+  // u^T D^-1 w over the hinges on coupling c's path (u is zero elsewhere).
+  auto throughHinges = [&](int c, const double* u, const double* w) {
+    double sum = 0.0;
+    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
+      const int h = ws.coupling_path[c * nh + k];
+      const double* inv_d = blockOf(ws, nh, h, h);
+      for (int q = 0; q < kRows; ++q) sum += u[h * kStride + q] * inv_d[q * kStride + q] * w[h * kStride + q];
+    }
+    return sum;
+  };
+  // The Schur complement S = C - Z^T D^-1 Z and the right-hand side
+  // r_c - Z^T D^-1 z, r_c = target - e'' under the forces so far.
   for (int c = 0; c < nc; ++c) {
     const int f = model.coupling_follower[c], l = model.coupling_leader[c];
     V3 acc[kNumPoints];
@@ -1066,7 +1071,8 @@ void solveCouplings(const Model& model, Workspace& ws) {
     double free = angleAcceleration(ws, f, acc);
     pointAccelerations(model, ws, l, acc);
     free -= model.coupling_multiplier[c] * angleAcceleration(ws, l, acc);
-    ws.coupling_rhs[c] = ws.coupling_target[c] - free - couplingFromHinges(model, ws, c, ws.hinge_lambda.data(), kRows);
+    const double* zc = &ws.coupling_response[c * column];
+    ws.coupling_rhs[c] = ws.coupling_target[c] - free - throughHinges(c, zc, ws.hinge_rhs.data());
     for (int d = 0; d <= c; ++d) {
       double own = 0.0;
       for (int e = 0; e < 4; ++e) {
@@ -1078,8 +1084,7 @@ void solveCouplings(const Model& model, Workspace& ws) {
                      .dot(times(bodyData(ws, b) + kInvInertia, vec(&ws.coupling_arm[(d * 4 + k) * 3])));
         }
       }
-      const double* xd = &ws.coupling_response[static_cast<std::size_t>(d) * nh * kStride];
-      ws.coupling_schur[c * nc + d] = own - couplingFromHinges(model, ws, c, xd, kStride);
+      ws.coupling_schur[c * nc + d] = own - throughHinges(c, zc, &ws.coupling_response[d * column]);
     }
   }
   // S is symmetric positive definite and small: Cholesky on its lower
@@ -1106,10 +1111,12 @@ void solveCouplings(const Model& model, Workspace& ws) {
     for (int k = i + 1; k < nc; ++k) v -= s[k * nc + i] * mu[k];
     mu[i] = v / s[i * nc + i];
   }
+  // z -= Z mu.
   for (int c = 0; c < nc; ++c) {
-    const double* x = &ws.coupling_response[static_cast<std::size_t>(c) * nh * kStride];
-    for (int h = 0; h < nh; ++h) {
-      for (int r = 0; r < kRows; ++r) ws.hinge_lambda[h * kRows + r] -= x[h * kStride + r] * mu[c];
+    const double* zc = &ws.coupling_response[c * column];
+    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
+      const int h = ws.coupling_path[c * nh + k];
+      for (int q = 0; q < kRows; ++q) ws.hinge_rhs[h * kStride + q] -= zc[h * kStride + q] * mu[c];
     }
   }
 }
@@ -1192,6 +1199,8 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.coupling_arm.assign(nc * 12, 0.0);
   ws.coupling_target.assign(nc, 0.0);
   ws.coupling_response.assign(static_cast<std::size_t>(nc) * nh * kStride, 0.0);
+  ws.coupling_path.assign(static_cast<std::size_t>(nc) * nh, 0);
+  ws.coupling_reach.assign(nc, 0);
   ws.coupling_schur.assign(static_cast<std::size_t>(nc) * nc, 0.0);
   ws.coupling_rhs.assign(nc, 0.0);
   ws.coupling_lambda.assign(nc, 0.0);
@@ -1262,6 +1271,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       assembleBlocks(model, ws);
       solveBlocks(model, ws);
       solveCouplings(model, ws);
+      backSubstitute(model, ws, ws.hinge_rhs.data(), ws.hinge_lambda.data(), kRows);
       // Static friction, A(8)-(9): it holds up to tau_s^max in either
       // direction; beyond, the hinge breaks loose at the zero-speed friction
       // level (tau_s^max with the Stribeck term, tau_c without).
