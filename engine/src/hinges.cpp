@@ -914,11 +914,13 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   }
 }
 
-// The back substitution from the root: lambda_h = L^-T D^-1 (z_h - sum_a
-// Y_a lambda_a), z (num_hinges x kStride) what the forward elimination
-// left; lambda written to `out` with `stride` doubles per hinge (it may be
-// z itself, with kStride: each hinge's z is read before it is written).
-void backSubstitute(const Model& model, Workspace& ws, const double* z, double* out, int stride) {
+// The back substitution from the root, lambda_h = L^-T D^-1 (z_h - sum_a
+// Y_a lambda_a), z = ws.hinge_rhs as the forward elimination (and the
+// couplings, solveCouplings) left it: ws.hinge_lambda.
+void backSubstitute(const Model& model, Workspace& ws) {
+  const double* z = ws.hinge_rhs.data();
+  double* out = ws.hinge_lambda.data();
+  constexpr int stride = kRows;
   const int nh = model.num_hinges;
   for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
     const int h = *it;
@@ -965,8 +967,7 @@ void solveBlocks(const Model& model, Workspace& ws) {
 // on the right-hand side, so that K^-1 v = L^-T D^-1 (this). A hinge whose
 // entries are all zero passes nothing on: a coupling's column, nonzero on
 // the few hinges at its bodies, touches only their paths to the root.
-// The hinges it reached are listed in `reached` (if given), their number
-// returned.
+// The hinges it reached are listed in `reached`, their number returned.
 int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t* reached) {
   const int nh = model.num_hinges;
   int count = 0;
@@ -976,8 +977,7 @@ int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t
     bool nonzero = false;
     for (int q = 0; q < kRows; ++q) nonzero = nonzero || z[q] != 0.0;
     if (!nonzero) continue;
-    if (reached) reached[count] = h;
-    ++count;
+    reached[count++] = h;
     const double* l = blockOf(ws, nh, h, h);
     forwardSolve(l, z);
     double scaled[kRows];
@@ -1271,7 +1271,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       assembleBlocks(model, ws);
       solveBlocks(model, ws);
       solveCouplings(model, ws);
-      backSubstitute(model, ws, ws.hinge_rhs.data(), ws.hinge_lambda.data(), kRows);
+      backSubstitute(model, ws);
       // Static friction, A(8)-(9): it holds up to tau_s^max in either
       // direction; beyond, the hinge breaks loose at the zero-speed friction
       // level (tau_s^max with the Stribeck term, tau_c without).
