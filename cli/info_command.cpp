@@ -178,6 +178,30 @@ void addRobotTree(const RobotDescription& robot, const CompiledRobot& compiled, 
   j["joints"] = std::move(joints);
 }
 
+// ---- <mimic> joints ---------------------------------------------------------------
+// Every URDF <mimic> joint and what became of it: "coupled" (the engine
+// holds it at multiplier x leader + offset), "frozen" (the scene froze it;
+// the coupling is dropped) or "frozen with its leader" (the scene froze the
+// leader, so the follower was welded where the coupling puts it).
+Json mimicJoints(const RobotDescription& robot) {
+  Json out = Json::array();
+  for (std::size_t k = 0; k < robot.joints.size(); ++k) {
+    const RobotJoint& joint = robot.joints[k];
+    if (joint.mimic.joint.empty()) continue;
+    const int leader = robot.findJoint(joint.mimic.joint);
+    const bool leader_fixed = leader >= 0 && robot.joints[leader].type == JointType::kFixed;
+    const char* status = joint.type != JointType::kFixed ? "coupled"
+                         : leader_fixed                  ? "frozen with its leader"
+                                                         : "frozen";
+    out.push_back({{"name", joint.name},
+                   {"leader", joint.mimic.joint},
+                   {"multiplier", joint.mimic.multiplier},
+                   {"offset_rad", joint.mimic.offset},
+                   {"status", status}});
+  }
+  return out;
+}
+
 // A bare URDF, built exactly as a scene would build it, with nothing a scene
 // adds: floating base, default compile options, zero pose, no contacts.
 Json urdfInfo(const std::string& path) {
@@ -195,6 +219,7 @@ Json urdfInfo(const std::string& path) {
   j["kind"] = "urdf";
   j["robot"] = {{"name", robot.name}, {"base", "floating"}, {"link_frequency_rad_s", options.link_frequency}};
   addRobotTree(robot, compiled, model, false, j);
+  j["mimic_joints"] = mimicJoints(robot);
   addModelCounts(model, j);
   j["omega_max_rad_s"] = maxNaturalFrequency(model);
   return j;
@@ -275,6 +300,7 @@ Json sceneInfo(const io::Scene& scene) {
   if (scene.robot) {
     const io::RobotSetup& r = *scene.robot;
     addRobotTree(r.truth, r.compiled, model, true, j);
+    j["mimic_joints"] = mimicJoints(r.truth);
     const Motion& motion = r.motion;
     j["robot"] = {{"name", r.truth.name},
                   {"base", r.truth.floating_base ? "floating" : "fixed"},
@@ -392,6 +418,19 @@ void printModelCounts(const Json& j) {
   std::printf("total mass: %s kg\n", num(j["total_mass_kg"].get<double>()).c_str());
 }
 
+// The <mimic> joints mimicJoints gathered (nothing when there are none).
+void printMimicJoints(const Json& j) {
+  if (!j.contains("mimic_joints") || j["mimic_joints"].empty()) return;
+  const Json& mimic = j["mimic_joints"];
+  const int w = nameWidth(mimic, 4);
+  std::printf("mimic joints: %zu (URDF <mimic>: joint = multiplier x leader + offset)\n", mimic.size());
+  for (const Json& m : mimic) {
+    std::printf("  %-*s  = %s x %s %+.4g rad: %s\n", w, str(m["name"]).c_str(),
+                num(m["multiplier"].get<double>(), "%.4g").c_str(), str(m["leader"]).c_str(),
+                m["offset_rad"].get<double>(), str(m["status"]).c_str());
+  }
+}
+
 void printUrdf(const Json& j) {
   const Json& robot = j["robot"];
   std::printf("robot: %s (%s)\n", str(robot["name"]).c_str(), str(j["file"]).c_str());
@@ -408,6 +447,7 @@ void printUrdf(const Json& j) {
                 e["type"].get<std::string>().c_str(), fixed ? "-" : axis(e).c_str(),
                 fixed ? "(fixed: merged)" : limits(e).c_str());
   }
+  printMimicJoints(j);
   printModelCounts(j);
   const double omega = j["omega_max_rad_s"].get<double>();
   std::printf("omega_max: %s rad/s (omega_max * dt = 1 at dt = %s s)\n", num(omega, "%.4g").c_str(),
@@ -512,6 +552,7 @@ void printScene(const Json& j) {
                   num(e["coulomb_nm"].get<double>(), "%.4g").c_str(),
                   num(e["static_max_nm"].get<double>(), "%.4g").c_str());
     }
+    printMimicJoints(j);
   }
 
   const Json& channels = j["channels"];

@@ -169,6 +169,35 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   return numHinges() - 1;
 }
 
+int ModelBuilder::addCoupling(const CouplingSpec& spec) {
+  const int nh = numHinges();
+  if (spec.leader < 0 || spec.leader >= nh || spec.follower < 0 || spec.follower >= nh) {
+    throw ModelError("coupling: hinge index out of range");
+  }
+  const std::string label = "coupling of hinge '" + hinges_[spec.follower].name + "' to '" +
+                            hinges_[spec.leader].name + "'";
+  if (spec.leader == spec.follower) throw ModelError(label + ": a hinge cannot follow itself");
+  if (!std::isfinite(spec.multiplier) || !std::isfinite(spec.offset)) {
+    throw ModelError(label + ": multiplier and offset must be finite");
+  }
+  for (const CouplingSpec& other : couplings_) {
+    if (other.follower == spec.follower) throw ModelError(label + ": the hinge already follows another");
+    if (other.follower == spec.leader) throw ModelError(label + ": the leader follows another hinge (no chains)");
+    if (other.leader == spec.follower) throw ModelError(label + ": the follower leads another hinge (no chains)");
+  }
+  // The coupling's moments reach a body as a rigid body takes them; a body
+  // partly held (some particles fixed) has no rigid response to give.
+  for (int h : {spec.leader, spec.follower}) {
+    for (int b : {hinges_[h].parent_body, hinges_[h].child_body}) {
+      int fixed = 0;
+      for (int k = 0; k < 4; ++k) fixed += particles_[bodies_[b].first + k].fixed ? 1 : 0;
+      if (fixed != 0 && fixed != 4) throw ModelError(label + ": body '" + bodies_[b].name + "' is partly fixed");
+    }
+  }
+  couplings_.push_back(spec);
+  return numCouplings() - 1;
+}
+
 int ModelBuilder::addContactPoint(const ContactPointSpec& spec) {
   double sum = 0.0;
   for (int k = 0; k < 4; ++k) {
@@ -401,6 +430,16 @@ Model ModelBuilder::build() const {
         if (hinges_[o].parent_body == p || hinges_[o].child_body == p) m.hinge_coupled[h].push_back(o);
       }
     }
+  }
+  m.num_couplings = numCouplings();
+  m.hinge_follower_coupling.assign(nh, -1);
+  for (int c = 0; c < m.num_couplings; ++c) {
+    const CouplingSpec& spec = couplings_[c];
+    m.coupling_leader.push_back(spec.leader);
+    m.coupling_follower.push_back(spec.follower);
+    m.coupling_multiplier.push_back(spec.multiplier);
+    m.coupling_offset.push_back(spec.offset);
+    m.hinge_follower_coupling[spec.follower] = c;
   }
   m.hinge_constraint_frequency = hinge_settings_.constraint_frequency;
   m.hinge_stick_speed = hinge_settings_.stick_speed;

@@ -79,6 +79,30 @@
 // quadratic velocity term of theta'' is left to the stabilisation (it is
 // small while the hinge is at rest).
 //
+// Couplings (URDF <mimic>). A coupling holds e = theta_f - m theta_l - c
+// = 0 between a follower hinge f and its leader l. Its row is the
+// follower's angle row minus m times the leader's: torque mu on the
+// follower's joint and -m mu on the leader's, each an internal pair like a
+// motor torque (T(13)-(19)), so momentum is conserved; e'' is driven to
+// -2 w e' - w^2 e like the other rows, with the velocity part of theta''
+// (angleQuadratic) put in exactly, since coupled joints move fast. The row
+// must be solved with the hinge rows: a coupling torque changes what the
+// hinges must hold, and a separate pass after them would leave the hinge
+// rows violated. Added to the block tree it would create fill, since a
+// leader and its follower need not share a body (a finger's outer joint is
+// two links from the thumb). So it is solved by the Schur complement on the
+// factored hinge system K: with B the couplings' coupling to the hinge rows
+// and C their own mobility,
+//
+//   (C - B^T K^-1 B) mu = r_c - B^T K^-1 r_h,   lambda = K^-1 r_h - K^-1 B mu,
+//
+// one forward substitution per coupling through the factors, touching only
+// the hinges between its bodies and the root, before the hinges' own back
+// substitution (solveCouplings). A follower has
+// no stick row (it would be redundant with its leader's and the coupling):
+// while the leader sticks, the leader's row holds the gear train; while it
+// slips, the follower's Coulomb friction acts on its own rate.
+//
 // How the solve is laid out (the cost is a few thousand multiply-adds per
 // hinge, so the layout is what decides its speed). K is symmetric positive
 // definite, so only the blocks K_ab with a eliminated before b are stored,
@@ -95,6 +119,7 @@
 // evaluation that follows at the same phase point (velocity Verlet).
 #include <cmath>
 #include <cstring>
+#include <numbers>
 #include <type_traits>
 
 #include "forces.h"
@@ -235,6 +260,31 @@ void geometry(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
   g.theta_dot = dtheta_c1.dot(vec(g.v[kC1])) + dtheta_b.dot(vec(g.v[kB])) + dtheta_a.dot(vec(g.v[kA])) +
                 dtheta_jp.dot(vec(g.v[kJp])) + dtheta_jc.dot(vec(g.v[kJc]));
 }
+
+// The velocity part of theta'': theta'' = grad theta . p'' + this, for
+// theta = atan2(y, x), y = n . (u x r), x = u . r. With rho = x^2 + y^2,
+// theta'' = (x y'' - y x'') / rho - theta' rho' / rho, and the velocity
+// parts of x'' and y'' are 2 u'.r' and n''_v . (u x r) + 2 n' . (u' x r +
+// u x r') + 2 n . (u' x r'), n''_v = -2 n' L'/L - n |n'|^2 (n = w / L).
+double angleQuadratic(const HingeGeometry& g) {
+  const V3 n = vec(g.n), n_dot = vec(g.n_dot);
+  const V3 u = vec(g.p[kB]) - vec(g.p[kJp]), r = vec(g.p[kC1]) - vec(g.p[kJc]);
+  const V3 u_dot = vec(g.v[kB]) - vec(g.v[kJp]), r_dot = vec(g.v[kC1]) - vec(g.v[kJc]);
+  const V3 uxr = u.cross(r);
+  const V3 mixed = u_dot.cross(r) + u.cross(r_dot);
+  const double x = u.dot(r), y = n.dot(uxr);
+  const double x_dot = u_dot.dot(r) + u.dot(r_dot);
+  const double y_dot = n_dot.dot(uxr) + n.dot(mixed);
+  const double x_dd = 2.0 * u_dot.dot(r_dot);
+  const double y_dd = -2.0 * g.axis_length_rate / g.axis_length * n_dot.dot(uxr) - n_dot.squaredNorm() * y +
+                      2.0 * n_dot.dot(mixed) + 2.0 * n.dot(u_dot.cross(r_dot));
+  const double rho = x * x + y * y;
+  return (x * y_dd - y * x_dd) / rho - 2.0 * g.theta_dot * (x * x_dot + y * y_dot) / rho;
+}
+
+// Workspace::hinge_angle_data per hinge: theta, theta', angleQuadratic,
+// the angle row's moment on the parent (3) and on the child (3).
+constexpr int kAngleData = 9;
 
 /// Friction torque of a slipping hinge: viscous plus Coulomb, with the
 /// Stribeck rise toward tau_s^max at low speed when enabled.
@@ -564,7 +614,8 @@ inline double* blockOf(Workspace& ws, int nh, int a, int b) {
 // Rows, targets, wrenches and the applied torques of hinge h.
 void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, const HingeGeometry& g) {
   const double w = model.hinge_constraint_frequency;
-  const bool sticking = state.hinge_sticking[h] != 0 && hasFriction(model, h);
+  const int follows = model.hinge_follower_coupling[h];
+  const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
   ws.hinge_rows[h] = sticking ? 6 : 5;
   double* target = &ws.hinge_target[h * kRows];
   const V3 n = vec(g.n), n_dot = vec(g.n_dot);
@@ -666,7 +717,10 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
   // viscous friction always; Coulomb friction here only while slipping.
   const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
-  const double friction = sticking ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
+  // A follower is held at rest through its leader's stick row (see the note).
+  const bool held = sticking || (follows >= 0 && state.hinge_sticking[model.coupling_leader[follows]] != 0 &&
+                                 hasFriction(model, model.coupling_leader[follows]));
+  const double friction = held ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
   const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
   addRow(model, ws, h, 5, applied);
   // From here on a row takes part in the solve only while it is active: a
@@ -675,15 +729,25 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   ws.hinge_motor_torque[h] = motor;
   ws.hinge_friction_torque[h] = friction;
   ws.hinge_slipped[h] = 0;
+  if (ws.hinge_in_coupling[h]) {
+    // The angle row's moments (as in its wrench above) and theta's motion,
+    // for the couplings.
+    double* data = &ws.hinge_angle_data[h * kAngleData];
+    data[0] = g.theta;
+    data[1] = g.theta_dot;
+    data[2] = angleQuadratic(g);
+    put((b - jp).cross(vec(g.dtheta[kB])) + (a - jp).cross(vec(g.dtheta[kA])), data + 3);
+    put((vec(g.p[kC1]) - jc).cross(vec(g.dtheta[kC1])), data + 6);
+  }
 }
 
 // Right-hand side of hinge h: its targets minus what the free accelerations
 // (every force so far, over the particle masses) give the rows.
-void rightHandSide(const Model& model, Workspace& ws, int h) {
+// The hinge points' accelerations under the forces so far.
+void pointAccelerations(const Model& model, const Workspace& ws, int h, V3* acc) {
   const std::array<double, 4>* weights[kNumPoints] = {
       &model.hinge_centre_parent[h], &model.hinge_centre_child[h], &model.hinge_axis_point[h],
       &model.hinge_parent_arm[h],    &model.hinge_child_arm[h],    &model.hinge_child_arm2[h]};
-  V3 acc[kNumPoints];
   for (int side = 0; side < 2; ++side) {
     const int first = model.body_particle_begin[bodyOf(model, h, side)];
     V3 particle[4];
@@ -698,6 +762,19 @@ void rightHandSide(const Model& model, Workspace& ws, int h) {
       acc[point] = w[0] * particle[0] + w[1] * particle[1] + w[2] * particle[2] + w[3] * particle[3];
     }
   }
+}
+
+// grad theta . p'': theta'' but for its velocity part.
+double angleAcceleration(const Workspace& ws, int h, const V3* acc) {
+  const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  return vec(point_grad + kThetaC1).dot(acc[kC1]) + vec(point_grad + kThetaJc).dot(acc[kJc]) +
+         vec(point_grad + kThetaB).dot(acc[kB]) + vec(point_grad + kThetaA).dot(acc[kA]) +
+         vec(point_grad + kThetaJp).dot(acc[kJp]);
+}
+
+void rightHandSide(const Model& model, Workspace& ws, int h) {
+  V3 acc[kNumPoints];
+  pointAccelerations(model, ws, h, acc);
   const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
   const double* target = &ws.hinge_target[h * kRows];
   double* rhs = &ws.hinge_rhs[h * kStride];
@@ -709,9 +786,7 @@ void rightHandSide(const Model& model, Workspace& ws, int h) {
     rhs[3 + k] = target[3 + k] - (n.dot(acc[k == 0 ? kC1 : kC2] - acc[kJc]) + t.dot(acc[kA] - acc[kJp]));
   }
   if (ws.hinge_rows[h] == 6) {
-    rhs[5] = target[5] - (vec(point_grad + kThetaC1).dot(acc[kC1]) + vec(point_grad + kThetaJc).dot(acc[kJc]) +
-                          vec(point_grad + kThetaB).dot(acc[kB]) + vec(point_grad + kThetaA).dot(acc[kA]) +
-                          vec(point_grad + kThetaJp).dot(acc[kJp]));
+    rhs[5] = target[5] - angleAcceleration(ws, h, acc);
   } else {
     rhs[5] = 0.0;
   }
@@ -839,9 +914,37 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   }
 }
 
-// Block L D L^T elimination, leaves first (see the design note), then the
-// back substitution from the root, lambda_h = L^-T D^-1 (L^-1 rhs_h -
-// sum_a Y_a lambda_a): ws.hinge_lambda.
+// The back substitution from the root, lambda_h = L^-T D^-1 (z_h - sum_a
+// Y_a lambda_a), z = ws.hinge_rhs as the forward elimination (and the
+// couplings, solveCouplings) left it: ws.hinge_lambda.
+void backSubstitute(const Model& model, Workspace& ws) {
+  const double* z = ws.hinge_rhs.data();
+  double* out = ws.hinge_lambda.data();
+  constexpr int stride = kRows;
+  const int nh = model.num_hinges;
+  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
+    const int h = *it;
+    const double* l = blockOf(ws, nh, h, h);
+    double x[kRows];
+    for (int q = 0; q < kRows; ++q) x[q] = z[h * kStride + q];
+    for (int a : model.hinge_coupled[h]) {
+      const double* y = blockOf(ws, nh, h, a);
+      const double* lambda = out + a * stride;
+      for (int i = 0; i < kRows; ++i) {
+        double s = 0.0;
+        for (int j = 0; j < kRows; ++j) s += y[i * kStride + j] * lambda[j];
+        x[i] -= s;
+      }
+    }
+    for (int q = 0; q < kRows; ++q) x[q] *= l[q * kStride + q];
+    backSolve(l, x);
+    for (int q = 0; q < kRows; ++q) out[h * stride + q] = x[q];
+  }
+}
+
+// Block L D L^T elimination, leaves first (see the design note): the
+// factors, and the right-hand sides eliminated (z = L^-1 rhs, in
+// ws.hinge_rhs); backSubstitute then gives ws.hinge_lambda.
 void solveBlocks(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   const int num_batches = static_cast<int>(ws.hinge_batch_begin.size()) - 1;
@@ -855,23 +958,166 @@ void solveBlocks(const Model& model, Workspace& ws) {
     }
     for (int k = begin; k < end; ++k) eliminate(model, ws, model.hinge_order[k]);
   }
-  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
-    const int h = *it;
+}
+
+// ---- couplings (URDF <mimic>), see the design note ---------------------------
+
+// Forward substitution through the factors solveBlocks left, in place on v
+// (num_hinges x kStride): v = L^-1 v, the same elimination solveBlocks does
+// on the right-hand side, so that K^-1 v = L^-T D^-1 (this). A hinge whose
+// entries are all zero passes nothing on: a coupling's column, nonzero on
+// the few hinges at its bodies, touches only their paths to the root.
+// The hinges it reached are listed in `reached`, their number returned.
+int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t* reached) {
+  const int nh = model.num_hinges;
+  int count = 0;
+  for (int k = 0; k < nh; ++k) {
+    const int h = model.hinge_order[k];
+    double* z = v + h * kStride;
+    bool nonzero = false;
+    for (int q = 0; q < kRows; ++q) nonzero = nonzero || z[q] != 0.0;
+    if (!nonzero) continue;
+    reached[count++] = h;
     const double* l = blockOf(ws, nh, h, h);
-    double x[kRows];
-    for (int q = 0; q < kRows; ++q) x[q] = ws.hinge_rhs[h * kStride + q];
+    forwardSolve(l, z);
+    double scaled[kRows];
+    for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * l[q * kStride + q];
     for (int a : model.hinge_coupled[h]) {
       const double* y = blockOf(ws, nh, h, a);
-      const double* lambda = &ws.hinge_lambda[a * kRows];
-      for (int i = 0; i < kRows; ++i) {
-        double s = 0.0;
-        for (int j = 0; j < kRows; ++j) s += y[i * kStride + j] * lambda[j];
-        x[i] -= s;
+      double* rhs = v + a * kStride;
+      for (int q = 0; q < kRows; ++q) {
+        for (int i = 0; i < kRows; ++i) rhs[i] -= y[q * kStride + i] * scaled[q];
       }
     }
-    for (int q = 0; q < kRows; ++q) x[q] *= l[q * kStride + q];
-    backSolve(l, x);
-    for (int q = 0; q < kRows; ++q) ws.hinge_lambda[h * kRows + q] = x[q];
+  }
+  return count;
+}
+
+// Adds scale times coupling c's column of B (each hinge row's e'' per unit
+// mu, by symmetry the row's acceleration under the coupling's moments) to
+// v (num_hinges x kStride).
+void addCouplingColumn(const Model& model, Workspace& ws, int c, double scale, double* v) {
+  for (int e = 0; e < 4; ++e) {
+    const int b = ws.coupling_body[c * 4 + e];
+    if (!movable(ws, b)) continue;  // all fixed (ModelBuilder::addCoupling): it does not move
+    const V3 arm = scale * vec(&ws.coupling_arm[(c * 4 + e) * 3]);
+    for (int h : ws.body_hinges[b]) {
+      const double* mobility = mobilityOf(ws, h, model.hinge_parent_body[h] == b ? 0 : 1);
+      for (int r = 0; r < kRows; ++r) {
+        v[h * kStride + r] += mobility[3 * kStride + r] * arm[0] + mobility[4 * kStride + r] * arm[1] +
+                              mobility[5 * kStride + r] * arm[2];
+      }
+    }
+  }
+}
+
+// Each coupling's four moments (follower's angle row minus m times the
+// leader's, on the two bodies of each) and its target e''.
+void prepareCouplings(const Model& model, Workspace& ws) {
+  const double w = model.hinge_constraint_frequency;
+  for (int c = 0; c < model.num_couplings; ++c) {
+    const int f = model.coupling_follower[c], l = model.coupling_leader[c];
+    const double m = model.coupling_multiplier[c];
+    const double* df = &ws.hinge_angle_data[f * kAngleData];
+    const double* dl = &ws.hinge_angle_data[l * kAngleData];
+    const int bodies[4] = {model.hinge_parent_body[f], model.hinge_child_body[f], model.hinge_parent_body[l],
+                           model.hinge_child_body[l]};
+    const double* moments[4] = {df + 3, df + 6, dl + 3, dl + 6};
+    for (int e = 0; e < 4; ++e) {
+      ws.coupling_body[c * 4 + e] = bodies[e];
+      const double scale = e < 2 ? 1.0 : -m;
+      for (int d = 0; d < 3; ++d) ws.coupling_arm[(c * 4 + e) * 3 + d] = scale * moments[e][d];
+    }
+    // Angles are read in (-pi, pi]: e is taken the same way, so a
+    // continuous leader passing pi keeps an integer multiplier's coupling.
+    const double error = std::remainder(df[0] - m * dl[0] - model.coupling_offset[c], 2.0 * std::numbers::pi);
+    const double rate = df[1] - m * dl[1];
+    ws.coupling_target[c] = -2.0 * w * rate - w * w * error - (df[2] - m * dl[2]);
+  }
+}
+
+// The couplings' multipliers mu, between the hinge solve's forward
+// elimination and its back substitution (see the design note): with
+// Z = L^-1 B and z = L^-1 r_h, B^T K^-1 B = Z^T D^-1 Z and B^T K^-1 r_h =
+// Z^T D^-1 z; the hinges then take r_h - B mu, that is z - Z mu, into the
+// back substitution. Z is nonzero only on the paths from the couplings'
+// hinges to the root, so every product runs along those.
+void solveCouplings(const Model& model, Workspace& ws) {
+  const int nc = model.num_couplings, nh = model.num_hinges;
+  if (nc == 0) return;
+  const std::size_t column = static_cast<std::size_t>(nh) * kStride;
+  for (int c = 0; c < nc; ++c) {
+    double* z = &ws.coupling_response[c * column];
+    for (std::size_t q = 0; q < column; ++q) z[q] = 0.0;
+    addCouplingColumn(model, ws, c, 1.0, z);
+    ws.coupling_reach[c] = forwardSubstitute(model, ws, z, &ws.coupling_path[c * nh]);
+  }
+  // u^T D^-1 w over the hinges on coupling c's path (u is zero elsewhere).
+  auto throughHinges = [&](int c, const double* u, const double* w) {
+    double sum = 0.0;
+    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
+      const int h = ws.coupling_path[c * nh + k];
+      const double* inv_d = blockOf(ws, nh, h, h);
+      for (int q = 0; q < kRows; ++q) sum += u[h * kStride + q] * inv_d[q * kStride + q] * w[h * kStride + q];
+    }
+    return sum;
+  };
+  // The Schur complement S = C - Z^T D^-1 Z and the right-hand side
+  // r_c - Z^T D^-1 z, r_c = target - e'' under the forces so far.
+  for (int c = 0; c < nc; ++c) {
+    const int f = model.coupling_follower[c], l = model.coupling_leader[c];
+    V3 acc[kNumPoints];
+    pointAccelerations(model, ws, f, acc);
+    double free = angleAcceleration(ws, f, acc);
+    pointAccelerations(model, ws, l, acc);
+    free -= model.coupling_multiplier[c] * angleAcceleration(ws, l, acc);
+    const double* zc = &ws.coupling_response[c * column];
+    ws.coupling_rhs[c] = ws.coupling_target[c] - free - throughHinges(c, zc, ws.hinge_rhs.data());
+    for (int d = 0; d <= c; ++d) {
+      double own = 0.0;
+      for (int e = 0; e < 4; ++e) {
+        const int b = ws.coupling_body[c * 4 + e];
+        if (!movable(ws, b)) continue;
+        for (int k = 0; k < 4; ++k) {
+          if (ws.coupling_body[d * 4 + k] != b) continue;
+          own += vec(&ws.coupling_arm[(c * 4 + e) * 3])
+                     .dot(times(bodyData(ws, b) + kInvInertia, vec(&ws.coupling_arm[(d * 4 + k) * 3])));
+        }
+      }
+      ws.coupling_schur[c * nc + d] = own - throughHinges(c, zc, &ws.coupling_response[d * column]);
+    }
+  }
+  // S is symmetric positive definite and small: Cholesky on its lower
+  // triangle, in place.
+  double* s = ws.coupling_schur.data();
+  for (int j = 0; j < nc; ++j) {
+    double diag = s[j * nc + j];
+    for (int k = 0; k < j; ++k) diag -= s[j * nc + k] * s[j * nc + k];
+    s[j * nc + j] = std::sqrt(diag);
+    for (int i = j + 1; i < nc; ++i) {
+      double v = s[i * nc + j];
+      for (int k = 0; k < j; ++k) v -= s[i * nc + k] * s[j * nc + k];
+      s[i * nc + j] = v / s[j * nc + j];
+    }
+  }
+  double* mu = ws.coupling_lambda.data();
+  for (int i = 0; i < nc; ++i) {
+    double v = ws.coupling_rhs[i];
+    for (int k = 0; k < i; ++k) v -= s[i * nc + k] * mu[k];
+    mu[i] = v / s[i * nc + i];
+  }
+  for (int i = nc - 1; i >= 0; --i) {
+    double v = mu[i];
+    for (int k = i + 1; k < nc; ++k) v -= s[k * nc + i] * mu[k];
+    mu[i] = v / s[i * nc + i];
+  }
+  // z -= Z mu.
+  for (int c = 0; c < nc; ++c) {
+    const double* zc = &ws.coupling_response[c * column];
+    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
+      const int h = ws.coupling_path[c * nh + k];
+      for (int q = 0; q < kRows; ++q) ws.hinge_rhs[h * kStride + q] -= zc[h * kStride + q] * mu[c];
+    }
   }
 }
 
@@ -941,6 +1187,23 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
     if (!independent) ws.hinge_batch_begin.push_back(k);
   }
   ws.hinge_batch_begin.push_back(nh);
+
+  const int nc = model.num_couplings;
+  ws.hinge_in_coupling.assign(nh, 0);
+  for (int c = 0; c < nc; ++c) {
+    ws.hinge_in_coupling[model.coupling_leader[c]] = 1;
+    ws.hinge_in_coupling[model.coupling_follower[c]] = 1;
+  }
+  ws.hinge_angle_data.assign(static_cast<std::size_t>(nh) * kAngleData, 0.0);
+  ws.coupling_body.assign(nc * 4, 0);
+  ws.coupling_arm.assign(nc * 12, 0.0);
+  ws.coupling_target.assign(nc, 0.0);
+  ws.coupling_response.assign(static_cast<std::size_t>(nc) * nh * kStride, 0.0);
+  ws.coupling_path.assign(static_cast<std::size_t>(nc) * nh, 0);
+  ws.coupling_reach.assign(nc, 0);
+  ws.coupling_schur.assign(static_cast<std::size_t>(nc) * nc, 0.0);
+  ws.coupling_rhs.assign(nc, 0.0);
+  ws.coupling_lambda.assign(nc, 0.0);
 }
 
 double hingeAngle(const Model& model, const PhasePoint& x, int h) {
@@ -991,6 +1254,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       prepareHinge(model, state, ws, h, g);
     }
     applyMobility(model, ws);
+    prepareCouplings(model, ws);
     flushBodyWrenches(model, ws);
 
     // ---- solve, and again while static friction gives way somewhere ----
@@ -1006,6 +1270,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       for (int h = 0; h < nh; ++h) rightHandSide(model, ws, h);
       assembleBlocks(model, ws);
       solveBlocks(model, ws);
+      solveCouplings(model, ws);
+      backSubstitute(model, ws);
       // Static friction, A(8)-(9): it holds up to tau_s^max in either
       // direction; beyond, the hinge breaks loose at the zero-speed friction
       // level (tau_s^max with the Stribeck term, tau_c without).
@@ -1060,6 +1326,16 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       }
       if (rows == 6) ws.hinge_friction_torque[h] += lambda[5];
     }
+    // The couplings' torque pairs, mu times their moments.
+    for (int c = 0; c < model.num_couplings; ++c) {
+      for (int e = 0; e < 4; ++e) {
+        const int b = ws.coupling_body[c * 4 + e];
+        if (!movable(ws, b)) continue;
+        for (int d = 0; d < 3; ++d) {
+          ws.hinge_body_wrench[b * 6 + 3 + d] += ws.coupling_lambda[c] * ws.coupling_arm[(c * 4 + e) * 3 + d];
+        }
+      }
+    }
     flushBodyWrenches(model, ws);
   }
 }
@@ -1070,6 +1346,7 @@ void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, 
     geometry(model, x, h, g);
     std::memcpy(&ws.hinge_geometry[h * kGeometrySize], &g, sizeof g);
     if (!hasFriction(model, h)) continue;
+    if (model.hinge_follower_coupling[h] >= 0) continue;  // held through its leader, never stuck itself
     if (state.hinge_sticking[h]) {
       if (ws.hinge_slipped[h]) state.hinge_sticking[h] = 0;
     } else {

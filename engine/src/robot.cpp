@@ -51,6 +51,16 @@ std::vector<int> RobotDescription::movableJoints() const {
   return movable;
 }
 
+int RobotDescription::mimicLeader(int j) const {
+  const RobotJoint& joint = joints[j];
+  if (joint.mimic.joint.empty()) return -1;
+  if (joint.type != JointType::kRevolute && joint.type != JointType::kContinuous &&
+      joint.type != JointType::kPrismatic) {
+    return -1;
+  }
+  return findJoint(joint.mimic.joint);
+}
+
 void orderTree(RobotDescription& robot) {
   const int nl = static_cast<int>(robot.links.size());
   const int nj = static_cast<int>(robot.joints.size());

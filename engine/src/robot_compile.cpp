@@ -174,11 +174,37 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     b.second_moment += in.mass * c * c.transpose() + S;
   }
 
+  // ---- mimic joints: leaders and followers must both be hinges ----
+  // A follower starts where its coupling puts it (its own pose angle is not
+  // used), so the constraint holds from the first step.
+  std::vector<double> angles = pose.joint_angles;
+  if (angles.empty()) angles.assign(nj, 0.0);
+  std::vector<int> leader_of(nj, -1);
+  for (int j = 0; j < nj; ++j) {
+    const int l = robot.mimicLeader(j);
+    if (l < 0 && robot.joints[j].mimic.joint.empty()) continue;
+    if (l < 0) {
+      if (robot.joints[j].type == JointType::kFixed) continue;  // a frozen follower: no coupling
+      throw ModelError("joint '" + robot.joints[j].name + "' mimics '" + robot.joints[j].mimic.joint +
+                       "', which the robot does not have");
+    }
+    if (out.joint_hinge[l] < 0) {
+      throw ModelError("joint '" + robot.joints[j].name + "' mimics '" + robot.joints[l].name +
+                       "', which does not move (fixed or frozen): freeze the follower too");
+    }
+    if (robot.mimicLeader(l) >= 0) {
+      throw ModelError("joint '" + robot.joints[j].name + "' mimics '" + robot.joints[l].name +
+                       "', which is itself a mimic joint (chains are not supported)");
+    }
+    leader_of[j] = l;
+    angles[j] = robot.joints[j].mimic.multiplier * angles[l] + robot.joints[j].mimic.offset;
+  }
+
   // ---- initial pose: forward kinematics of the bodies ----
   bodies[0].world = Transform{rpyToMatrix(pose.base_rpy), toEigen(pose.base_position)};
   for (std::size_t b = 1; b < bodies.size(); ++b) {
     const Hinge& h = hinges[bodies[b].parent_hinge];
-    const double q = pose.joint_angles.empty() ? 0.0 : pose.joint_angles[h.joint];
+    const double q = angles[h.joint];
     const Transform turn{Eigen::AngleAxisd(q, h.axis).toRotationMatrix(), Vector3d::Zero()};
     bodies[b].world = bodies[h.parent_body].world * h.joint_in_parent * turn;
   }
@@ -320,10 +346,20 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     spec.child_arm = weights(h.child_body, arm * e1);
     spec.child_arm2 = weights(h.child_body, arm * e2);
     spec.actuation = joint.actuation;
+    // A follower has no motor: the coupling is its drive (friction stays).
+    if (leader_of[h.joint] >= 0) spec.actuation.torque_offset = 0.0;
     spec.lower = joint.type == JointType::kContinuous ? -1e300 : joint.lower;
     spec.upper = joint.type == JointType::kContinuous ? 1e300 : joint.upper;
     (void)parent;
     builder.addHinge(spec);
+  }
+
+  // ---- couplings: follower = multiplier x leader + offset ----
+  const int first_hinge = builder.numHinges() - static_cast<int>(hinges.size());
+  for (int j = 0; j < nj; ++j) {
+    if (leader_of[j] < 0) continue;
+    builder.addCoupling({first_hinge + out.joint_hinge[leader_of[j]], first_hinge + out.joint_hinge[j],
+                         robot.joints[j].mimic.multiplier, robot.joints[j].mimic.offset});
   }
 
   // ---- contact points ----

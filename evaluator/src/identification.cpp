@@ -165,8 +165,30 @@ struct Problem {
   std::vector<MatrixXd> F;         // per trial (N x nv): contact forces minus the held loads' dynamics
   std::vector<const MotionData*> trials;
   std::vector<std::vector<JointRow>> z;  // per trial, (N nj)
+  std::vector<char> follower;            // (nj): a <mimic> follower, whose row is folded into its leader's
   int samples = 0;
 };
+
+/// URDF <mimic>: a follower q_f = m q_l + c has no motor; the coupling
+/// carries its torque. By virtual work (dq_f = m dq_l) the coupled robot's
+/// equation for the leader is the leader's row plus m times the follower's,
+/// which the coupling torque drops out of: rows and F are folded so. The
+/// follower's own row is then left out (assignJointRows), so no motor or
+/// friction parameter is fitted for it (A(15) holds them at the a-priori
+/// values); its friction, if any, goes unmodelled into the leader's.
+void foldMimicRows(const RigidModel& model, MatrixXd& rows, MatrixXd& F) {
+  const int nv = model.nv, n = static_cast<int>(F.rows());
+  for (int i = 0; i < model.num_joints; ++i) {
+    const int l = model.joint_mimic_leader[i];
+    if (l < 0) continue;
+    const double m = model.joint_mimic_multiplier[i];
+    const int ri = model.base_dofs + i, rl = model.base_dofs + l;
+    for (int t = 0; t < n; ++t) {
+      rows.row(static_cast<Eigen::Index>(t) * nv + rl) += m * rows.row(static_cast<Eigen::Index>(t) * nv + ri);
+      F(t, rl) += m * F(t, ri);
+    }
+  }
+}
 
 Problem buildProblem(const RigidModel& model, const BaseParameters& base, const std::vector<MotionData>& trials,
                      bool joints) {
@@ -186,7 +208,10 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
     if (!d.held.empty()) {
       p.F.back() -= perSample(p.rows.back(), base.fromStandard(heldParameters(model, d.held)), p.nv);
     }
+    foldMimicRows(model, p.rows.back(), p.F.back());
   }
+  p.follower.assign(static_cast<std::size_t>(p.nj), 0);
+  for (int i = 0; i < p.nj; ++i) p.follower[static_cast<std::size_t>(i)] = model.joint_mimic_leader[i] >= 0 ? 1 : 0;
   return p;
 }
 
@@ -229,6 +254,7 @@ void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters&
     const MatrixXd tau_ref = perSample(p.rows[k], phi_ref, p.nv);
     std::vector<JointRow> z(static_cast<std::size_t>(d.numSamples()) * p.nj);
     for (int i = 0; i < p.nj; ++i) {
+      if (p.follower[static_cast<std::size_t>(i)]) continue;  // no motor: folded into its leader's row
       const std::vector<char> keep = sign_rule ? std::vector<char>(static_cast<std::size_t>(d.numSamples()), 1)
                                                : slidingSamples(d, i, o.slip_velocity, o.motion_margin_s);
       for (int t = 0; t < d.numSamples(); ++t) {
@@ -372,7 +398,7 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
     const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int i = 0; i < p.nj; ++i) {
-        if (std::abs(d.qd(t, i)) > o.stop_velocity) continue;
+        if (std::abs(d.qd(t, i)) > o.stop_velocity || p.follower[static_cast<std::size_t>(i)]) continue;
         const double h = x[xiColumn(p, 0, i)] * d.current(t, i) + x[xiColumn(p, 4, i)] - y(t, 6 + i) + p.F[k](t, 6 + i);
         held[static_cast<std::size_t>(i)].push_back(std::abs(h));
       }

@@ -3,6 +3,8 @@
 // its member functions), so it does not depend on robot.cpp.
 #include "suitsim/eval/rigid_model.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -195,6 +197,27 @@ RigidModel makeRigidModel(const RobotDescription& d) {
 
   model.num_bodies = static_cast<int>(model.body_parent.size());
   model.num_joints = model.num_bodies - 1;
+  // <mimic> couplings between movable joints (a follower frozen by a scene
+  // is fixed and no longer coupled: RobotDescription::mimicLeader).
+  model.joint_mimic_leader.assign(model.num_joints, -1);
+  model.joint_mimic_multiplier.assign(model.num_joints, 1.0);
+  model.joint_mimic_offset.assign(model.num_joints, 0.0);
+  for (int i = 0; i < model.num_joints; ++i) {
+    const int source = model.joint_source[i];
+    const int leader = d.mimicLeader(source);
+    if (leader < 0) continue;
+    const auto at = std::find(model.joint_source.begin(), model.joint_source.end(), leader);
+    if (at == model.joint_source.end()) {
+      fail("joint '" + model.joint_name[i] + "' mimics '" + d.joints[leader].name + "', which does not move");
+    }
+    if (d.mimicLeader(leader) >= 0) {
+      fail("joint '" + model.joint_name[i] + "' mimics '" + d.joints[leader].name +
+           "', which is itself a mimic joint (chains are not supported)");
+    }
+    model.joint_mimic_leader[i] = static_cast<int>(at - model.joint_source.begin());
+    model.joint_mimic_multiplier[i] = d.joints[source].mimic.multiplier;
+    model.joint_mimic_offset[i] = d.joints[source].mimic.offset;
+  }
   model.base_dofs = model.floating_base ? 6 : 0;
   model.nv = model.base_dofs + model.num_joints;
   model.body_mass.resize(model.num_bodies);

@@ -375,3 +375,51 @@ TEST_F(InfoCommand, SuitSceneListsBandsAndSensors) {
 }
 
 }  // namespace
+
+namespace {
+
+// URDF <mimic> joints: what became of each, in the scenes that freeze them
+// and in the one that keeps them coupled.
+TEST_F(InfoCommand, MimicJointsAreCoupledOrFrozen) {
+  // The bare URDF: all ten coupled to their thumbs.
+  const Json urdf = infoJson(sourcePath("models/jvrc1/jvrc1.urdf"));
+  ASSERT_EQ(urdf["mimic_joints"].size(), 10u);
+  for (const Json& m : urdf["mimic_joints"]) EXPECT_EQ(m["status"], "coupled") << m.dump();
+  EXPECT_EQ(urdf["mimic_joints"][0]["leader"], "R_UTHUMB");
+
+  // jvrc1_stand.xml freezes the thumbs and fingers: frozen with their leaders.
+  const Json stand = infoJson(sourcePath("scenes/jvrc1_stand.xml"));
+  ASSERT_EQ(stand["mimic_joints"].size(), 10u);
+  for (const Json& m : stand["mimic_joints"]) EXPECT_EQ(m["status"], "frozen with its leader") << m.dump();
+
+  // jvrc1_hand_mimic.xml keeps them: 44 hinges, ten couplings.
+  const Json hand = infoJson(sourcePath("scenes/jvrc1_hand_mimic.xml"));
+  EXPECT_EQ(hand["num_hinges"], 44);
+  for (const Json& m : hand["mimic_joints"]) EXPECT_EQ(m["status"], "coupled") << m.dump();
+  const Result text = run({"info", sourcePath("scenes/jvrc1_hand_mimic.xml")});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("mimic joints: 10"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("R_LTHUMB"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("= 2 x R_UTHUMB +0 rad: coupled"), std::string::npos) << text.out;
+
+  // A follower frozen while its leader moves: its freeze wins.
+  const fs::path scene = dir_ / "frozen_follower.xml";
+  writeFile(scene, "<scene name=\"frozen_follower\">\n"
+                   "  <simulation integrator=\"velocity_verlet\" dt=\"5e-4\" duration=\"0.1\"/>\n"
+                   "  <robot name=\"jvrc1\" urdf=\"" + sourcePath("models/jvrc1/jvrc1.urdf") +
+                   "\" base=\"fixed\" pos=\"0 0 1\">\n"
+                   "    <freeze joints=\"R_UINDEX\"/>\n"
+                   "  </robot>\n"
+                   "</scene>\n");
+  const Json frozen = infoJson(scene.string());
+  int coupled = 0;
+  for (const Json& m : frozen["mimic_joints"]) {
+    if (m["name"] == "R_UINDEX") {
+      EXPECT_EQ(m["status"], "frozen") << m.dump();
+    }
+    coupled += m["status"] == "coupled" ? 1 : 0;
+  }
+  EXPECT_EQ(coupled, 9);
+}
+
+}  // namespace

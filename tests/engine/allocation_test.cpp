@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <new>
 
+#include "robots.h"
 #include "run_helpers.h"
+#include "suitsim/articulated.h"
 #include "suitsim/builder.h"
 #include "suitsim/step.h"
 
@@ -42,6 +44,29 @@ TEST(Allocation, StepAllocatesNothing) {
       for (int k = 0; k < 200; ++k) step(model, state, ws, integrator, 1e-5);
       EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator) << " threads " << threads;
     }
+  }
+}
+
+TEST(Allocation, HingesAndMimicCouplingsAllocateNothing) {
+  // The hinge solve with its coupling rows (URDF <mimic>), static friction
+  // holding and giving way: all scratch lives in the Workspace.
+  RobotDescription robot = testing::mimicHand(true);
+  for (RobotJoint& j : robot.joints) j.actuation.coulomb = j.actuation.static_max = 0.002;
+  ModelBuilder b;
+  b.setGravity({0.0, 0.0, 0.0});
+  addRobot(b, robot, {}, {}, {});
+  const Model model = b.build();
+  ASSERT_GT(model.num_couplings, 0);
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+    State state = makeState(model);
+    Workspace ws(model);
+    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-4);
+    const long before = g_allocations.load();
+    for (int k = 0; k < 200; ++k) {
+      state.hinge_current[0] = (k / 50) % 2 == 0 ? 0.05 : -0.05;  // slips and sticks
+      step(model, state, ws, integrator, 1e-4);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
   }
 }
 

@@ -452,5 +452,33 @@ TEST(Humanoid, StaticFrictionHoldsAHingeBelowItsLimitAndSlipsAbove) {
   EXPECT_GT(slipped, 0.1);
 }
 
+TEST(Humanoid, MimicFingersFollowTheServoedThumbs) {
+  // scenes/jvrc1_hand_mimic.xml: the fingers are not frozen, only the
+  // thumbs are servoed, and the URDF's ten <mimic> joints follow them.
+  ServoRun run(SUITSIM_SOURCE_DIR "/scenes/jvrc1_hand_mimic.xml");
+  const Model& m = run.model();
+  ASSERT_EQ(m.num_couplings, 10);
+  ASSERT_EQ(m.num_hinges, 44);
+  const int thumb = findHinge(m, "R_UTHUMB");
+  double worst = 0.0, lowest = 0.0;
+  for (long k = 0; k < run.stepsFor(3.0); ++k) {
+    run.advance();
+    ASSERT_TRUE(stateIsFinite(run.state())) << "step " << k;
+    for (int c = 0; c < m.num_couplings; ++c) {
+      const double e = jointAngle(m, run.state(), m.coupling_follower[c]) -
+                       m.coupling_multiplier[c] * jointAngle(m, run.state(), m.coupling_leader[c]) -
+                       m.coupling_offset[c];
+      worst = std::max(worst, std::abs(e));
+    }
+    lowest = std::min(lowest, jointAngle(m, run.state(), thumb));
+  }
+  const double index = jointAngle(m, run.state(), findHinge(m, "R_UINDEX"));
+  std::printf("[measured] mimic hand: thumb down to %.3g rad, worst coupling error %.3g rad, R_UINDEX ends at %.3g "
+              "rad (-2 x thumb %.3g)\n",
+              lowest, worst, index, -2.0 * jointAngle(m, run.state(), thumb));
+  EXPECT_LT(lowest, -0.45);  // the thumb closed
+  EXPECT_LT(worst, 1e-4);
+}
+
 }  // namespace
 }  // namespace suitsim

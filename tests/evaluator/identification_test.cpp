@@ -495,6 +495,76 @@ TEST(IdentifyRobot, JointThatNeverSlidesKeepsItsAprioriParameters) {
   EXPECT_GT(moved, 1e-3);
 }
 
+// URDF <mimic>: the knee follows the hip, q_knee = -1.3 q_hip + 0.2, as
+// the engine's coupling holds it. The knee has no motor (zero current); the
+// coupling brings its load to the hip's motor, which by virtual work
+// delivers tau_hip + m tau_knee. The identification folds the knee's row
+// into the hip's and fits nothing for the knee.
+TEST(IdentifyRobot, MimicFollowerHasNoMotorOfItsOwn) {
+  constexpr int kHip = 3, kKnee = 4;
+  constexpr double kM = -1.3, kC = 0.2;
+  auto coupled = [&](RobotDescription robot) {
+    robot.joints[kKnee].mimic = {"hip", kM, kC};
+    robot.joints[kKnee].actuation.viscous = robot.joints[kKnee].actuation.coulomb = 0.0;
+    robot.joints[kKnee].actuation.static_max = 0.0;
+    return robot;
+  };
+  const RobotDescription truth = coupled(treeRobot()), apriori = coupled(aprioriRobot());
+  const RigidModel truth_model = makeRigidModel(truth), apriori_model = makeRigidModel(apriori);
+  ASSERT_EQ(truth_model.joint_name[kKnee], "knee");
+  EXPECT_EQ(truth_model.joint_mimic_leader[kKnee], kHip);
+  EXPECT_EQ(truth_model.joint_mimic_multiplier[kKnee], kM);
+  EXPECT_EQ(truth_model.joint_mimic_offset[kKnee], kC);
+  EXPECT_EQ(truth_model.joint_mimic_leader[kHip], -1);
+  const BaseParameters base = computeBaseParameters(apriori_model);
+  const VectorXd phi = base.fromStandard(standardParameters(truth_model));
+  const JointParameters xi = jointParameters(truth_model, truth);
+  const JointParameters xi_apriori = jointParameters(apriori_model, apriori);
+  std::vector<MotionData> trials;
+  for (int k = 0; k < kTrials; ++k) {
+    MotionData d = makeTrial(truth_model, base, phi, xi, -1, 11u + 7u * k);
+    // The hip's friction as makeTrial made it: k_T u + tau_o - tau.
+    const MatrixXd tau_free = inverseDynamics(truth_model, base, phi, d);
+    const VectorXd hip_friction = xi.motor_constant[kHip] * d.current.col(kHip) +
+                                  VectorXd::Constant(kSamples, xi.offset[kHip]) - tau_free.col(6 + kHip);
+    d.q.col(kKnee) = kM * d.q.col(kHip) + VectorXd::Constant(kSamples, kC);
+    d.qd.col(kKnee) = kM * d.qd.col(kHip);
+    d.qdd.col(kKnee) = kM * d.qdd.col(kHip);
+    const MatrixXd tau = inverseDynamics(truth_model, base, phi, d);
+    d.F.leftCols(6) = tau.leftCols(6);
+    d.current.col(kHip) = (tau.col(6 + kHip) + kM * tau.col(6 + kKnee) + hip_friction -
+                           VectorXd::Constant(kSamples, xi.offset[kHip])) /
+                          xi.motor_constant[kHip];
+    d.current.col(kKnee).setZero();
+    trials.push_back(std::move(d));
+  }
+  const RobotIdentification r =
+      identifyRobot(apriori_model, base, xi_apriori, trials, options(RestRows::Excluded));
+  double worst = 0.0;
+  for (int i : {0, 1, 2, kHip}) {
+    worst = std::max({worst, relativeError(r.xi.motor_constant[i], xi.motor_constant[i]),
+                      relativeError(r.xi.viscous[i], xi.viscous[i]), relativeError(r.xi.coulomb[i], xi.coulomb[i])});
+  }
+  std::printf("[measured] mimic knee: worst k_T, k_d, tau_c error of the motored joints %.3g (rel)\n", worst);
+  EXPECT_LT(worst, 1e-6);
+  // The follower: no rows, so its parameters stay a priori (A(15)).
+  EXPECT_EQ(r.xi.motor_constant[kKnee], xi_apriori.motor_constant[kKnee]);
+  EXPECT_NEAR(r.xi.viscous[kKnee], xi_apriori.viscous[kKnee], 1e-12);
+  EXPECT_NEAR(r.xi.offset[kKnee], xi_apriori.offset[kKnee], 1e-12);
+  EXPECT_EQ(r.xi.static_max[kKnee], xi_apriori.static_max[kKnee]);
+  EXPECT_TRUE(std::isinf(r.xi_relative_std.motor_constant[kKnee]));
+
+  // The same data with the coupling unknown to the evaluator: the knee's
+  // zero current is read as a motor and the hip's as carrying only its own
+  // load, and the estimates go wrong (the check above can fail).
+  RobotDescription blind = apriori;
+  blind.joints[kKnee].mimic = {};
+  const RigidModel blind_model = makeRigidModel(blind);
+  const RobotIdentification wrong =
+      identifyRobot(blind_model, base, jointParameters(blind_model, blind), trials, options(RestRows::Excluded));
+  EXPECT_GT(relativeError(wrong.xi.motor_constant[kHip], xi.motor_constant[kHip]), 1e-3);
+}
+
 }  // namespace
 }  // namespace suitsim::eval
 

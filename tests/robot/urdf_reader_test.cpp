@@ -137,8 +137,19 @@ TEST_F(UrdfJvrc1Test, JointAxesLimitsAndFrames) {
   EXPECT_EQ(waist.type, JointType::kFixed);
   EXPECT_EQ(robot_.links[static_cast<std::size_t>(waist.parent_link)].name, "base_link");
 
-  EXPECT_EQ(joint(robot_, "R_LTHUMB").mimic_joint, "R_UTHUMB");
-  EXPECT_EQ(joint(robot_, "R_HIP_P").mimic_joint, "");
+  // The fingers follow the thumb: <mimic joint="R_UTHUMB" multiplier="2" offset="0"/> and -2 for the others.
+  const RobotJoint& lthumb = joint(robot_, "R_LTHUMB");
+  EXPECT_EQ(lthumb.mimic.joint, "R_UTHUMB");
+  EXPECT_EQ(lthumb.mimic.multiplier, 2.0);
+  EXPECT_EQ(lthumb.mimic.offset, 0.0);
+  EXPECT_EQ(joint(robot_, "L_LLITTLE").mimic.joint, "L_UTHUMB");
+  EXPECT_EQ(joint(robot_, "L_LLITTLE").mimic.multiplier, -2.0);
+  EXPECT_EQ(robot_.mimicLeader(robot_.findJoint("L_LLITTLE")), robot_.findJoint("L_UTHUMB"));
+  EXPECT_EQ(joint(robot_, "R_HIP_P").mimic.joint, "");
+  EXPECT_EQ(robot_.mimicLeader(robot_.findJoint("R_HIP_P")), -1);
+  int followers = 0;
+  for (const RobotJoint& j : robot_.joints) followers += j.mimic.joint.empty() ? 0 : 1;
+  EXPECT_EQ(followers, 10);
 }
 
 TEST_F(UrdfJvrc1Test, LinkInertials) {
@@ -215,7 +226,9 @@ TEST(UrdfReaderTest, JointTypesLimitsDynamicsAndMimic) {
   expectVec3(finger.axis, {1.0, 0.0, 0.0});  // default axis
   EXPECT_EQ(finger.lower, 0.0);
   EXPECT_DOUBLE_EQ(finger.upper, 0.5);
-  EXPECT_EQ(finger.mimic_joint, "slide");
+  EXPECT_EQ(finger.mimic.joint, "slide");
+  EXPECT_EQ(finger.mimic.multiplier, 2.0);
+  EXPECT_EQ(finger.mimic.offset, 0.0);  // URDF default
 
   EXPECT_EQ(joint(robot, "free_joint").type, JointType::kFloating);
   EXPECT_EQ(joint(robot, "plane_joint").type, JointType::kPlanar);
@@ -359,6 +372,11 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"lower_above_upper.urdf", 8, {"<limit>", "'lower'", "'upper'", "lower='1'"}},
         InvalidCase{"unknown_joint_type.urdf", 5, {"<joint>", "'type'", "'spherical'"}},
         InvalidCase{"mimic_unknown_joint.urdf", 8, {"<mimic>", "'joint'", "'no_such_joint'"}},
+        InvalidCase{"mimic_self.urdf", 9, {"<mimic>", "'joint'", "another joint", "'hinge'"}},
+        InvalidCase{"mimic_chain.urdf", 22, {"<mimic>", "'joint'", "itself mimics 'leader'", "line 16", "'first'"}},
+        InvalidCase{"mimic_fixed_leader.urdf", 14, {"<mimic>", "'joint'", "'fixed'", "line 5", "'weld'"}},
+        InvalidCase{"mimic_multiplier_nan.urdf", 9, {"<mimic>", "'multiplier'", "finite", "'nan'"}},
+        InvalidCase{"mimic_offset_not_number.urdf", 9, {"<mimic>", "'offset'", "finite", "'0.1rad'"}},
         InvalidCase{"negative_mass.urdf", 5, {"<mass>", "'value'", ">= 0", "'-1.5'"}},
         InvalidCase{"mass_not_number.urdf", 5, {"<mass>", "'value'", "number", "'abc'"}},
         InvalidCase{"inertia_triangle.urdf", 6, {"<inertia>", "triangle inequality", "ixx + iyy >= izz", "izz='0.5'"}},

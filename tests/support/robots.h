@@ -7,6 +7,8 @@
 //                        joint frames, off-centre CoMs, full inertia tensors
 //   floatingHumanoid     floating pelvis, waist, two 2-DoF arms, two 4-DoF
 //                        legs (13 movable joints), fixed head, IMU and soles
+//   mimicHand            a palm, a thumb joint and four <mimic> joints that
+//                        follow it (multipliers 2, -1.5, -2, 0.5)
 //
 // Every inertia tensor is built from principal moments that satisfy the
 // triangle inequality strictly and a rotation, so each link is a physically
@@ -196,6 +198,49 @@ inline RobotDescription floatingHumanoid() {
              {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0});
     addJoint(robot, s + "sole_joint", JointType::kFixed, foot, sole, {0.03, 0.0, -0.07});
   }
+  return robot;
+}
+
+/// A hand like JVRC-1's: palm "palm" (fixed or floating), a two-link thumb
+/// and a two-link finger. Joint "thumb" (about x) is the one independent
+/// joint; "thumb_tip" mimics it with multiplier 2, "finger" (about y) with
+/// -1.5 and offset 0.1 (a sibling on the palm), "finger_tip" with -2 and
+/// offset -0.05 (two links from the thumb), and "finger_side" (a tilted
+/// axis, on the finger) with 0.5. Links of 30-80 g, a 0.4 kg palm.
+inline RobotDescription mimicHand(bool floating) {
+  RobotDescription robot;
+  robot.name = "mimic_hand";
+  robot.floating_base = floating;
+  const int palm = addLink(robot, "palm", 0.4, {0.0, 0.0, -0.05}, rotatedInertia(4e-4, 3e-4, 2e-4, 0.1, 0.0, 0.0));
+  const int thumb = addLink(robot, "thumb", 0.06, {0.0, 0.0, -0.025}, rotatedInertia(1.4e-5, 1.3e-5, 3e-6));
+  const int thumb_tip = addLink(robot, "thumb_tip", 0.03, {0.0, 0.0, -0.015}, rotatedInertia(3e-6, 3.2e-6, 1e-6));
+  const int finger = addLink(robot, "finger", 0.08, {0.0, 0.005, -0.03},
+                             rotatedInertia(2.2e-5, 2.0e-5, 4e-6, 0.0, 0.1, 0.0));
+  const int finger_tip = addLink(robot, "finger_tip", 0.04, {0.0, 0.0, -0.02}, rotatedInertia(5e-6, 5.5e-6, 1.5e-6));
+  const int nail = addLink(robot, "nail", 0.03, {0.005, 0.0, -0.01}, rotatedInertia(2e-6, 2.4e-6, 1e-6, 0.2, 0.0, 0.3));
+  auto mimic = [&](int joint, const std::string& leader, double multiplier, double offset) {
+    robot.joints[joint].mimic = {leader, multiplier, offset};
+  };
+  const double limit = 3.0;
+  auto bounded = [&](int joint) {
+    robot.joints[joint].lower = -limit;
+    robot.joints[joint].upper = limit;
+  };
+  bounded(addJoint(robot, "thumb", JointType::kRevolute, palm, thumb, {0.03, 0.0, -0.08}, {0.0, 0.0, 0.0},
+                   {1.0, 0.0, 0.0}));
+  const int thumb_tip_joint = addJoint(robot, "thumb_tip", JointType::kRevolute, thumb, thumb_tip,
+                                       {0.0, 0.0, -0.05}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0});
+  const int finger_joint = addJoint(robot, "finger", JointType::kRevolute, palm, finger, {-0.02, 0.01, -0.1},
+                                    {0.0, 0.0, 0.2}, {0.0, 1.0, 0.0});
+  const int finger_tip_joint = addJoint(robot, "finger_tip", JointType::kContinuous, finger, finger_tip,
+                                        {0.0, 0.0, -0.06}, {0.0, 0.0, 0.0}, {0.0, 1.0, 0.0});
+  const int side_joint = addJoint(robot, "finger_side", JointType::kRevolute, finger_tip, nail,
+                                  {0.0, 0.0, -0.04}, {0.1, 0.0, 0.0}, {0.3, 0.2, 1.0});
+  for (int j : {thumb_tip_joint, finger_joint, side_joint}) bounded(j);
+  mimic(thumb_tip_joint, "thumb", 2.0, 0.0);
+  mimic(finger_joint, "thumb", -1.5, 0.1);
+  mimic(finger_tip_joint, "thumb", -2.0, -0.05);
+  mimic(side_joint, "thumb", 0.5, 0.0);
   return robot;
 }
 

@@ -117,6 +117,11 @@ struct CompiledRobot {
 /// continuous joints become hinges; prismatic, planar and floating joints are
 /// rejected (ModelError), as are moving bodies without mass. A fixed-base
 /// robot's root particles are fixed in the world.
+/// A <mimic> joint becomes a coupling of its hinge to its leader's
+/// (follower = multiplier x leader + offset, ModelBuilder::addCoupling): it
+/// starts at that angle whatever `pose` says, and has no motor (its torque
+/// offset is dropped). A mimic joint that is fixed (frozen) is not coupled;
+/// a moving one whose leader is fixed is a ModelError.
 /// `bands` become builder bands whose via points are fixed on the bodies of
 /// their links (unknown links: ModelError).
 CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, const RobotPose& pose,

@@ -82,6 +82,15 @@ struct HingeSpec {
   double lower = -1e300, upper = 1e300;  ///< limits (rad)
 };
 
+/// A coupling between two hinges (URDF <mimic>, see Model): the follower's
+/// angle = multiplier x the leader's + offset.
+struct CouplingSpec {
+  int leader = -1;          ///< hinge index as addHinge returned it
+  int follower = -1;        ///< hinge index, != leader
+  double multiplier = 1.0;  ///< finite (rad/rad)
+  double offset = 0.0;      ///< finite (rad)
+};
+
 /// A ground contact at an affine combination of up to four particles.
 struct ContactPointSpec {
   std::array<int, 4> particles{-1, -1, -1, -1};  ///< -1: unused
@@ -128,6 +137,11 @@ class ModelBuilder {
   /// Returns the hinge index. Both bodies must own exactly four particles;
   /// hinges must form a tree over the bodies.
   int addHinge(const HingeSpec& spec);
+  /// Returns the coupling index. A hinge follows at most one leader, and a
+  /// leader follows none (no chains); each hinge's bodies have all four
+  /// particles free or all fixed.
+  int addCoupling(const CouplingSpec& spec);
+  int numCouplings() const { return static_cast<int>(couplings_.size()); }
   /// A contact point that is not a single particle (particles with
   /// contact = true are contacts by themselves).
   int addContactPoint(const ContactPointSpec& spec);
@@ -158,6 +172,7 @@ class ModelBuilder {
   std::vector<ParticleSpec> particles_;
   std::vector<SpringSpec> springs_;
   std::vector<HingeSpec> hinges_;
+  std::vector<CouplingSpec> couplings_;
   std::vector<ContactPointSpec> contact_points_;
   std::vector<BodySpec> bodies_;
   std::vector<BandSpec> bands_;

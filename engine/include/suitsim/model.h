@@ -143,6 +143,21 @@ struct Model {
   double hinge_limit_stiffness = 0.0;         ///< torque per rad beyond a limit (N m/rad); 0 = no limits
   double hinge_limit_damping = 0.0;           ///< (N m s/rad), acts only beyond a limit
 
+  // ---- couplings: URDF <mimic> joints, hinges.cpp ----------------------------
+  // A coupling holds a follower hinge's angle at multiplier x the leader's
+  // plus offset, e = theta_f - multiplier theta_l - offset = 0, by a
+  // multiplier mu solved with the hinge rows: torque mu on the follower's
+  // joint and -multiplier mu on the leader's, each an internal pair like a
+  // motor torque, T(13)-(19). A follower has no stick row of its own and no
+  // leader is a follower (no chains).
+  int num_couplings = 0;
+  std::vector<std::int32_t> coupling_leader;    ///< leader hinge, (num_couplings)
+  std::vector<std::int32_t> coupling_follower;  ///< follower hinge, (num_couplings)
+  std::vector<double> coupling_multiplier;      ///< (rad/rad), (num_couplings)
+  std::vector<double> coupling_offset;          ///< (rad), (num_couplings)
+  /// The coupling whose follower hinge h is, or -1, (num_hinges).
+  std::vector<std::int32_t> hinge_follower_coupling;
+
   // ---- suit bands: elastic wires through via points, A(21)-(25) -------------
   // A band runs through via points p_1..p_n (n >= 2), each an affine
   // combination of one four-particle body's particles (like a hinge point),

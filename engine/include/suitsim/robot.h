@@ -49,6 +49,16 @@ struct JointActuation {
   double stribeck_velocity = 0.0;  ///< speed scale of the Stribeck drop (rad/s); 0 disables it
 };
 
+/// URDF <mimic>: the joint's angle follows another joint's,
+/// q = multiplier * q_leader + offset. The engine enforces it as an internal
+/// constraint (a coupling torque pair on each of the two joints); a follower
+/// has no motor of its own.
+struct JointMimic {
+  std::string joint;        ///< the leader's name; empty: not a mimic joint
+  double multiplier = 1.0;  ///< (rad/rad)
+  double offset = 0.0;      ///< (rad)
+};
+
 struct RobotJoint {
   std::string name;
   std::string source;     ///< "file:line" of the element that defined it (empty if built in code)
@@ -63,7 +73,7 @@ struct RobotJoint {
   double effort_limit = std::numeric_limits<double>::infinity();    ///< (N m)
   double velocity_limit = std::numeric_limits<double>::infinity();  ///< (rad/s)
   JointActuation actuation;
-  std::string mimic_joint;  ///< URDF <mimic joint>: kept for information only, not enforced
+  JointMimic mimic;  ///< URDF <mimic>; mimic.joint empty for an independent joint
 };
 
 struct RobotDescription {
@@ -78,6 +88,10 @@ struct RobotDescription {
   double totalMass() const;
   /// Joints that move (revolute, continuous, prismatic), in tree order.
   std::vector<int> movableJoints() const;
+  /// The joint that joint j follows by a <mimic> coupling, or -1 when j is
+  /// not a mimic joint or does not move (a follower frozen by a scene is
+  /// fixed, and no longer coupled).
+  int mimicLeader(int j) const;
 };
 
 /// Puts a description built in any order into tree order, the order the URDF

@@ -64,6 +64,22 @@ struct Workspace {
   /// evaluation: set by an integrator between the end-of-step friction update
   /// and an evaluation at the same point, cleared by that evaluation.
   bool hinge_geometry_current = false;
+  // Couplings (URDF <mimic>, hinges.cpp): solved with the hinge rows by a
+  // Schur complement on the factored hinge system.
+  std::vector<std::uint8_t> hinge_in_coupling;  ///< 1 if a coupling names the hinge, (num_hinges)
+  /// Per coupled hinge: theta (rad), theta' (rad/s), the velocity part of
+  /// theta'' (rad/s^2), the angle row's moment on the parent and on the
+  /// child body (N m per unit torque), (num_hinges x 9).
+  std::vector<double> hinge_angle_data;
+  std::vector<std::int32_t> coupling_body;  ///< the four bodies a coupling's moments act on, (num_couplings x 4)
+  std::vector<double> coupling_arm;         ///< the moment on each per unit mu (N m), (num_couplings x 4 x 3)
+  std::vector<double> coupling_target;      ///< e'' wanted (rad/s^2), (num_couplings)
+  std::vector<double> coupling_response;    ///< L^-1 B, B the couplings' columns over the hinge rows, (num_couplings x num_hinges x 8)
+  std::vector<std::int32_t> coupling_path;  ///< the hinges each column of L^-1 B is nonzero on, (num_couplings x num_hinges)
+  std::vector<int> coupling_reach;           ///< how many, (num_couplings)
+  std::vector<double> coupling_schur;       ///< C - B^T K^-1 B, factored in place, (num_couplings x num_couplings)
+  std::vector<double> coupling_rhs;         ///< (num_couplings)
+  std::vector<double> coupling_lambda;      ///< mu: the coupling's torque on each follower joint (N m), (num_couplings)
   // Per-band results of the latest force evaluation (bands.cpp), for recording.
   std::vector<double> band_length;   ///< l (m), (num_bands)
   std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)

@@ -52,6 +52,15 @@ int movableJoint(const ElementReader& r, const char* attr, const RobotDescriptio
   return j;
 }
 
+/// A <mimic> follower that is coupled (not frozen) has no motor and no
+/// motion of its own: naming it where a driven joint is wanted is an error.
+void rejectFollower(const ElementReader& r, const char* attr, const RobotDescription& robot, int j) {
+  const int leader = robot.mimicLeader(j);
+  if (leader < 0) return;
+  r.failAttribute(attr, "names joint '" + robot.joints[j].name + "', which mimics '" + robot.joints[leader].name +
+                            "' (URDF <mimic>): it follows that joint and has no motor or motion of its own");
+}
+
 /// The joints an element applies to: its `joints` list, or every movable one.
 std::vector<int> jointList(const ElementReader& r, const RobotDescription& robot) {
   std::vector<int> out;
@@ -448,20 +457,43 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   };
 
   // Initial angles, then freezing (a frozen joint is welded at its initial angle).
+  std::vector<const XMLElement*> initial_element(robot.joints.size(), nullptr);
   for (const XMLElement* c : children("initial")) {
     const ElementReader cr = checkedReader(scene_path, c);
-    for (const auto& [j, angle] : jointValues(cr, "angles", robot)) pose.joint_angles[j] = angle;
+    for (const auto& [j, angle] : jointValues(cr, "angles", robot)) {
+      pose.joint_angles[j] = angle;
+      initial_element[j] = c;
+    }
   }
+  // Welds joint j at `angle`: the turn goes into its origin.
+  auto weld = [&](int j, double angle) {
+    RobotJoint& joint = robot.joints[j];
+    const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis[0], joint.axis[1], joint.axis[2]).normalized();
+    joint.origin_rpy = matrixToRpy(rpyToMatrix(joint.origin_rpy) * Eigen::AngleAxisd(angle, axis).toRotationMatrix());
+    joint.type = JointType::kFixed;
+    pose.joint_angles[j] = 0.0;
+  };
+  const std::vector<double> initial_angles = pose.joint_angles;
   for (const XMLElement* c : children("freeze")) {
     const ElementReader cr = checkedReader(scene_path, c);
-    for (int j : jointList(cr, robot)) {
-      RobotJoint& joint = robot.joints[j];
-      const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis[0], joint.axis[1], joint.axis[2]).normalized();
-      joint.origin_rpy =
-          matrixToRpy(rpyToMatrix(joint.origin_rpy) * Eigen::AngleAxisd(pose.joint_angles[j], axis).toRotationMatrix());
-      joint.type = JointType::kFixed;
-      pose.joint_angles[j] = 0.0;
+    for (int j : jointList(cr, robot)) weld(j, pose.joint_angles[j]);
+  }
+  // <mimic> joints. A follower frozen by the scene stays frozen (the
+  // coupling is dropped: the scene's word wins, and `suitsim info` says
+  // so). The followers of a frozen leader are frozen with it, where their
+  // coupling puts them. A coupled follower's angle follows its leader's, so
+  // an <initial> angle for it is an error.
+  for (std::size_t j = 0; j < robot.joints.size(); ++j) {
+    RobotJoint& joint = robot.joints[j];
+    if (joint.mimic.joint.empty() || joint.type == JointType::kFixed) continue;
+    const int leader = robot.findJoint(joint.mimic.joint);
+    if (leader < 0) r.fail("joint '" + joint.name + "' mimics '" + joint.mimic.joint + "', which the robot lacks");
+    if (initial_element[j]) {
+      const ElementReader cr = checkedReader(scene_path, initial_element[j]);
+      rejectFollower(cr, "angles", robot, static_cast<int>(j));
     }
+    if (robot.joints[leader].type != JointType::kFixed) continue;
+    weld(static_cast<int>(j), joint.mimic.multiplier * initial_angles[leader] + joint.mimic.offset);
   }
 
   // Actuation and friction, A(6)-(7): later elements override earlier ones.
@@ -643,7 +675,12 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   for (const XMLElement* c : children("servo")) {
     const ElementReader cr = checkedReader(scene_path, c);
     const ServoGains g{cr.nonNegative("kp", cr.number("kp")), cr.nonNegative("kd", cr.number("kd"))};
-    for (int j : jointList(cr, robot)) setup.gains[setup.compiled.joint_hinge[j]] = g;
+    for (int j : jointList(cr, robot)) {
+      // A coupled <mimic> follower has no motor: named, it is an error;
+      // by default (all joints) it is left out.
+      if (cr.has("joints")) rejectFollower(cr, "joints", robot, j);
+      if (robot.mimicLeader(j) < 0) setup.gains[setup.compiled.joint_hinge[j]] = g;
+    }
     if (cr.has("rate")) {
       const double rate = cr.positive("rate", cr.number("rate"));
       if (rate_given && rate != setup.servo_rate) cr.failAttribute("rate", "differs from an earlier <servo> rate");
@@ -706,6 +743,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
         if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
           throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
         }
+        if (robot.mimicLeader(j) >= 0) {
+          throw SceneError(file + ":1: column '" + name + "' names a joint that mimics '" + robot.joints[j].mimic.joint +
+                           "' (URDF <mimic>): it follows that joint and has no motion of its own");
+        }
         hinges.push_back(setup.compiled.joint_hinge[j]);
       }
       motion = Motion(hinges, table.time, table.angles);
@@ -731,6 +772,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
         const std::vector<std::pair<int, double>> given =
             kr.has("angles") ? jointValues(kr, "angles", robot) : std::vector<std::pair<int, double>>{};
         for (const auto& [j, v] : given) {
+          rejectFollower(kr, "angles", robot, j);
           current[j] = v;
           takePart(j);
         }

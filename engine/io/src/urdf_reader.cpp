@@ -309,7 +309,13 @@ JointSource readJoint(const std::string& path, const XMLElement* e) {
       joint.actuation.static_max = joint.actuation.coulomb;
     }
     src.mimic = single(path, e, "mimic", false);
-    if (src.mimic) joint.mimic_joint = UrdfElement(path, src.mimic).name("joint");
+    if (src.mimic) {
+      // q = multiplier q_leader + offset; URDF's defaults are 1 and 0.
+      const UrdfElement m(path, src.mimic);
+      joint.mimic.joint = m.name("joint");
+      joint.mimic.multiplier = m.number("multiplier", 1.0);
+      joint.mimic.offset = m.number("offset", 0.0);
+    }
   }
   return src;
 }
@@ -453,8 +459,27 @@ RobotDescription readRobot(const tinyxml2::XMLDocument& doc, const std::string& 
     parent_joint_of[c->second] = j;
     if (src.mimic) {
       const UrdfElement m(path, src.mimic);
-      if (!joint_index.count(src.joint.mimic_joint)) m.failAttribute("joint", "names no <joint> of this robot");
-      if (src.joint.mimic_joint == src.joint.name) m.failAttribute("joint", "must name another joint");
+      if (!joint_index.count(src.joint.mimic.joint)) m.failAttribute("joint", "names no <joint> of this robot");
+      if (src.joint.mimic.joint == src.joint.name) m.failAttribute("joint", "must name another joint");
+    }
+  }
+  // The leader of a mimic joint must move, and must not be a mimic itself:
+  // a chain would be one coupling with the multipliers combined, and saying
+  // so keeps every follower's torque the work of one coupling.
+  for (const JointSource& src : joints) {
+    if (!src.mimic) continue;
+    const UrdfElement m(path, src.mimic);
+    const JointSource& leader = joints[joint_index.at(src.joint.mimic.joint)];
+    if (!isMovable(leader.joint.type)) {
+      m.failAttribute("joint", "names a joint of type '" + std::string(jointTypeName(leader.joint.type)) +
+                                   "' (line " + std::to_string(leader.element->GetLineNum()) +
+                                   "); a mimic follows a revolute, continuous or prismatic joint");
+    }
+    if (leader.mimic) {
+      m.failAttribute("joint", "names a joint that itself mimics '" + leader.joint.mimic.joint + "' (line " +
+                                   std::to_string(leader.mimic->GetLineNum()) +
+                                   "); chains are not supported: name '" + leader.joint.mimic.joint +
+                                   "' with the multipliers combined");
     }
   }
 

@@ -83,6 +83,15 @@ struct RigidModel {
   // ---- joints (movable only, q order) -----------------------------------------
   std::vector<std::string> joint_name;  ///< joint j moves body j + 1
   std::vector<int> joint_source;        ///< index into RobotDescription::joints
+  /// URDF <mimic> couplings, carried so a user of the model knows them:
+  /// joint j follows joint joint_mimic_leader[j] (q index, -1: independent)
+  /// as q_j = multiplier q_leader + offset. The model's algorithms treat
+  /// every joint as a free coordinate (the engine holds the coupling, and the
+  /// streams carry both angles); the identification uses the coupling to
+  /// fold a follower's row into its leader's, since a follower has no motor.
+  std::vector<int> joint_mimic_leader;
+  std::vector<double> joint_mimic_multiplier;  ///< (rad/rad), 1 for independent joints
+  std::vector<double> joint_mimic_offset;      ///< (rad), 0 for independent joints
 
   // ---- frames (one per description link, same index) -------------------------
   std::vector<std::string> frame_name;    ///< link name
