@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "trial_jobs.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/experiment/interrupt.h"
@@ -148,16 +149,7 @@ int evaluateChecked(int argc, char** argv) {
   std::error_code ec;
   if (opt.streams.empty()) {
     std::vector<experiment::TrialJob> jobs;
-    std::vector<std::string> warnings;
-    try {
-      jobs = experiment::prepareTrials(opt.scene, "", opt.overrides, streams, opt.quiet ? nullptr : &warnings);
-    } catch (const io::SceneError& e) {
-      std::fprintf(stderr, "error: %s\n", e.what());
-      return 2;
-    } catch (const std::invalid_argument& e) {
-      return usageError(e.what());
-    }
-    for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (const int code = prepareJobs(opt.scene, "", opt.overrides, streams, opt.quiet, usageError, &jobs)) return code;
     // A run that fails leaves nothing behind, not even the folders it made.
     const bool out_existed = fs::exists(out, ec), streams_existed = fs::exists(streams, ec);
     const auto removeFolders = [&] {
@@ -173,12 +165,7 @@ int evaluateChecked(int argc, char** argv) {
     }
     const int threads = opt.overrides.threads > 0 ? opt.overrides.threads : omp_get_num_procs();
     if (!opt.quiet) std::fprintf(stderr, "running %zu trials on %d threads...\n", jobs.size(), threads);
-    const auto report_trial = [&](const experiment::TrialJob& job, int done, int n) {
-      if (opt.quiet) return;
-      std::fprintf(stderr, "[%d/%d] trial %s: %s%s\n", done, n, job.scene.trial.name.c_str(),
-                   job.ok ? "done" : "FAILED: ", job.error.c_str());
-    };
-    if (!experiment::simulateTrials(jobs, threads, !opt.quiet, report_trial)) {
+    if (!experiment::simulateTrials(jobs, threads, !opt.quiet, trialReporter(opt.quiet))) {
       for (const experiment::TrialJob& job : jobs) {
         if (!job.ok && !job.error.empty()) {
           std::fprintf(stderr, "error: trial %s: %s\n", job.scene.trial.name.c_str(), job.error.c_str());

@@ -592,8 +592,14 @@ int infoChecked(int argc, char** argv) {
     return 2;
   } catch (const ModelError& e) {
     // A URDF the reader accepts but the particle engine cannot build
-    // (a prismatic joint, a moving body without mass): still bad input.
-    std::fprintf(stderr, "error: %s: %s\n", opt.path.c_str(), e.what());
+    // (a prismatic joint, a moving body without mass): still bad input. The
+    // message names the URDF element when the description knows its line.
+    const std::string what = e.what();
+    if (what.rfind(opt.path + ":", 0) == 0) {
+      std::fprintf(stderr, "error: %s\n", what.c_str());
+    } else {
+      std::fprintf(stderr, "error: %s: %s\n", opt.path.c_str(), what.c_str());
+    }
     return 2;
   }
 

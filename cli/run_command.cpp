@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "trial_jobs.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/io/scene.h"
@@ -111,17 +112,8 @@ int runChecked(int argc, char** argv) {
 
   const fs::path out(opt.out_dir);
   std::vector<TrialJob> jobs;
-  std::vector<std::string> warnings;
   const experiment::SimulationOverrides overrides{opt.duration, opt.dt, opt.threads};
-  try {
-    jobs = experiment::prepareTrials(opt.scene_path, opt.trial, overrides, out, opt.quiet ? nullptr : &warnings);
-  } catch (const io::SceneError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    return usageError(e.what());
-  }
-  for (const std::string& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (const int code = prepareJobs(opt.scene_path, opt.trial, overrides, out, opt.quiet, usageError, &jobs)) return code;
   const bool is_experiment = !jobs.front().scene.trial.name.empty();
 
   std::error_code ec;
@@ -140,12 +132,7 @@ int runChecked(int argc, char** argv) {
   }
   const int threads = opt.threads > 0 ? opt.threads : omp_get_num_procs();
   const auto wall_start = std::chrono::steady_clock::now();
-  const auto report_trial = [&](const TrialJob& job, int done, int n) {
-    if (opt.quiet) return;
-    std::fprintf(stderr, "[%d/%d] trial %s: %s%s\n", done, n, job.scene.trial.name.c_str(),
-                 job.ok ? "done" : "FAILED: ", job.error.c_str());
-  };
-  const bool ok = experiment::simulateTrials(jobs, threads, !opt.quiet, report_trial);
+  const bool ok = experiment::simulateTrials(jobs, threads, !opt.quiet, trialReporter(opt.quiet));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!ok) {
     for (const TrialJob& job : jobs) {
