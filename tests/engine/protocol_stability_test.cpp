@@ -258,7 +258,7 @@ TEST(ProtocolStability, IdentificationMotionRunsFiniteAndUpright) {
 /// included), with the balance functions (io/stance.h, eval/balance.h):
 /// inverse dynamics every 10 ms. Each must exceed `least` (m).
 void expectZmpMargins(const std::string& scene_file, const std::vector<std::string>& trials, double least) {
-  const std::string path = scenePath(scene_file);
+  const std::string path = scenePath(scene_file.c_str());
   for (const std::string& trial : trials) {
     const io::Scene scene = io::loadScene(path, trial);
     const io::RobotSetup& robot = scene.robot.value();
