@@ -9,9 +9,10 @@
 // the step (suitsim: JointServo at 1 / dt; MuJoCo: qfrc_applied, which its
 // RK4 holds over the four stages). The reference is one Motion (smooth
 // sinusoids sampled every 10 ms, cubic between samples) read by both.
-// The fingers' <mimic> tags are ignored by both (suitsim keeps them for
-// information; MuJoCo 2.2.2's URDF reader makes no equality of them), so the
-// fingers are ordinary PD-held joints on both sides.
+// MuJoCo 2.2.2's URDF reader makes no equality of the fingers' <mimic>
+// tags, so suitsim's couplings are dropped here too (the description's
+// mimic fields cleared): the fingers are ordinary PD-held joints on both
+// sides.
 //
 // Measured (3 s, worst joint-angle difference over the 44 joints, sampled
 // every millisecond; printed as [measured] lines):
@@ -208,7 +209,10 @@ class MujocoJvrc {
 RobotDescription fixedJvrc() {
   RobotDescription robot = io::loadUrdf(kUrdf);
   robot.floating_base = false;
-  for (RobotJoint& joint : robot.joints) joint.actuation = JointActuation{};  // k_T 1, no friction
+  for (RobotJoint& joint : robot.joints) {
+    joint.actuation = JointActuation{};  // k_T 1, no friction
+    joint.mimic = JointMimic{};          // as MuJoCo reads the URDF: no coupling
+  }
   return robot;
 }
 
