@@ -63,14 +63,17 @@ class EvaluateProtocol : public suitsim::testing::CliTest {
   fs::path stiffnessVariant(double normal) {
     std::string text = readFile(sourcePath("scenes/jvrc1_protocol.xml"));
     auto replaceAll = [&](const std::string& from, const std::string& to) {
+      int count = 0;
       for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
+        ++count;
       }
+      return count;
     };
-    replaceAll(R"(name="bandA_R" stiffness="197.8")", R"(name="bandA_R" stiffness=")" + std::to_string(normal) + "\"");
-    replaceAll(R"(name="bandA_L" stiffness="197.8")", R"(name="bandA_L" stiffness=")" + std::to_string(normal) + "\"");
-    replaceAll(R"(name="bandA_R" stiffness="395.6")", R"(name="bandA_R" stiffness=")" + std::to_string(2 * normal) + "\"");
-    replaceAll(R"(name="bandA_L" stiffness="395.6")", R"(name="bandA_L" stiffness=")" + std::to_string(2 * normal) + "\"");
+    // Group A's bands: two in each suit.
+    EXPECT_EQ(replaceAll(R"(group="A" stiffness="197.8")", R"(group="A" stiffness=")" + std::to_string(normal) + "\""), 2);
+    EXPECT_EQ(replaceAll(R"(group="A" stiffness="395.6")", R"(group="A" stiffness=")" + std::to_string(2 * normal) + "\""),
+              2);
     replaceAll("../models/", sourcePath("models") + "/");
     const fs::path path = dir_ / ("protocol_k" + std::to_string(static_cast<int>(normal)) + ".xml");
     std::ofstream(path) << text;
