@@ -124,7 +124,7 @@ int evaluateChecked(int argc, char** argv) {
     if (inputs.trials.front().name.empty()) {
       std::fprintf(stderr,
                    "error: %s: no <experiment>: the evaluation needs trials (identification trials without the suit, "
-                   "and each motion with and without the suit); see scenes/jvrc1_protocol.xml\n",
+                   "and each motion with and without the suit); see docs/scene-format.md, Experiments\n",
                    opt.scene.c_str());
       return 2;
     }
