@@ -466,7 +466,11 @@ TEST(BandIdentification, TypeAOnlyFromWaistPitchLikeThePaper) {
   // k is still determined (separable from that sum), so identifiable.
   EXPECT_NEAR(exact.natural_length[0] + exact.natural_length[1], l0[0] + l0[1], 1e-6);
   EXPECT_TRUE(exact.group_identifiable[0]) << exact.group_reason[0];
-  EXPECT_TRUE(std::isinf(exact.natural_length_std[0]));
+  // Their difference is all but unseen: its singular value sits near the
+  // 1e-9 cut, below it in a -march=native build (std infinite) and just
+  // above it in the portable one (std 1.7e-5 m under 0.01 N m of noise).
+  // A bound on either side would be a coin toss between builds, so only
+  // the sum and k are held.
   EXPECT_LT(std::abs(bias), 2.0 * tau_b.norm() / tau.norm() + 1e-3);
 }
 
