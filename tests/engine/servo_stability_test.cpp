@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "robots.h"
@@ -256,17 +257,25 @@ bool settled(const Outcome& o) { return o.finite && o.final_amplitude < 0.01; }
 // fraction of a bound: the simulation must settle below the bound and
 // diverge above it. Factors: 0.98 and 1.02 of the predicted kd, 0.9 and 1.1
 // of the predicted kp (measured to hold at 0.99/1.01 and 0.95/1.05 too).
-class PredictedBound : public ::testing::TestWithParam<std::pair<Integrator, int>> {};
+class PredictedBound : public ::testing::TestWithParam<std::pair<Integrator, int>> {
+ protected:
+  void SetUp() override {
+    std::tie(integrator, steps) = GetParam();
+    T = steps * dt;
+    rate = 1.0 / T;
+    ModelBuilder builder;
+    addRobot(builder, testing::singlePendulum(), {}, {}, {});
+    I = hingeEffectiveInertia(builder.build())[0];
+  }
+  Integrator integrator = Integrator::kVelocityVerlet;
+  int steps = 1;
+  const double dt = 1e-4;
+  double T = 0.0, rate = 0.0, I = 0.0;
+};
 
 TEST_P(PredictedBound, DerivativeBoundIsWhereTheEngineDiverges) {
-  const auto [integrator, steps] = GetParam();
-  const double dt = 1e-4, T = steps * dt, rate = 1.0 / T;
-  ModelBuilder builder;
-  addRobot(builder, testing::singlePendulum(), {}, {}, {});
-  const Model model = builder.build();
-  const double I = hingeEffectiveInertia(model)[0];
   const double kp = 0.2 * I / (T * T);  // a = 0.2: the proportional bound is far
-  const double viscous = 0.3 * I / T;  // enough to move Euler's bound by 0.3
+  const double viscous = 0.3 * I / T;   // enough to move Euler's bound by 0.3
   const ServoLoopStability s =
       analyseServoLoop({I, kp, 1.0, viscous, dt, steps, integrator});  // kd only sets the ratio
   const double kd_bound = s.kd_bound * I / T;
@@ -276,12 +285,6 @@ TEST_P(PredictedBound, DerivativeBoundIsWhereTheEngineDiverges) {
 }
 
 TEST_P(PredictedBound, ProportionalBoundIsWhereTheEngineDiverges) {
-  const auto [integrator, steps] = GetParam();
-  const double dt = 1e-4, T = steps * dt, rate = 1.0 / T;
-  ModelBuilder builder;
-  addRobot(builder, testing::singlePendulum(), {}, {}, {});
-  const Model model = builder.build();
-  const double I = hingeEffectiveInertia(model)[0];
   const double kd = 0.1 * I / T;  // b = 0.1: far from the derivative bound
   const ServoLoopStability s = analyseServoLoop({I, 1.0, kd, 0.0, dt, steps, integrator});
   const double kp_bound = s.kp_bound * I / (T * T);
