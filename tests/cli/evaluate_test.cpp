@@ -158,9 +158,9 @@ TEST_F(EvaluateProtocol, CleanSensorsWithoutStribeck) {
   // 0.5 % (measured with gcc 0.16 % over 45, 40 within 0.5 %).
   // Each excited parameter is held to kExcitedBound = 1 %, a margin of 2
   // over the 0.5 % goal, not to the goal itself: on clean streams what is
-  // left is model error, not noise (the largest errors are 5-9 of their own
-  // std: base parameter 187 0.43 % at std 0.047 %, WAIST_Y k_T 0.035 % at
-  // 0.0037 %), so a bound derived from the std (say 4 std) would fail on
+  // left is model error, not noise (the largest errors are 4.5 of their own
+  // std: base parameter 187 0.43 % at std 0.095 %, WAIST_Y k_T 0.035 % at
+  // 0.0075 %), so a bound derived from the std (say 4 std) would fail on
   // them, and which parameter lands near 0.5 % depends on the rounding of
   // the simulated trials: a clang build put one at 0.521 % (27 counted as
   // excited there, 26 with gcc, largest gcc error 0.45 %, with the std's
