@@ -193,6 +193,7 @@ int evaluateChecked(int argc, char** argv) {
   // evaluator sees the inputs and the streams, nothing else.
   eval::EvaluationOptions eo;
   eo.pipeline.identification.rest_rows = opt.rest_rows;
+  eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eval::EvaluationResult result;
   try {
