@@ -39,6 +39,7 @@ namespace fs = std::filesystem;
 
 struct EvaluateOptions {
   std::string scene, out;
+  std::string noise, stribeck;  // "on", "off" or empty (as the scene says)
   experiment::SimulationOverrides overrides;
   bool quiet = false;
   bool plots = true;
@@ -216,20 +217,10 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "evaluate", "the whole evaluation: run the experiment, identify, supporting torque, band stiffness, report");
   addSceneArgument(*app, &opt->scene);
   addOutOption(*app, &opt->out, "where to write the report (created if needed)");
-  addParsedOption(
-      *app, "--noise", "on|off",
-      [o = opt.get()](const std::string& v) {
-        o->overrides.noise = v == "on" ? 1 : 0;
-        return v == "on" || v == "off";
-      },
-      "on or off", "force the sensors' noise on or off (default: as the scene says)");
-  addParsedOption(
-      *app, "--stribeck", "on|off",
-      [o = opt.get()](const std::string& v) {
-        o->overrides.no_stribeck = v == "off";
-        return v == "on" || v == "off";
-      },
-      "on or off", "off: remove the Stribeck drop from the joints' friction");
+  addChoiceOption(*app, "--noise", &opt->noise, {"on", "off"},
+                  "force the sensors' noise on or off (default: as the scene says)");
+  addChoiceOption(*app, "--stribeck", &opt->stribeck, {"on", "off"},
+                  "off: remove the Stribeck drop from the joints' friction");
   addThreadsOption(*app, &opt->overrides.threads, "threads for running the trials (default: one per core)");
   addTextOption(*app, "--streams", "DIR", &opt->streams,
                 "evaluate the streams of an earlier run (its trials/) instead of simulating");
@@ -248,7 +239,12 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addRestRowsOption(*app, &opt->identification);
   app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
-  return {app, [opt, app] { return evaluateChecked(*opt, *app); }};
+  return {app, [opt, app] {
+            // The choices, as the experiment library takes them.
+            if (!opt->noise.empty()) opt->overrides.noise = opt->noise == "on" ? 1 : 0;
+            opt->overrides.no_stribeck = opt->stribeck == "off";
+            return evaluateChecked(*opt, *app);
+          }};
 }
 
 }  // namespace suitsim::cli
