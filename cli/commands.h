@@ -6,14 +6,12 @@
 
 #include <functional>
 
+#include "suitsim/eval/identification.h"
+
 namespace CLI {
 class App;
 class Option;
 }  // namespace CLI
-
-namespace suitsim::eval {
-struct IdentificationOptions;
-}
 
 namespace suitsim::cli {
 
@@ -27,7 +25,7 @@ Command addInfoCommand(CLI::App& suitsim);  // writes no file
 Command addIdentifyCommand(CLI::App& suitsim);
 Command addEvaluateCommand(CLI::App& suitsim);
 
-/// --rest-rows exclude|sign-rule, into `options->rest_rows` (identify and evaluate).
-CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions* options);
+/// --rest-rows exclude|sign-rule (identify and evaluate).
+CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::RestRows* rows);
 
 }  // namespace suitsim::cli

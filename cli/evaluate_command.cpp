@@ -45,7 +45,7 @@ struct EvaluateOptions {
   bool plots = true;
   std::string streams;  // evaluate existing streams instead of simulating
   std::vector<std::string> band_joints;  // joints A(26) fits on for every motion (empty: scene or derived)
-  eval::IdentificationOptions identification;  // only its rest_rows is an option (--rest-rows)
+  eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -142,7 +142,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   // 2-4. Identification, supporting torques, band identification: the
   // evaluator sees the inputs and the streams, nothing else.
   eval::EvaluationOptions eo;
-  eo.pipeline.identification.rest_rows = opt.identification.rest_rows;
+  eo.pipeline.identification.rest_rows = opt.rest_rows;
   eo.band_joints = opt.band_joints;
   eval::EvaluationResult result;
   try {
@@ -236,7 +236,7 @@ Command addEvaluateCommand(CLI::App& suitsim) {
         return !o->band_joints.empty();
       },
       "joint names separated by commas", "the joints A(26) fits on for every motion (default: the scene's or derived)");
-  addRestRowsOption(*app, &opt->identification);
+  addRestRowsOption(*app, &opt->rest_rows);
   app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
   return {app, [opt, app] {

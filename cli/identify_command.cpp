@@ -75,10 +75,9 @@ int identifyChecked(const IdentifyOptions& opt) {
 
 }  // namespace
 
-CLI::Option* addRestRowsOption(CLI::App& app, eval::IdentificationOptions* options) {
+CLI::Option* addRestRowsOption(CLI::App& app, eval::IdentificationOptions::RestRows* rows) {
   return addParsedOption(
-      app, "--rest-rows", "exclude|sign-rule",
-      [options](const std::string& v) { return eval::parseRestRows(v, &options->rest_rows); },
+      app, "--rest-rows", "exclude|sign-rule", [rows](const std::string& v) { return eval::parseRestRows(v, rows); },
       "exclude or sign-rule", "how the identification treats resting joints (docs/method.md, Resting joints)");
 }
 
@@ -89,7 +88,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addTextOption(*app, "--scene", "SCENE", &opt->scene, "the scene of the experiment")->required();
   addTextOption(*app, "--streams", "DIR", &opt->streams, "the trials' streams (DIR/<trial>/sensors.csv)")->required();
   addTextOption(*app, "--out", "OUT", &opt->out, "where to write identification.json (created if needed)")->required();
-  addRestRowsOption(*app, &opt->pipeline.identification);
+  addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
   addQuietFlag(*app, &opt->quiet, "nothing on stdout");
   return {app, [opt] { return identifyChecked(*opt); }};
 }
