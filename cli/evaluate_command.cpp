@@ -222,7 +222,9 @@ Command addEvaluateCommand(CLI::App& suitsim) {
                   "force the sensors' noise on or off (default: as the scene says)");
   addChoiceOption(*app, "--stribeck", &opt->stribeck, {"on", "off"},
                   "off: remove the Stribeck drop from the joints' friction");
-  addThreadsOption(*app, &opt->overrides.threads, "threads for running the trials (default: one per core)");
+  addThreadsOption(*app, &opt->overrides.threads,
+                   "threads for running the trials and for the identification (default: one per core); the "
+                   "results are the same for any");
   addTextOption(*app, "--streams", "DIR", &opt->streams,
                 "evaluate the streams of an earlier run (its trials/) instead of simulating");
   addParsedOption(
