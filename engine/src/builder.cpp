@@ -165,6 +165,7 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   }
   if (j.static_max < j.coulomb) throw ModelError(label + ": static friction must be >= Coulomb friction");
   if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
+  if (!std::isfinite(spec.initial_angle)) throw ModelError(label + ": initial angle must be finite");
   hinges_.push_back(spec);
   return numHinges() - 1;
 }
@@ -400,6 +401,7 @@ Model ModelBuilder::build() const {
     m.hinge_stribeck_velocity.push_back(h.actuation.stribeck_velocity);
     m.hinge_lower.push_back(h.lower);
     m.hinge_upper.push_back(h.upper);
+    m.hinge_initial_angle.push_back(h.initial_angle);
   }
   // Elimination order: by depth of the child body, deepest first. Each
   // hinge's constraints couple only with hinges sharing one of its bodies;

@@ -79,6 +79,15 @@
 // quadratic velocity term of theta'' is left to the stabilisation (it is
 // small while the hinge is at rest).
 //
+// atan2 gives theta in (-pi, pi]; a joint whose range reaches past +-pi
+// (JVRC-1's shoulder pitch stops at -pi + 2e-12) would read +3.14 just past
+// -pi, and a limit spring or servo acting on that reading drives it further
+// round. So the angle is tracked: State::hinge_angle holds the angle at the
+// end of the last step, and every reading (stage points, end of step,
+// servo, sensors) is moved by the multiple of 2 pi that brings it nearest
+// to it (unwrapAngle), which holds while a joint turns less than pi per
+// step. Limits, servo, stick angle and recordings all use the tracked angle.
+//
 // Couplings (URDF <mimic>). A coupling holds e = theta_f - m theta_l - c
 // = 0 between a follower hinge f and its leader l. Its row is the
 // follower's angle row minus m times the leader's: torque mu on the
@@ -1028,8 +1037,8 @@ void prepareCouplings(const Model& model, Workspace& ws) {
       const double scale = e < 2 ? 1.0 : -m;
       for (int d = 0; d < 3; ++d) ws.coupling_arm[(c * 4 + e) * 3 + d] = scale * moments[e][d];
     }
-    // Angles are read in (-pi, pi]: e is taken the same way, so a
-    // continuous leader passing pi keeps an integer multiplier's coupling.
+    // e is taken modulo 2 pi: a gear train cannot tell whole turns apart,
+    // and the pose may start a follower a turn away from m theta_l + c.
     const double error = std::remainder(df[0] - m * dl[0] - model.coupling_offset[c], 2.0 * std::numbers::pi);
     const double rate = df[1] - m * dl[1];
     ws.coupling_target[c] = -2.0 * w * rate - w * w * error - (df[2] - m * dl[2]);
@@ -1206,10 +1215,10 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.coupling_lambda.assign(nc, 0.0);
 }
 
-double hingeAngle(const Model& model, const PhasePoint& x, int h) {
+double hingeAngle(const Model& model, const PhasePoint& x, int h, double reference) {
   HingeGeometry g;
   geometry(model, x, h, g);
-  return g.theta;
+  return unwrapAngle(g.theta, reference);
 }
 
 double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
@@ -1218,10 +1227,11 @@ double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
   return g.theta_dot;
 }
 
-void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double* angle, double* velocity) {
+void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
+                           double* velocity) {
   HingeGeometry g;
   geometry(model, x, h, g);
-  *angle = g.theta;
+  *angle = unwrapAngle(g.theta, reference);
   *velocity = g.theta_dot;
 }
 
@@ -1250,6 +1260,9 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         std::memcpy(&g, &ws.hinge_geometry[h * kGeometrySize], sizeof g);
       } else {
         geometry(model, x, h, g);
+        // Limits, servo targets and the stick row see the tracked angle:
+        // the stage points of a step lie within a step of the last one.
+        g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
       }
       prepareHinge(model, state, ws, h, g);
     }
@@ -1344,6 +1357,9 @@ void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, 
   for (int h = 0; h < model.num_hinges; ++h) {
     HingeGeometry g;
     geometry(model, x, h, g);
+    // The tracked angle moves on by the wrapped change since the last step.
+    g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
+    state.hinge_angle[h] = g.theta;
     std::memcpy(&ws.hinge_geometry[h * kGeometrySize], &g, sizeof g);
     if (!hasFriction(model, h)) continue;
     if (model.hinge_follower_coupling[h] >= 0) continue;  // held through its leader, never stuck itself

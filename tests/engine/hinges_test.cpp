@@ -1,0 +1,110 @@
+// Hinge joints (engine/src/hinges.cpp): the tracked joint angle past +-pi.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "robots.h"
+#include "suitsim/articulated.h"
+#include "suitsim/recorder.h"
+#include "suitsim/step.h"
+
+namespace suitsim {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// The single pendulum (1.3 kg at 0.6 m, I about the joint 0.488 kg m^2) on
+// a fixed base, without gravity, its joint of the given type and limits.
+struct Arm {
+  Model model;
+  int hinge = -1;
+};
+Arm armWithJoint(JointType type, double lower, double upper, double limit_stiffness, double limit_damping) {
+  RobotDescription robot = testing::singlePendulum();
+  RobotJoint& joint = robot.joints[robot.findJoint("hinge")];
+  joint.type = type;
+  joint.lower = lower;
+  joint.upper = upper;
+  ModelBuilder builder;
+  builder.setGravity({0.0, 0.0, 0.0});
+  RobotCompileOptions options;
+  options.hinge.limit_stiffness = limit_stiffness;
+  options.hinge.limit_damping = limit_damping;
+  const CompiledRobot compiled = addRobot(builder, robot, {}, {}, options);
+  Arm arm{builder.build(), -1};
+  arm.hinge = compiled.joint_hinge[robot.findJoint("hinge")];
+  return arm;
+}
+
+// The case: JVRC-1's shoulder-pitch lower limit, -pi + 2e-12,
+// reached under a constant -20 N m motor torque with a 2000 N m/rad limit
+// spring. The joint must come to rest on the limit, at lower - 20/2000 =
+// -3.1516 rad. Read wrapped, the angle jumps to +3.14 past -pi, the lower
+// limit lets go, the upper one pushes the same way, and the joint spins.
+TEST(HingeAngle, LimitPastMinusPiHoldsTheJoint) {
+  const double lower = -3.14159265359;  // -pi + 2e-12
+  // Limit damping 40 N m s/rad: damping ratio 0.64 on the limit spring.
+  const Arm arm = armWithJoint(JointType::kRevolute, lower, 2.0, 2000.0, 40.0);
+  State state = makeState(arm.model);
+  Workspace ws(arm.model);
+  state.hinge_current[arm.hinge] = -20.0;  // k_T = 1
+  const double dt = 1e-4;
+  double previous = jointAngle(arm.model, state, arm.hinge);
+  double largest_jump = 0.0;
+  for (int k = 0; k < 10000; ++k) {
+    step(arm.model, state, ws, Integrator::kVelocityVerlet, dt);
+    const double q = jointAngle(arm.model, state, arm.hinge);
+    largest_jump = std::max(largest_jump, std::abs(q - previous));
+    previous = q;
+  }
+  const double rest = lower - 20.0 / 2000.0;
+  EXPECT_NEAR(jointAngle(arm.model, state, arm.hinge), rest, 1e-4);
+  EXPECT_NEAR(jointVelocity(arm.model, state, arm.hinge), 0.0, 1e-3);
+  // At most 16 rad/s (its speed on reaching the limit) times dt per step.
+  EXPECT_LT(largest_jump, 2e-3);
+}
+
+// A continuous joint turned through more than three revolutions by a
+// constant torque: theta = tau t^2 / (2 I), read without jumps by
+// jointAngle and the recorder (truth streams).
+TEST(HingeAngle, ContinuousJointReadsOnPastOneTurn) {
+  const Arm arm = armWithJoint(JointType::kContinuous, 0.0, 0.0, 0.0, 0.0);
+  State state = makeState(arm.model);
+  Workspace ws(arm.model);
+  const double torque = 5.0;
+  const double inertia = 0.02 + 1.3 * 0.6 * 0.6;  // about the joint (robots.h)
+  state.hinge_current[arm.hinge] = torque;
+  const Recorder recorder(arm.model, {{ChannelSpec::Kind::kJointAngle, arm.hinge, {}, "hinge"}});
+  ASSERT_EQ(recorder.columns().size(), 1u);
+  const double dt = 1e-4;
+  double worst = 0.0;
+  for (int k = 1; k <= 20000; ++k) {
+    step(arm.model, state, ws, Integrator::kRk4, dt);
+    const double t = k * dt;
+    const double expected = 0.5 * torque / inertia * t * t;
+    double recorded = 0.0;
+    recorder.sample(state, &ws, &recorded);
+    worst = std::max(worst, std::abs(recorded - expected));
+    ASSERT_EQ(recorded, jointAngle(arm.model, state, arm.hinge));
+  }
+  const double turned = jointAngle(arm.model, state, arm.hinge);
+  EXPECT_GT(turned, 3.0 * 2.0 * kPi);
+  EXPECT_LT(worst, 1e-6);
+}
+
+// A pose angle past pi: the tracked angle starts there, not a turn away.
+TEST(HingeAngle, StartsAtThePoseAngle) {
+  RobotDescription robot = testing::singlePendulum();
+  robot.joints[0].type = JointType::kContinuous;
+  ModelBuilder builder;
+  RobotPose pose;
+  pose.joint_angles = {4.0};
+  const CompiledRobot compiled = addRobot(builder, robot, pose, {}, {});
+  const Model model = builder.build();
+  const State state = makeState(model);
+  EXPECT_NEAR(jointAngle(model, state, compiled.joint_hinge[0]), 4.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace suitsim
