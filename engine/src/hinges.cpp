@@ -665,7 +665,14 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   // Each row's wrench on a body that takes forces rigidly. A row's point
   // pairs (A and J_p, C_k and J_c, ...) carry opposite forces, so only the
   // ball rows have a force on a body; the moments are the arms from the
-  // centre of mass crossed with the point forces.
+  // centre of mass crossed with the point forces. The ball rows' pair acts
+  // at one point, the midpoint of J_p and J_c, on both bodies: applied at
+  // J_p and J_c themselves it would have the net moment (J_p - J_c) x
+  // lambda while stabilisation has not yet closed the gap, and angular
+  // momentum would drift. Used as the rows' Jacobian too (K stays
+  // symmetric), it differs from the exact one by arms of |J_p - J_c| / 2,
+  // an error in the gap's acceleration that the stabilisation takes out.
+  const V3 ball_point = 0.5 * (jp + jc);
   for (int side = 0; side < 2; ++side) {
     const int body = bodyOf(model, h, side);
     if (!movable(ws, body)) continue;
@@ -673,7 +680,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
     const V3 c = vec(data + kCentre);
     double* wrench = wrenchOf(ws, h, side);
     const double sign = side == 0 ? 1.0 : -1.0;
-    const V3 centre_arm = (side == 0 ? jp : jc) - c;
+    const V3 centre_arm = ball_point - c;
     for (int d = 0; d < 3; ++d) {
       V3 e = V3::Zero();
       e[d] = sign;
