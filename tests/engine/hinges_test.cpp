@@ -1,5 +1,6 @@
 // Hinge joints (engine/src/hinges.cpp): the tracked joint angle past +-pi,
-// and momentum of the ball rows off the constraint.
+// momentum of the ball rows off the constraint, and bodies whose inertia
+// cannot be inverted.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -178,6 +179,83 @@ TEST(HingeMomentum, ConservedWhileJointPointsAreApart) {
   // Round-off: 2000 steps of sums over 64 particles of momenta of order 10.
   EXPECT_LT(worst_l, 1e-10);
   EXPECT_LT(worst_h, 1e-10);
+}
+
+// ---- bodies that cannot move rigidly -----------------------------------------
+
+// Two four-particle bodies joined by a hinge about x at their centroids
+// (the origin); the child's particles are `child` (m). The parent's arm B
+// is at (0, 0.1, 0); the child's arms are the midpoints of its particles 0
+// and 1 (C1) and 0 and 2 (C2).
+void buildPair(ModelBuilder& builder, const std::array<Vec3, 4>& child) {
+  const std::array<Vec3, 4> tetra = {Vec3{0.1, 0.1, 0.1}, Vec3{0.1, -0.1, -0.1}, Vec3{-0.1, 0.1, -0.1},
+                                     Vec3{-0.1, -0.1, 0.1}};
+  const char* names[2] = {"upper", "forearm"};
+  for (int body = 0; body < 2; ++body) {
+    BodySpec spec{names[body], builder.numParticles(), 4, {}};
+    for (int k = 0; k < 4; ++k) {
+      ParticleSpec p;
+      p.name = std::string(names[body]) + ".p" + std::to_string(k);
+      p.position = body == 0 ? tetra[k] : child[k];
+      p.mass = 0.5;
+      builder.addParticle(p);
+      spec.body_position.push_back(p.position);
+    }
+    builder.addBody(spec);
+  }
+  HingeSpec hinge;
+  hinge.name = "elbow";
+  hinge.parent_body = 0;
+  hinge.child_body = 1;
+  hinge.centre_parent = hinge.centre_child = {0.25, 0.25, 0.25, 0.25};
+  hinge.axis_point = {0.5, 0.5, 0.0, 0.0};
+  hinge.parent_arm = {0.5, 0.0, 0.5, 0.0};
+  hinge.child_arm = {0.5, 0.5, 0.0, 0.0};
+  hinge.child_arm2 = {0.5, 0.0, 0.5, 0.0};
+  builder.addHinge(hinge);
+}
+
+std::string modelErrorOf(const std::array<Vec3, 4>& child) {
+  try {
+    ModelBuilder builder;
+    buildPair(builder, child);
+    builder.build();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A child whose particles lie on a line has a singular inertia tensor: the
+// hinge is refused when it is added, naming the body.
+TEST(HingeBodies, CollinearBodyIsRefusedByName) {
+  const std::string error =
+      modelErrorOf({Vec3{0.0, 0.0, 0.0}, Vec3{0.1, 0.0, 0.0}, Vec3{0.2, 0.0, 0.0}, Vec3{0.3, 0.0, 0.0}});
+  EXPECT_NE(error.find("hinge 'elbow'"), std::string::npos) << error;
+  EXPECT_NE(error.find("body 'forearm'"), std::string::npos) << error;
+  EXPECT_NE(error.find("singular"), std::string::npos) << error;
+}
+
+// Coordinates whose squares overflow make the tensor non-finite.
+TEST(HingeBodies, OverflowingBodyIsRefusedByName) {
+  const std::string error =
+      modelErrorOf({Vec3{1e200, 0.0, 0.0}, Vec3{0.0, 1e200, 0.0}, Vec3{0.0, 0.0, 1e200}, Vec3{0.0, 0.0, 0.0}});
+  EXPECT_NE(error.find("body 'forearm'"), std::string::npos) << error;
+  EXPECT_NE(error.find("not finite"), std::string::npos) << error;
+}
+
+// A flat (coplanar) body still has an invertible inertia (I_z = I_x + I_y),
+// and the accepted pair steps to finite values.
+TEST(HingeBodies, FlatBodyIsAccepted) {
+  ModelBuilder builder;
+  // In the plane x = 0, normal to the joint axis (x): the arms C1 (0, 0.1,
+  // 0) and C2 (0, 0, 0.1) lie in it.
+  buildPair(builder, {Vec3{0.0, 0.1, 0.1}, Vec3{0.0, 0.1, -0.1}, Vec3{0.0, -0.1, 0.1}, Vec3{0.0, -0.1, -0.1}});
+  const Model model = builder.build();
+  State state = makeState(model);
+  Workspace ws(model);
+  for (int k = 0; k < 100; ++k) step(model, state, ws, Integrator::kVelocityVerlet, 1e-4);
+  EXPECT_TRUE(stateIsFinite(state));
 }
 
 }  // namespace
