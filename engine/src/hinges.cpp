@@ -129,6 +129,8 @@
 #include <cmath>
 #include <cstring>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "forces.h"
@@ -614,9 +616,12 @@ inline void backSolve(const double* l, double* z) {
   }
 }
 
-inline double* blockOf(Workspace& ws, int nh, int a, int b) {
-  return &ws.hinge_block[ws.hinge_block_index[a * nh + b] * kBlock];
-}
+// K's blocks, stored per hinge (Workspace::hinge_block_begin): hinge a's
+// diagonal block, then one block (a, model.hinge_coupled[a][k]) per hinge
+// it couples to, in that list's order.
+inline double* blockAt(Workspace& ws, int index) { return &ws.hinge_block[static_cast<std::size_t>(index) * kBlock]; }
+inline double* diagonalBlock(Workspace& ws, int h) { return blockAt(ws, ws.hinge_block_begin[h]); }
+inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws.hinge_block_begin[h] + 1 + k); }
 
 // ---- one force evaluation's stages ----------------------------------------
 
@@ -840,12 +845,14 @@ void applyMobility(const Model& model, Workspace& ws) {
 void assembleBlocks(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   for (int h = 0; h < nh; ++h) {
-    double* k = blockOf(ws, nh, h, h);
+    double* k = diagonalBlock(ws, h);
     for (int q = 0; q < kBlock; ++q) k[q] = 0.0;
   }
   for (int b = 0; b < model.num_bodies; ++b) {
     const std::vector<std::int32_t>& list = ws.body_hinges[b];
     if (list.empty()) continue;
+    // The body's pairs (ha, hb), ha eliminated first, in loop order.
+    const std::int32_t* pair_block = &ws.body_pair_block[ws.body_pair_begin[b]];
     if (movable(ws, b)) {
       for (int ha : list) {
         const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
@@ -853,7 +860,7 @@ void assembleBlocks(const Model& model, Workspace& ws) {
         for (int hb : list) {
           if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
           const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
-          double* k = blockOf(ws, nh, ha, hb);
+          double* k = blockAt(ws, *pair_block++);
           if (ha == hb) {
             productAtB<true>(left, wrenchOf(ws, hb, sb), k);
           } else {
@@ -877,7 +884,7 @@ void assembleBlocks(const Model& model, Workspace& ws) {
       for (int hb : list) {
         if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
         const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
-        double* k = blockOf(ws, nh, ha, hb);
+        double* k = blockAt(ws, *pair_block++);
         for (int i = 0; i < kRows; ++i) {
           for (int j = 0; j < kRows; ++j) {
             double s = 0.0;
@@ -892,7 +899,7 @@ void assembleBlocks(const Model& model, Workspace& ws) {
     }
   }
   for (int h = 0; h < nh; ++h) {
-    double* k = blockOf(ws, nh, h, h);
+    double* k = diagonalBlock(ws, h);
     for (int r = ws.hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
   }
 }
@@ -901,8 +908,7 @@ void assembleBlocks(const Model& model, Workspace& ws) {
 // Y_a = L^-1 K_ha stored over K_ha, rhs_a -= Y_a^T D^-1 L^-1 rhs_h and
 // K_ca -= Y_c^T D^-1 Y_a for the hinges a, c it couples to.
 void eliminate(const Model& model, Workspace& ws, int h) {
-  const int nh = model.num_hinges;
-  const double* l = blockOf(ws, nh, h, h);
+  const double* l = diagonalBlock(ws, h);
   double inv_d[kRows];
   for (int q = 0; q < kRows; ++q) inv_d[q] = l[q * kStride + q];
   double* z = &ws.hinge_rhs[h * kStride];
@@ -910,8 +916,10 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   double scaled[kRows];
   for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * inv_d[q];
   const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
-  for (int a : coupled) {
-    double* y = blockOf(ws, nh, h, a);
+  const int num_coupled = static_cast<int>(coupled.size());
+  for (int k = 0; k < num_coupled; ++k) {
+    const int a = coupled[k];
+    double* y = coupledBlock(ws, h, k);
     forwardSolveBlock(l, y);
     // rhs_a -= Y_a^T scaled, a block row at a time (each entry still
     // subtracts its terms in row order); right-hand sides are padded to
@@ -921,11 +929,14 @@ void eliminate(const Model& model, Workspace& ws, int h) {
     for (int q = 0; q < kRows; ++q) r -= loadRow(y + q * kStride) * scaled[q];
     storeRow(rhs, r);
   }
-  for (int c : coupled) {
-    const double* yc = blockOf(ws, nh, h, c);
-    for (int a : coupled) {
-      if (ws.hinge_position[a] < ws.hinge_position[c]) continue;
-      subtractAtDB(yc, inv_d, blockOf(ws, nh, h, a), blockOf(ws, nh, c, a));
+  // The blocks K_ca it updates, listed once (Workspace::hinge_fill_block).
+  const std::int32_t* fill = &ws.hinge_fill_block[ws.hinge_fill_begin[h]];
+  for (int kc = 0; kc < num_coupled; ++kc) {
+    const int c = coupled[kc];
+    const double* yc = coupledBlock(ws, h, kc);
+    for (int ka = 0; ka < num_coupled; ++ka) {
+      if (ws.hinge_position[coupled[ka]] < ws.hinge_position[c]) continue;
+      subtractAtDB(yc, inv_d, coupledBlock(ws, h, ka), blockAt(ws, *fill++));
     }
   }
 }
@@ -937,14 +948,15 @@ void backSubstitute(const Model& model, Workspace& ws) {
   const double* z = ws.hinge_rhs.data();
   double* out = ws.hinge_lambda.data();
   constexpr int stride = kRows;
-  const int nh = model.num_hinges;
   for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
     const int h = *it;
-    const double* l = blockOf(ws, nh, h, h);
+    const double* l = diagonalBlock(ws, h);
     double x[kRows];
     for (int q = 0; q < kRows; ++q) x[q] = z[h * kStride + q];
-    for (int a : model.hinge_coupled[h]) {
-      const double* y = blockOf(ws, nh, h, a);
+    const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+    for (std::size_t k = 0; k < coupled.size(); ++k) {
+      const int a = coupled[k];
+      const double* y = coupledBlock(ws, h, static_cast<int>(k));
       const double* lambda = out + a * stride;
       for (int i = 0; i < kRows; ++i) {
         double s = 0.0;
@@ -962,7 +974,6 @@ void backSubstitute(const Model& model, Workspace& ws) {
 // factors, and the right-hand sides eliminated (z = L^-1 rhs, in
 // ws.hinge_rhs); backSubstitute then gives ws.hinge_lambda.
 void solveBlocks(const Model& model, Workspace& ws) {
-  const int nh = model.num_hinges;
   const int num_batches = static_cast<int>(ws.hinge_batch_begin.size()) - 1;
   for (int batch = 0; batch < num_batches; ++batch) {
     // No hinge of a batch changes another's block: their factors, issued
@@ -970,7 +981,7 @@ void solveBlocks(const Model& model, Workspace& ws) {
     const int begin = ws.hinge_batch_begin[batch], end = ws.hinge_batch_begin[batch + 1];
     for (int k = begin; k < end; ++k) {
       const int h = model.hinge_order[k];
-      factor(blockOf(ws, nh, h, h));
+      factor(diagonalBlock(ws, h));
     }
     for (int k = begin; k < end; ++k) eliminate(model, ws, model.hinge_order[k]);
   }
@@ -994,12 +1005,14 @@ int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t
     for (int q = 0; q < kRows; ++q) nonzero = nonzero || z[q] != 0.0;
     if (!nonzero) continue;
     reached[count++] = h;
-    const double* l = blockOf(ws, nh, h, h);
+    const double* l = diagonalBlock(ws, h);
     forwardSolve(l, z);
     double scaled[kRows];
     for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * l[q * kStride + q];
-    for (int a : model.hinge_coupled[h]) {
-      const double* y = blockOf(ws, nh, h, a);
+    const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+    for (std::size_t k = 0; k < coupled.size(); ++k) {
+      const int a = coupled[k];
+      const double* y = coupledBlock(ws, h, static_cast<int>(k));
       double* rhs = v + a * kStride;
       for (int q = 0; q < kRows; ++q) {
         for (int i = 0; i < kRows; ++i) rhs[i] -= y[q * kStride + i] * scaled[q];
@@ -1073,7 +1086,7 @@ void solveCouplings(const Model& model, Workspace& ws) {
     double sum = 0.0;
     for (int k = 0; k < ws.coupling_reach[c]; ++k) {
       const int h = ws.coupling_path[c * nh + k];
-      const double* inv_d = blockOf(ws, nh, h, h);
+      const double* inv_d = diagonalBlock(ws, h);
       for (int q = 0; q < kRows; ++q) sum += u[h * kStride + q] * inv_d[q * kStride + q] * w[h * kStride + q];
     }
     return sum;
@@ -1175,18 +1188,48 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   // naming it; the elimination only ever touches these.
   ws.hinge_position.assign(nh, 0);
   for (int k = 0; k < nh; ++k) ws.hinge_position[model.hinge_order[k]] = k;
-  ws.hinge_block_index.assign(static_cast<std::size_t>(nh) * nh, -1);
-  int blocks = 0;
+  // Stored per hinge a: its diagonal block, then (a, hinge_coupled[a][k]).
+  // Two hinges on a common body, a eliminated first, share a's parent body
+  // (a's child body carries only hinges eliminated before a), so b is in
+  // hinge_coupled[a]: these are all the blocks.
+  ws.hinge_block_begin.assign(nh + 1, 0);
+  for (int h = 0; h < nh; ++h) {
+    ws.hinge_block_begin[h + 1] = ws.hinge_block_begin[h] + 1 + static_cast<int>(model.hinge_coupled[h].size());
+  }
+  auto blockIndex = [&](int a, int b) {
+    if (a == b) return ws.hinge_block_begin[a];
+    const std::vector<std::int32_t>& coupled = model.hinge_coupled[a];
+    for (std::size_t k = 0; k < coupled.size(); ++k) {
+      if (coupled[k] == b) return ws.hinge_block_begin[a] + 1 + static_cast<std::int32_t>(k);
+    }
+    throw std::logic_error("hinge solver: hinges '" + model.hinge_name[a] + "' and '" + model.hinge_name[b] +
+                           "' share a body but not the elimination structure");
+  };
+  // Each body's pairs in assembleBlocks' loop order.
+  ws.body_pair_begin.assign(model.num_bodies + 1, 0);
+  ws.body_pair_block.clear();
   for (int b = 0; b < model.num_bodies; ++b) {
     for (int ha : ws.body_hinges[b]) {
       for (int hb : ws.body_hinges[b]) {
         if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
-        std::int32_t& index = ws.hinge_block_index[ha * nh + hb];
-        if (index < 0) index = blocks++;
+        ws.body_pair_block.push_back(blockIndex(ha, hb));
       }
     }
+    ws.body_pair_begin[b + 1] = static_cast<std::int32_t>(ws.body_pair_block.size());
   }
-  ws.hinge_block.assign(static_cast<std::size_t>(blocks) * kBlock, 0.0);
+  // The blocks K_ca each hinge's elimination updates, in eliminate's order.
+  ws.hinge_fill_begin.assign(nh + 1, 0);
+  ws.hinge_fill_block.clear();
+  for (int h = 0; h < nh; ++h) {
+    for (int c : model.hinge_coupled[h]) {
+      for (int a : model.hinge_coupled[h]) {
+        if (ws.hinge_position[a] < ws.hinge_position[c]) continue;
+        ws.hinge_fill_block.push_back(blockIndex(c, a));
+      }
+    }
+    ws.hinge_fill_begin[h + 1] = static_cast<std::int32_t>(ws.hinge_fill_block.size());
+  }
+  ws.hinge_block.assign(static_cast<std::size_t>(ws.hinge_block_begin[nh]) * kBlock, 0.0);
   // Batches of consecutive hinges in the elimination order whose diagonal
   // blocks no earlier member of the batch updates (a hinge's elimination
   // updates only the hinges it couples to): their factors can be formed

@@ -49,7 +49,13 @@ struct Workspace {
   std::vector<double> hinge_rhs;  ///< right-hand sides, padded like the blocks' rows, (num_hinges x 8)
   std::vector<double> hinge_point_grad;                 ///< the rows' gradients at the hinge points, (num_hinges x 24)
   std::vector<std::int32_t> hinge_position;             ///< place of each hinge in Model::hinge_order, (num_hinges)
-  std::vector<std::int32_t> hinge_block_index;          ///< K block of (a, b), a eliminated first, else -1, (num_hinges x num_hinges)
+  /// K's blocks per hinge a: first a's diagonal block, then (a, b) for each
+  /// b of Model::hinge_coupled[a], in order, (num_hinges + 1).
+  std::vector<std::int32_t> hinge_block_begin;
+  std::vector<std::int32_t> body_pair_begin;   ///< each body's slice of body_pair_block, (num_bodies + 1)
+  std::vector<std::int32_t> body_pair_block;   ///< block of each hinge pair on a body, the first eliminated first
+  std::vector<std::int32_t> hinge_fill_begin;  ///< each hinge's slice of hinge_fill_block, (num_hinges + 1)
+  std::vector<std::int32_t> hinge_fill_block;  ///< blocks K_ca a hinge's elimination updates, (c, a) coupled to it
   std::vector<double> hinge_block;                      ///< 6 x 6 blocks of K (rows padded to 8), then their factors, (num_blocks x 48)
   std::vector<std::int32_t> hinge_batch_begin;          ///< batches of Model::hinge_order factored together, (num_batches + 1)
   std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
