@@ -126,302 +126,33 @@
 // keep the particle gradients (hinge_grad), filled for them only. The
 // geometry of the end-of-step friction update is reused by the force
 // evaluation that follows at the same phase point (velocity Verlet).
+//
+// Files: hinge_math.h (3-vectors and rows), block_kernels.h (the 6 x 6
+// kernels), hinge_geometry.h/.cpp (points, axis, angle), hinge_friction.h/
+// .cpp (friction, limits, stick and slip), rigid_bodies.h/.cpp (forces on a
+// body as on a rigid body); this file holds the rows and the solve.
 #include <cmath>
 #include <cstring>
 #include <numbers>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
+#include "block_kernels.h"
 #include "forces.h"
+#include "hinge_friction.h"
+#include "hinge_geometry.h"
+#include "hinge_math.h"
+#include "rigid_bodies.h"
 
 namespace suitsim::detail {
 
 namespace {
 
-// A plain 3-vector for the per-hinge geometry. Eigen's Vector3d came out
-// as two lanes plus one, and the shuffles joining them cost more than the
-// arithmetic in these short chains; this one is scalar code the compiler
-// schedules freely. Every operation is the one Eigen did, in Eigen's order
-// (dot and squared norm sum x, y, z left to right; division divides), so
-// the results are the same bits as with Eigen.
-struct V3 {
-  double v[3];
-  V3() = default;
-  V3(double x, double y, double z) : v{x, y, z} {}
-  static V3 Zero() { return V3(0.0, 0.0, 0.0); }
-  double x() const { return v[0]; }
-  double y() const { return v[1]; }
-  double z() const { return v[2]; }
-  double operator[](int d) const { return v[d]; }
-  double& operator[](int d) { return v[d]; }
-  double dot(const V3& o) const { return v[0] * o.v[0] + v[1] * o.v[1] + v[2] * o.v[2]; }
-  double squaredNorm() const { return dot(*this); }
-  double norm() const { return std::sqrt(squaredNorm()); }
-  V3 cross(const V3& o) const {
-    return V3(v[1] * o.v[2] - v[2] * o.v[1], v[2] * o.v[0] - v[0] * o.v[2], v[0] * o.v[1] - v[1] * o.v[0]);
-  }
-};
-inline V3 operator+(const V3& a, const V3& b) { return V3(a[0] + b[0], a[1] + b[1], a[2] + b[2]); }
-inline V3 operator-(const V3& a, const V3& b) { return V3(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
-inline V3 operator-(const V3& a) { return V3(-a[0], -a[1], -a[2]); }
-inline V3 operator*(double s, const V3& a) { return V3(s * a[0], s * a[1], s * a[2]); }
-inline V3 operator*(const V3& a, double s) { return V3(a[0] * s, a[1] * s, a[2] * s); }
-inline V3 operator/(const V3& a, double s) { return V3(a[0] / s, a[1] / s, a[2] / s); }
-
-constexpr int kRows = 6;                 // ball (3), plane (2), stick (1)
-constexpr int kStride = 8;               // a block row: six values, two zeros
-constexpr int kBlock = kRows * kStride;  // one 6 x 6 block, rows padded to kStride
 constexpr int kGradSize = kRows * 8 * 3;  // rows x (4 parent + 4 child particles) x xyz
-
-// Hinge points, in this order in HingeGeometry.
-enum HingePoint { kJp, kJc, kA, kB, kC1, kC2, kNumPoints };
-
-/// Geometry of one hinge at a phase point. Plain doubles, so that a record
-/// can be kept in Workspace::hinge_geometry and copied back.
-struct HingeGeometry {
-  double p[kNumPoints][3];  // point positions (m)
-  double v[kNumPoints][3];  // point velocities (m/s)
-  double n[3], n_dot[3];    // unit axis and its rate
-  double axis_length, axis_length_rate;
-  double theta, theta_dot;
-  double dtheta[kNumPoints][3];  // d theta / d point (zero for C2)
-};
-static_assert(std::is_trivially_copyable<HingeGeometry>::value, "kept in a double array");
-constexpr int kGeometrySize = sizeof(HingeGeometry) / sizeof(double);
-static_assert(kGeometrySize * sizeof(double) == sizeof(HingeGeometry), "no padding");
-
-inline V3 vec(const double* a) { return V3(a[0], a[1], a[2]); }
-inline void put(const V3& a, double* out) {
-  out[0] = a.x();
-  out[1] = a.y();
-  out[2] = a.z();
-}
-
-// Six values padded to kStride doubles (a block row, a right-hand side, a
-// particle's position and velocity): one vector of the GCC/Clang vector
-// extension, with AVX-512 one register, with AVX2 two.
-typedef double Row __attribute__((vector_size(kStride * sizeof(double))));
-
-inline Row loadRow(const double* p) {
-  Row r;
-  std::memcpy(&r, p, sizeof r);
-  return r;
-}
-inline void storeRow(double* p, const Row& r) { std::memcpy(p, &r, sizeof r); }
-
-// Points J_p, A, B on the parent and J_c, C1, C2 on the child: each a sum
-// of its weights times the body's four particles, read once per body.
-void hingePoints(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
-  const std::array<double, 4>* weights[kNumPoints] = {&m.hinge_centre_parent[h], &m.hinge_centre_child[h],
-                                                      &m.hinge_axis_point[h],    &m.hinge_parent_arm[h],
-                                                      &m.hinge_child_arm[h],     &m.hinge_child_arm2[h]};
-  for (int side = 0; side < 2; ++side) {
-    const int first = m.body_particle_begin[side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h]];
-    // A particle's position and velocity as one vector (two lanes unused),
-    // so each point is four vector multiply-adds.
-    Row q[4];
-    for (int k = 0; k < 4; ++k) {
-      const int i = first + k;
-      q[k] = Row{x.px[i], x.py[i], x.pz[i], x.vx[i], x.vy[i], x.vz[i]};  // padding lanes zero
-    }
-    static constexpr int kSidePoints[2][3] = {{kJp, kA, kB}, {kJc, kC1, kC2}};
-    for (int point : kSidePoints[side]) {
-      const std::array<double, 4>& w = *weights[point];
-      Row s = Row{} + w[0] * q[0];
-      for (int k = 1; k < 4; ++k) s += w[k] * q[k];
-      for (int d = 0; d < 3; ++d) {
-        g.p[point][d] = s[d];
-        g.v[point][d] = s[3 + d];
-      }
-    }
-  }
-}
-
-void geometry(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
-  hingePoints(m, x, h, g);
-  const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]), c1 = vec(g.p[kC1]);
-  const V3 w = a - jp;
-  const V3 w_dot = vec(g.v[kA]) - vec(g.v[kJp]);
-  g.axis_length = w.norm();
-  const V3 n = w / g.axis_length;
-  g.axis_length_rate = n.dot(w_dot);
-  put(n, g.n);
-  put((w_dot - n * g.axis_length_rate) / g.axis_length, g.n_dot);
-
-  // theta = atan2(y, x) with y = n . (u x r), x = u . r: exact gradient.
-  const V3 u = b - jp;
-  const V3 r = c1 - jc;
-  const V3 uxr = u.cross(r);
-  const double ys = n.dot(uxr);
-  const double xs = u.dot(r);
-  g.theta = std::atan2(ys, xs);
-  const double inv = 1.0 / (xs * xs + ys * ys);
-  const V3 dtheta_c1 = (xs * n.cross(u) - ys * u) * inv;
-  const V3 dtheta_b = (xs * r.cross(n) - ys * r) * inv;
-  const V3 dtheta_a = xs * (uxr - n * n.dot(uxr)) / g.axis_length * inv;
-  const V3 dtheta_jp = -(dtheta_b + dtheta_a);
-  const V3 dtheta_jc = -dtheta_c1;
-  put(dtheta_c1, g.dtheta[kC1]);
-  put(dtheta_b, g.dtheta[kB]);
-  put(dtheta_a, g.dtheta[kA]);
-  put(dtheta_jp, g.dtheta[kJp]);
-  put(dtheta_jc, g.dtheta[kJc]);
-  put(V3::Zero(), g.dtheta[kC2]);
-  g.theta_dot = dtheta_c1.dot(vec(g.v[kC1])) + dtheta_b.dot(vec(g.v[kB])) + dtheta_a.dot(vec(g.v[kA])) +
-                dtheta_jp.dot(vec(g.v[kJp])) + dtheta_jc.dot(vec(g.v[kJc]));
-}
-
-// The velocity part of theta'': theta'' = grad theta . p'' + this, for
-// theta = atan2(y, x), y = n . (u x r), x = u . r. With rho = x^2 + y^2,
-// theta'' = (x y'' - y x'') / rho - theta' rho' / rho, and the velocity
-// parts of x'' and y'' are 2 u'.r' and n''_v . (u x r) + 2 n' . (u' x r +
-// u x r') + 2 n . (u' x r'), n''_v = -2 n' L'/L - n |n'|^2 (n = w / L).
-double angleQuadratic(const HingeGeometry& g) {
-  const V3 n = vec(g.n), n_dot = vec(g.n_dot);
-  const V3 u = vec(g.p[kB]) - vec(g.p[kJp]), r = vec(g.p[kC1]) - vec(g.p[kJc]);
-  const V3 u_dot = vec(g.v[kB]) - vec(g.v[kJp]), r_dot = vec(g.v[kC1]) - vec(g.v[kJc]);
-  const V3 uxr = u.cross(r);
-  const V3 mixed = u_dot.cross(r) + u.cross(r_dot);
-  const double x = u.dot(r), y = n.dot(uxr);
-  const double x_dot = u_dot.dot(r) + u.dot(r_dot);
-  const double y_dot = n_dot.dot(uxr) + n.dot(mixed);
-  const double x_dd = 2.0 * u_dot.dot(r_dot);
-  const double y_dd = -2.0 * g.axis_length_rate / g.axis_length * n_dot.dot(uxr) - n_dot.squaredNorm() * y +
-                      2.0 * n_dot.dot(mixed) + 2.0 * n.dot(u_dot.cross(r_dot));
-  const double rho = x * x + y * y;
-  return (x * y_dd - y * x_dd) / rho - 2.0 * g.theta_dot * (x * x_dot + y * y_dot) / rho;
-}
 
 // Workspace::hinge_angle_data per hinge: theta, theta', angleQuadratic,
 // the angle row's moment on the parent (3) and on the child (3).
 constexpr int kAngleData = 9;
-
-/// Friction torque of a slipping hinge: viscous plus Coulomb, with the
-/// Stribeck rise toward tau_s^max at low speed when enabled.
-double slipFriction(const Model& m, int h, double theta_dot) {
-  double level = m.hinge_coulomb[h];
-  const double vs = m.hinge_stribeck_velocity[h];
-  if (vs > 0.0) {
-    const double q = theta_dot / vs;
-    level += (m.hinge_static_max[h] - m.hinge_coulomb[h]) * std::exp(-q * q);
-  }
-  const double sign = theta_dot > 0.0 ? 1.0 : (theta_dot < 0.0 ? -1.0 : 0.0);
-  return -m.hinge_viscous[h] * theta_dot - level * sign;
-}
-
-double limitTorque(const Model& m, int h, double theta, double theta_dot) {
-  if (m.hinge_limit_stiffness <= 0.0) return 0.0;
-  if (theta > m.hinge_upper[h]) {
-    return -m.hinge_limit_stiffness * (theta - m.hinge_upper[h]) - m.hinge_limit_damping * theta_dot;
-  }
-  if (theta < m.hinge_lower[h]) {
-    return -m.hinge_limit_stiffness * (theta - m.hinge_lower[h]) - m.hinge_limit_damping * theta_dot;
-  }
-  return 0.0;
-}
-
-bool hasFriction(const Model& m, int h) { return m.hinge_static_max[h] > 0.0 || m.hinge_coulomb[h] > 0.0; }
-
-// ---- per-body data: Workspace::hinge_body --------------------------------
-// Mass m (0), 1/m (1) and 1 if every particle is free (2), set once; at
-// each phase point the centre of mass c (3-5), I^-1 about c (6-14,
-// row-major), the particles' offsets x_k - c (15-26) and I about c (27-35).
-constexpr int kBodyData = 36;
-constexpr int kMass = 0, kInvMass = 1, kMovable = 2, kCentre = 3, kInvInertia = 6, kOffset = 15, kInertia = 27;
-
-inline const double* bodyData(const Workspace& ws, int b) { return &ws.hinge_body[b * kBodyData]; }
-inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + kMovable] != 0.0; }
-
-void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
-  if (out[kMovable] == 0.0) return;
-  // Scalar code doing Eigen's operations in Eigen's order (it replaced
-  // Eigen's Vector3d and Matrix3d here: the same bits, fewer shuffles).
-  const int first = m.body_particle_begin[b];
-  double c[3] = {0.0, 0.0, 0.0};
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const double p[3] = {x.px[i], x.py[i], x.pz[i]};
-    for (int d = 0; d < 3; ++d) c[d] += m.particle_mass[i] * p[d];
-  }
-  for (int d = 0; d < 3; ++d) c[d] /= out[kMass];
-  double inertia[3][3] = {};
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const double r[3] = {x.px[i] - c[0], x.py[i] - c[1], x.pz[i] - c[2]};
-    for (int d = 0; d < 3; ++d) out[kOffset + 3 * k + d] = r[d];
-    const double s = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-    for (int row = 0; row < 3; ++row) {
-      for (int col = 0; col < 3; ++col) {
-        inertia[row][col] += m.particle_mass[i] * ((row == col ? s : 0.0) - r[row] * r[col]);
-      }
-    }
-  }
-  for (int d = 0; d < 3; ++d) out[kCentre + d] = c[d];
-  for (int row = 0; row < 3; ++row) {
-    for (int col = 0; col < 3; ++col) out[kInertia + 3 * row + col] = inertia[row][col];
-  }
-  // Inverse by cofactors, as Eigen's 3 x 3 inverse: (I^-1)_ij = C_ji / det,
-  // det along the first column.
-  auto cofactor = [&inertia](int i, int j) {
-    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    return inertia[i1][j1] * inertia[i2][j2] - inertia[i1][j2] * inertia[i2][j1];
-  };
-  const double det = cofactor(0, 0) * inertia[0][0] + cofactor(1, 0) * inertia[1][0] + cofactor(2, 0) * inertia[2][0];
-  const double inv_det = 1.0 / det;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) out[kInvInertia + 3 * i + j] = cofactor(j, i) * inv_det;
-  }
-}
-
-// A 3 x 3 row-major matrix times a vector.
-inline V3 times(const double* a, const V3& v) { return V3(vec(a).dot(v), vec(a + 3).dot(v), vec(a + 6).dot(v)); }
-
-// Body b as a rigid body: every force its particles carry so far (gravity,
-// caller-applied and constant forces, ground contacts, bands) is summed
-// into a force F and a moment M about the centre of mass c, and particle k
-// is given the acceleration a rigid body's particle has,
-//
-//   a_k = F/m + alpha x r_k + omega x (omega x r_k),
-//   alpha = I^-1 (M - omega x I omega),                 r_k = x_k - c,
-//
-// Euler's equations for the body and the rigid acceleration field they
-// give. omega = I^-1 L, L = sum m_k r_k x v_k, is the body's spin from its
-// particles' velocities (sum m_k r_k = 0, so their mean drops out). The last term is the centripetal acceleration the
-// stiff link springs used to supply: with it the tetrahedron turns without
-// being held, so the springs only take out what the integrator lets drift
-// (they are added after this and act on the tetrahedron's strain alone:
-// each spring's pair of forces has no net force or moment), and their
-// stiffness no longer sets the time step. Net force and moment are F and
-// c x F + M for any omega (the spin terms add m_k r_k over the body, zero,
-// and a moment omega x I omega that alpha takes back), so momentum is
-// conserved as before.
-void spreadBodyForces(const Model& m, const PhasePoint& x, Workspace& ws, int b) {
-  double* data = &ws.hinge_body[b * kBodyData];
-  rigidBodyData(m, x, b, data);
-  if (data[kMovable] == 0.0) return;
-  const int first = m.body_particle_begin[b];
-  V3 force = V3::Zero(), moment = V3::Zero(), spin = V3::Zero();
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const V3 r = vec(data + kOffset + 3 * k);
-    const V3 f(ws.force.x[i], ws.force.y[i], ws.force.z[i]);
-    force = force + f;
-    moment = moment + r.cross(f);
-    spin = spin + m.particle_mass[i] * r.cross(V3(x.vx[i], x.vy[i], x.vz[i]));
-  }
-  const V3 omega = times(data + kInvInertia, spin);
-  const V3 alpha = times(data + kInvInertia, moment - omega.cross(times(data + kInertia, omega)));
-  const V3 a = data[kInvMass] * force;
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const V3 r = vec(data + kOffset + 3 * k);
-    const V3 f = m.particle_mass[i] * (a + alpha.cross(r) + omega.cross(omega.cross(r)));
-    ws.force.x[i] = f.x();
-    ws.force.y[i] = f.y();
-    ws.force.z[i] = f.z();
-  }
-}
 
 inline int bodyOf(const Model& m, int h, int side) {
   return side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h];
@@ -490,129 +221,6 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
       ws.force.y[first + k] += scale * g[3 * k + 1];
       ws.force.z[first + k] += scale * g[3 * k + 2];
     }
-  }
-}
-
-// Spreads each movable body's accumulated wrench over its particles as a
-// rigid body takes it, and clears the accumulator.
-void flushBodyWrenches(const Model& m, Workspace& ws) {
-  for (int b = 0; b < m.num_bodies; ++b) {
-    if (ws.body_hinges[b].empty() || !movable(ws, b)) continue;
-    double* w = &ws.hinge_body_wrench[b * 6];
-    const double* body = bodyData(ws, b);
-    const V3 a = body[kInvMass] * V3(w[0], w[1], w[2]);
-    const V3 moment(w[3], w[4], w[5]);
-    const double* inv_inertia = body + kInvInertia;
-    const V3 alpha(vec(inv_inertia).dot(moment), vec(inv_inertia + 3).dot(moment), vec(inv_inertia + 6).dot(moment));
-    const int first = m.body_particle_begin[b];
-    for (int k = 0; k < 4; ++k) {
-      const int i = first + k;
-      const V3 f = m.particle_mass[i] * (a + alpha.cross(vec(body + kOffset + 3 * k)));
-      ws.force.x[i] += f.x();
-      ws.force.y[i] += f.y();
-      ws.force.z[i] += f.z();
-    }
-    for (int c = 0; c < 6; ++c) w[c] = 0.0;
-  }
-}
-
-// ---- 6 x 6 kernels ------------------------------------------------------------
-// Blocks are row-major with rows padded to kStride doubles (the padding
-// stays zero), so a block row is one Row: the products below are a few
-// dozen vector operations instead of hundreds of scalar ones (Eigen's fixed
-// 6 x 6 products on mapped blocks stayed scalar). Each entry still sums its
-// terms in index order, as the scalar loops would.
-
-// C = A^T B (assign) or C += A^T B for A the mobility of one hinge's rows
-// and B the wrench of another's (or the same hinge's) on a common body.
-// Their force components (0-2) are zero but for the ball rows, where row d
-// has only component d (prepareHinge: +-e_d, times 1/m in A), so entry
-// (i, j) takes at most one force term, k = i = j, and the skipped terms are
-// exact zeros: the sum is the same, in the same order, with 21 vector
-// products instead of 36.
-template <bool kAccumulate>
-inline void productAtB(const double* __restrict a, const double* __restrict b, double* __restrict c) {
-  Row rows_b[kRows];
-  for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
-  for (int i = 0; i < kRows; ++i) {
-    Row out = kAccumulate ? loadRow(c + i * kStride) : Row{};
-    if (i < 3) out += a[i * kStride + i] * rows_b[i];
-    for (int k = 3; k < kRows; ++k) out += a[k * kStride + i] * rows_b[k];
-    storeRow(c + i * kStride, out);
-  }
-}
-
-// C -= A^T D^-1 B, D^-1 = diag(inv_d). (Scaling A once per block and
-// sharing it across the blocks it meets measured no faster.)
-inline void subtractAtDB(const double* __restrict a, const double* inv_d, const double* __restrict b,
-                         double* __restrict c) {
-  Row rows_b[kRows];
-  for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
-  for (int i = 0; i < kRows; ++i) {
-    Row sum = (a[i] * inv_d[0]) * rows_b[0];
-    for (int k = 1; k < kRows; ++k) sum += (a[k * kStride + i] * inv_d[k]) * rows_b[k];
-    storeRow(c + i * kStride, loadRow(c + i * kStride) - sum);
-  }
-}
-
-// L D L^T factor of a symmetric positive definite block (both triangles
-// formed), in place: the strict lower triangle holds the unit lower L, the
-// diagonal 1 / D_ii, the upper triangle what the elimination left (unused;
-// the padding stays zero). Eliminating by whole rows keeps every update a vector
-// operation, and without square roots the dependency chain from one pivot
-// to the next is a single division (the chains of sqrt and division of a
-// Cholesky factor were a tenth of a humanoid step).
-inline void factor(double* k) {
-  Row rows[kRows];
-  for (int i = 0; i < kRows; ++i) rows[i] = loadRow(k + i * kStride);
-  double lower[kRows][kRows];
-  double inv_d[kRows];
-  for (int j = 0; j < kRows; ++j) {
-    inv_d[j] = 1.0 / rows[j][j];
-    for (int i = j + 1; i < kRows; ++i) {
-      lower[i][j] = rows[i][j] * inv_d[j];
-      rows[i] -= lower[i][j] * rows[j];
-    }
-  }
-  // Whole rows go back (the upper triangle of a factored block is never
-  // read): stored entry by entry, the varying row lengths were turned into
-  // a `rep movs` copy per row, slower than the elimination itself.
-#pragma GCC unroll 6
-  for (int i = 0; i < kRows; ++i) {
-    Row out = rows[i];
-#pragma GCC unroll 6
-    for (int j = 0; j < i; ++j) out[j] = lower[i][j];
-    out[i] = inv_d[i];
-    storeRow(k + i * kStride, out);
-  }
-}
-
-// X = L^-1 X for a block X and the unit lower L of a factor, by rows.
-inline void forwardSolveBlock(const double* __restrict l, double* __restrict x) {
-  Row rows[kRows];
-  for (int i = 0; i < kRows; ++i) {
-    Row xi = loadRow(x + i * kStride);
-    for (int q = 0; q < i; ++q) xi -= l[i * kStride + q] * rows[q];
-    rows[i] = xi;
-    storeRow(x + i * kStride, xi);
-  }
-}
-
-// z = L^-1 z (unit lower L).
-inline void forwardSolve(const double* l, double* z) {
-  for (int i = 1; i < kRows; ++i) {
-    double s = z[i];
-    for (int q = 0; q < i; ++q) s -= l[i * kStride + q] * z[q];
-    z[i] = s;
-  }
-}
-
-// z = L^-T z (unit lower L).
-inline void backSolve(const double* l, double* z) {
-  for (int i = kRows - 2; i >= 0; --i) {
-    double s = z[i];
-    for (int q = i + 1; q < kRows; ++q) s -= l[q * kStride + i] * z[q];
-    z[i] = s;
   }
 }
 
@@ -1265,36 +873,6 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.coupling_lambda.assign(nc, 0.0);
 }
 
-double hingeAngle(const Model& model, const PhasePoint& x, int h, double reference) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  return unwrapAngle(g.theta, reference);
-}
-
-double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  return g.theta_dot;
-}
-
-void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
-                           double* velocity) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  *angle = unwrapAngle(g.theta, reference);
-  *velocity = g.theta_dot;
-}
-
-void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
-  if (model.num_hinges == 0) return;
-  // A body's particles take its forces together: one thread, body by body
-  // (a few dozen bodies, less than a parallel loop's barrier costs).
-#pragma omp single
-  for (int b = 0; b < model.num_bodies; ++b) {
-    if (!ws.body_hinges[b].empty()) spreadBodyForces(model, x, ws, b);
-  }
-}
-
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
   const int nh = model.num_hinges;
   if (nh == 0) return;
@@ -1400,31 +978,6 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       }
     }
     flushBodyWrenches(model, ws);
-  }
-}
-
-void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
-  for (int h = 0; h < model.num_hinges; ++h) {
-    HingeGeometry g;
-    geometry(model, x, h, g);
-    // The tracked angle moves on by the wrapped change since the last step.
-    g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
-    state.hinge_angle[h] = g.theta;
-    std::memcpy(&ws.hinge_geometry[h * kGeometrySize], &g, sizeof g);
-    if (!hasFriction(model, h)) continue;
-    if (model.hinge_follower_coupling[h] >= 0) continue;  // held through its leader, never stuck itself
-    if (state.hinge_sticking[h]) {
-      if (ws.hinge_slipped[h]) state.hinge_sticking[h] = 0;
-    } else {
-      // Stick when slow, or when the motion reversed within the step (friction
-      // would have stopped it first: Coulomb friction never drives a reversal).
-      const bool reversed = g.theta_dot * state.hinge_previous_velocity[h] < 0.0;
-      if (std::abs(g.theta_dot) < model.hinge_stick_speed || reversed) {
-        state.hinge_sticking[h] = 1;
-        state.hinge_stick_angle[h] = g.theta;
-      }
-    }
-    state.hinge_previous_velocity[h] = g.theta_dot;
   }
 }
 
