@@ -47,8 +47,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 
 /// End of step: a stuck hinge whose friction gave way slips; a slipping one
 /// that slowed down or reversed sticks where it is. Leaves every hinge's
-/// geometry at x in ws.hinge_geometry; an integrator whose next force
-/// evaluation is at the same x sets ws.hinge_geometry_current to reuse it.
+/// geometry at x in ws.solver->hinge_geometry; an integrator whose next force
+/// evaluation is at the same x sets ws.solver->hinge_geometry_current to reuse it.
 void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws);
 
 /// The angle a hinge's geometry gives, in (-pi, pi], moved by the multiple

@@ -7,6 +7,7 @@
 #include "forces.h"
 #include "hinge_friction.h"
 #include "hinge_geometry.h"
+#include "solver_workspace.h"
 
 namespace suitsim::detail {
 
@@ -17,11 +18,11 @@ void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, 
     // The tracked angle moves on by the wrapped change since the last step.
     g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
     state.hinge_angle[h] = g.theta;
-    std::memcpy(&ws.hinge_geometry[h * kGeometrySize], &g, sizeof g);
+    std::memcpy(&ws.solver->hinge_geometry[h * kGeometrySize], &g, sizeof g);
     if (!hasFriction(model, h)) continue;
     if (model.hinge_follower_coupling[h] >= 0) continue;  // held through its leader, never stuck itself
     if (state.hinge_sticking[h]) {
-      if (ws.hinge_slipped[h]) state.hinge_sticking[h] = 0;
+      if (ws.solver->hinge_slipped[h]) state.hinge_sticking[h] = 0;
     } else {
       // Stick when slow, or when the motion reversed within the step (friction
       // would have stopped it first: Coulomb friction never drives a reversal).

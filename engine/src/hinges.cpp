@@ -161,11 +161,11 @@ inline int bodyOf(const Model& m, int h, int side) {
 // ---- rows ------------------------------------------------------------------
 // Wrenches, component-major: wrench[component * 6 + row], components force
 // (0-2) and moment about the centre of mass (3-5).
-inline double* wrenchOf(Workspace& ws, int h, int side) { return &ws.hinge_wrench[(h * 2 + side) * kBlock]; }
+inline double* wrenchOf(Workspace& ws, int h, int side) { return &ws.solver->hinge_wrench[(h * 2 + side) * kBlock]; }
 // The same times the body's rigid mobility (1/m on the force, I^-1 on the moment).
-inline double* mobilityOf(Workspace& ws, int h, int side) { return &ws.hinge_mobility[(h * 2 + side) * kBlock]; }
+inline double* mobilityOf(Workspace& ws, int h, int side) { return &ws.solver->hinge_mobility[(h * 2 + side) * kBlock]; }
 // Particle gradients of a side on a fixed body: grad[(row * 8 + side * 4 + k) * 3 + xyz].
-inline double* gradRow(Workspace& ws, int h, int row) { return &ws.hinge_grad[(h * kRows + row) * 24]; }
+inline double* gradRow(Workspace& ws, int h, int row) { return &ws.solver->hinge_grad[(h * kRows + row) * 24]; }
 
 // The rows' gradients at the hinge points (Workspace::hinge_point_grad):
 // the plane rows' n (at C_k, minus at J_c) and t_1, t_2 (at A, minus at
@@ -210,7 +210,7 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
     const int b = bodyOf(m, h, side);
     if (movable(ws, b)) {
       const double* w = wrenchOf(ws, h, side);
-      double* acc = &ws.hinge_body_wrench[b * 6];
+      double* acc = &ws.solver->hinge_body_wrench[b * 6];
       for (int c = 0; c < 6; ++c) acc[c] += scale * w[c * kStride + row];
       continue;
     }
@@ -227,9 +227,9 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
 // K's blocks, stored per hinge (Workspace::hinge_block_begin): hinge a's
 // diagonal block, then one block (a, model.hinge_coupled[a][k]) per hinge
 // it couples to, in that list's order.
-inline double* blockAt(Workspace& ws, int index) { return &ws.hinge_block[static_cast<std::size_t>(index) * kBlock]; }
-inline double* diagonalBlock(Workspace& ws, int h) { return blockAt(ws, ws.hinge_block_begin[h]); }
-inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws.hinge_block_begin[h] + 1 + k); }
+inline double* blockAt(Workspace& ws, int index) { return &ws.solver->hinge_block[static_cast<std::size_t>(index) * kBlock]; }
+inline double* diagonalBlock(Workspace& ws, int h) { return blockAt(ws, ws.solver->hinge_block_begin[h]); }
+inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws.solver->hinge_block_begin[h] + 1 + k); }
 
 // ---- one force evaluation's stages ----------------------------------------
 
@@ -238,8 +238,8 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
   const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  ws.hinge_rows[h] = sticking ? 6 : 5;
-  double* target = &ws.hinge_target[h * kRows];
+  ws.solver->hinge_rows[h] = sticking ? 6 : 5;
+  double* target = &ws.solver->hinge_target[h * kRows];
   const V3 n = vec(g.n), n_dot = vec(g.n_dot);
   const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]);
   const V3 jc_dot = vec(g.v[kJc]);
@@ -249,7 +249,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   }
   // Rotation plane, T(11)-(12): n . (C_k - J_c), gradient n at C_k, -n at
   // J_c, t_k at A and -t_k at J_p.
-  double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
   put(n, point_grad + kNormal);
   V3 t[2];
   for (int k = 0; k < 2; ++k) {
@@ -357,11 +357,11 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   if (!sticking) clearAngleRow(ws, h);
   ws.hinge_motor_torque[h] = motor;
   ws.hinge_friction_torque[h] = friction;
-  ws.hinge_slipped[h] = 0;
-  if (ws.hinge_in_coupling[h]) {
+  ws.solver->hinge_slipped[h] = 0;
+  if (ws.solver->hinge_in_coupling[h]) {
     // The angle row's moments (as in its wrench above) and theta's motion,
     // for the couplings.
-    double* data = &ws.hinge_angle_data[h * kAngleData];
+    double* data = &ws.solver->hinge_angle_data[h * kAngleData];
     data[0] = g.theta;
     data[1] = g.theta_dot;
     data[2] = angleQuadratic(g);
@@ -395,7 +395,7 @@ void pointAccelerations(const Model& model, const Workspace& ws, int h, V3* acc)
 
 // grad theta . p'': theta'' but for its velocity part.
 double angleAcceleration(const Workspace& ws, int h, const V3* acc) {
-  const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  const double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
   return vec(point_grad + kThetaC1).dot(acc[kC1]) + vec(point_grad + kThetaJc).dot(acc[kJc]) +
          vec(point_grad + kThetaB).dot(acc[kB]) + vec(point_grad + kThetaA).dot(acc[kA]) +
          vec(point_grad + kThetaJp).dot(acc[kJp]);
@@ -404,9 +404,9 @@ double angleAcceleration(const Workspace& ws, int h, const V3* acc) {
 void rightHandSide(const Model& model, Workspace& ws, int h) {
   V3 acc[kNumPoints];
   pointAccelerations(model, ws, h, acc);
-  const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
-  const double* target = &ws.hinge_target[h * kRows];
-  double* rhs = &ws.hinge_rhs[h * kStride];
+  const double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
+  const double* target = &ws.solver->hinge_target[h * kRows];
+  double* rhs = &ws.solver->hinge_rhs[h * kStride];
   const V3 ball = acc[kJp] - acc[kJc];
   for (int d = 0; d < 3; ++d) rhs[d] = target[d] - ball[d];
   const V3 n = vec(point_grad + kNormal);
@@ -414,7 +414,7 @@ void rightHandSide(const Model& model, Workspace& ws, int h) {
     const V3 t = vec(point_grad + kTangent + 3 * k);
     rhs[3 + k] = target[3 + k] - (n.dot(acc[k == 0 ? kC1 : kC2] - acc[kJc]) + t.dot(acc[kA] - acc[kJp]));
   }
-  if (ws.hinge_rows[h] == 6) {
+  if (ws.solver->hinge_rows[h] == 6) {
     rhs[5] = target[5] - angleAcceleration(ws, h, acc);
   } else {
     rhs[5] = 0.0;
@@ -457,16 +457,16 @@ void assembleBlocks(const Model& model, Workspace& ws) {
     for (int q = 0; q < kBlock; ++q) k[q] = 0.0;
   }
   for (int b = 0; b < model.num_bodies; ++b) {
-    const std::vector<std::int32_t>& list = ws.body_hinges[b];
+    const std::vector<std::int32_t>& list = ws.solver->body_hinges[b];
     if (list.empty()) continue;
     // The body's pairs (ha, hb), ha eliminated first, in loop order.
-    const std::int32_t* pair_block = &ws.body_pair_block[ws.body_pair_begin[b]];
+    const std::int32_t* pair_block = &ws.solver->body_pair_block[ws.solver->body_pair_begin[b]];
     if (movable(ws, b)) {
       for (int ha : list) {
         const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
         const double* left = mobilityOf(ws, ha, sa);
         for (int hb : list) {
-          if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+          if (ws.solver->hinge_position[hb] < ws.solver->hinge_position[ha]) continue;
           const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
           double* k = blockAt(ws, *pair_block++);
           if (ha == hb) {
@@ -487,16 +487,16 @@ void assembleBlocks(const Model& model, Workspace& ws) {
       double left[kRows][12];
       for (int r = 0; r < kRows; ++r) {
         const double* g = gradRow(ws, ha, r) + sa * 12;
-        for (int q = 0; q < 12; ++q) left[r][q] = r < ws.hinge_rows[ha] ? g[q] * im[q] : 0.0;
+        for (int q = 0; q < 12; ++q) left[r][q] = r < ws.solver->hinge_rows[ha] ? g[q] * im[q] : 0.0;
       }
       for (int hb : list) {
-        if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+        if (ws.solver->hinge_position[hb] < ws.solver->hinge_position[ha]) continue;
         const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
         double* k = blockAt(ws, *pair_block++);
         for (int i = 0; i < kRows; ++i) {
           for (int j = 0; j < kRows; ++j) {
             double s = 0.0;
-            if (j < ws.hinge_rows[hb]) {
+            if (j < ws.solver->hinge_rows[hb]) {
               const double* g = gradRow(ws, hb, j) + sb * 12;
               for (int q = 0; q < 12; ++q) s += left[i][q] * g[q];
             }
@@ -508,7 +508,7 @@ void assembleBlocks(const Model& model, Workspace& ws) {
   }
   for (int h = 0; h < nh; ++h) {
     double* k = diagonalBlock(ws, h);
-    for (int r = ws.hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
+    for (int r = ws.solver->hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
   }
 }
 
@@ -519,7 +519,7 @@ void eliminate(const Model& model, Workspace& ws, int h) {
   const double* l = diagonalBlock(ws, h);
   double inv_d[kRows];
   for (int q = 0; q < kRows; ++q) inv_d[q] = l[q * kStride + q];
-  double* z = &ws.hinge_rhs[h * kStride];
+  double* z = &ws.solver->hinge_rhs[h * kStride];
   forwardSolve(l, z);  // kept for the back substitution
   double scaled[kRows];
   for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * inv_d[q];
@@ -532,29 +532,29 @@ void eliminate(const Model& model, Workspace& ws, int h) {
     // rhs_a -= Y_a^T scaled, a block row at a time (each entry still
     // subtracts its terms in row order); right-hand sides are padded to
     // kStride like the block rows, the padding staying zero.
-    double* rhs = &ws.hinge_rhs[a * kStride];
+    double* rhs = &ws.solver->hinge_rhs[a * kStride];
     Row r = loadRow(rhs);
     for (int q = 0; q < kRows; ++q) r -= loadRow(y + q * kStride) * scaled[q];
     storeRow(rhs, r);
   }
   // The blocks K_ca it updates, listed once (Workspace::hinge_fill_block).
-  const std::int32_t* fill = &ws.hinge_fill_block[ws.hinge_fill_begin[h]];
+  const std::int32_t* fill = &ws.solver->hinge_fill_block[ws.solver->hinge_fill_begin[h]];
   for (int kc = 0; kc < num_coupled; ++kc) {
     const int c = coupled[kc];
     const double* yc = coupledBlock(ws, h, kc);
     for (int ka = 0; ka < num_coupled; ++ka) {
-      if (ws.hinge_position[coupled[ka]] < ws.hinge_position[c]) continue;
+      if (ws.solver->hinge_position[coupled[ka]] < ws.solver->hinge_position[c]) continue;
       subtractAtDB(yc, inv_d, coupledBlock(ws, h, ka), blockAt(ws, *fill++));
     }
   }
 }
 
 // The back substitution from the root, lambda_h = L^-T D^-1 (z_h - sum_a
-// Y_a lambda_a), z = ws.hinge_rhs as the forward elimination (and the
-// couplings, solveCouplings) left it: ws.hinge_lambda.
+// Y_a lambda_a), z = ws.solver->hinge_rhs as the forward elimination (and the
+// couplings, solveCouplings) left it: ws.solver->hinge_lambda.
 void backSubstitute(const Model& model, Workspace& ws) {
-  const double* z = ws.hinge_rhs.data();
-  double* out = ws.hinge_lambda.data();
+  const double* z = ws.solver->hinge_rhs.data();
+  double* out = ws.solver->hinge_lambda.data();
   constexpr int stride = kRows;
   for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
     const int h = *it;
@@ -580,13 +580,13 @@ void backSubstitute(const Model& model, Workspace& ws) {
 
 // Block L D L^T elimination, leaves first (see the design note): the
 // factors, and the right-hand sides eliminated (z = L^-1 rhs, in
-// ws.hinge_rhs); backSubstitute then gives ws.hinge_lambda.
+// ws.solver->hinge_rhs); backSubstitute then gives ws.solver->hinge_lambda.
 void solveBlocks(const Model& model, Workspace& ws) {
-  const int num_batches = static_cast<int>(ws.hinge_batch_begin.size()) - 1;
+  const int num_batches = static_cast<int>(ws.solver->hinge_batch_begin.size()) - 1;
   for (int batch = 0; batch < num_batches; ++batch) {
     // No hinge of a batch changes another's block: their factors, issued
     // back to back, overlap their chains of divisions in the processor.
-    const int begin = ws.hinge_batch_begin[batch], end = ws.hinge_batch_begin[batch + 1];
+    const int begin = ws.solver->hinge_batch_begin[batch], end = ws.solver->hinge_batch_begin[batch + 1];
     for (int k = begin; k < end; ++k) {
       const int h = model.hinge_order[k];
       factor(diagonalBlock(ws, h));
@@ -635,10 +635,10 @@ int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t
 // v (num_hinges x kStride).
 void addCouplingColumn(const Model& model, Workspace& ws, int c, double scale, double* v) {
   for (int e = 0; e < 4; ++e) {
-    const int b = ws.coupling_body[c * 4 + e];
+    const int b = ws.solver->coupling_body[c * 4 + e];
     if (!movable(ws, b)) continue;  // all fixed (ModelBuilder::addCoupling): it does not move
-    const V3 arm = scale * vec(&ws.coupling_arm[(c * 4 + e) * 3]);
-    for (int h : ws.body_hinges[b]) {
+    const V3 arm = scale * vec(&ws.solver->coupling_arm[(c * 4 + e) * 3]);
+    for (int h : ws.solver->body_hinges[b]) {
       const double* mobility = mobilityOf(ws, h, model.hinge_parent_body[h] == b ? 0 : 1);
       for (int r = 0; r < kRows; ++r) {
         v[h * kStride + r] += mobility[3 * kStride + r] * arm[0] + mobility[4 * kStride + r] * arm[1] +
@@ -655,21 +655,21 @@ void prepareCouplings(const Model& model, Workspace& ws) {
   for (int c = 0; c < model.num_couplings; ++c) {
     const int f = model.coupling_follower[c], l = model.coupling_leader[c];
     const double m = model.coupling_multiplier[c];
-    const double* df = &ws.hinge_angle_data[f * kAngleData];
-    const double* dl = &ws.hinge_angle_data[l * kAngleData];
+    const double* df = &ws.solver->hinge_angle_data[f * kAngleData];
+    const double* dl = &ws.solver->hinge_angle_data[l * kAngleData];
     const int bodies[4] = {model.hinge_parent_body[f], model.hinge_child_body[f], model.hinge_parent_body[l],
                            model.hinge_child_body[l]};
     const double* moments[4] = {df + 3, df + 6, dl + 3, dl + 6};
     for (int e = 0; e < 4; ++e) {
-      ws.coupling_body[c * 4 + e] = bodies[e];
+      ws.solver->coupling_body[c * 4 + e] = bodies[e];
       const double scale = e < 2 ? 1.0 : -m;
-      for (int d = 0; d < 3; ++d) ws.coupling_arm[(c * 4 + e) * 3 + d] = scale * moments[e][d];
+      for (int d = 0; d < 3; ++d) ws.solver->coupling_arm[(c * 4 + e) * 3 + d] = scale * moments[e][d];
     }
     // e is taken modulo 2 pi: a gear train cannot tell whole turns apart,
     // and the pose may start a follower a turn away from m theta_l + c.
     const double error = std::remainder(df[0] - m * dl[0] - model.coupling_offset[c], 2.0 * std::numbers::pi);
     const double rate = df[1] - m * dl[1];
-    ws.coupling_target[c] = -2.0 * w * rate - w * w * error - (df[2] - m * dl[2]);
+    ws.solver->coupling_target[c] = -2.0 * w * rate - w * w * error - (df[2] - m * dl[2]);
   }
 }
 
@@ -684,16 +684,16 @@ void solveCouplings(const Model& model, Workspace& ws) {
   if (nc == 0) return;
   const std::size_t column = static_cast<std::size_t>(nh) * kStride;
   for (int c = 0; c < nc; ++c) {
-    double* z = &ws.coupling_response[c * column];
+    double* z = &ws.solver->coupling_response[c * column];
     for (std::size_t q = 0; q < column; ++q) z[q] = 0.0;
     addCouplingColumn(model, ws, c, 1.0, z);
-    ws.coupling_reach[c] = forwardSubstitute(model, ws, z, &ws.coupling_path[c * nh]);
+    ws.solver->coupling_reach[c] = forwardSubstitute(model, ws, z, &ws.solver->coupling_path[c * nh]);
   }
   // u^T D^-1 w over the hinges on coupling c's path (u is zero elsewhere).
   auto throughHinges = [&](int c, const double* u, const double* w) {
     double sum = 0.0;
-    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
-      const int h = ws.coupling_path[c * nh + k];
+    for (int k = 0; k < ws.solver->coupling_reach[c]; ++k) {
+      const int h = ws.solver->coupling_path[c * nh + k];
       const double* inv_d = diagonalBlock(ws, h);
       for (int q = 0; q < kRows; ++q) sum += u[h * kStride + q] * inv_d[q * kStride + q] * w[h * kStride + q];
     }
@@ -708,25 +708,25 @@ void solveCouplings(const Model& model, Workspace& ws) {
     double free = angleAcceleration(ws, f, acc);
     pointAccelerations(model, ws, l, acc);
     free -= model.coupling_multiplier[c] * angleAcceleration(ws, l, acc);
-    const double* zc = &ws.coupling_response[c * column];
-    ws.coupling_rhs[c] = ws.coupling_target[c] - free - throughHinges(c, zc, ws.hinge_rhs.data());
+    const double* zc = &ws.solver->coupling_response[c * column];
+    ws.solver->coupling_rhs[c] = ws.solver->coupling_target[c] - free - throughHinges(c, zc, ws.solver->hinge_rhs.data());
     for (int d = 0; d <= c; ++d) {
       double own = 0.0;
       for (int e = 0; e < 4; ++e) {
-        const int b = ws.coupling_body[c * 4 + e];
+        const int b = ws.solver->coupling_body[c * 4 + e];
         if (!movable(ws, b)) continue;
         for (int k = 0; k < 4; ++k) {
-          if (ws.coupling_body[d * 4 + k] != b) continue;
-          own += vec(&ws.coupling_arm[(c * 4 + e) * 3])
-                     .dot(times(bodyData(ws, b) + kInvInertia, vec(&ws.coupling_arm[(d * 4 + k) * 3])));
+          if (ws.solver->coupling_body[d * 4 + k] != b) continue;
+          own += vec(&ws.solver->coupling_arm[(c * 4 + e) * 3])
+                     .dot(times(bodyData(ws, b) + kInvInertia, vec(&ws.solver->coupling_arm[(d * 4 + k) * 3])));
         }
       }
-      ws.coupling_schur[c * nc + d] = own - throughHinges(c, zc, &ws.coupling_response[d * column]);
+      ws.solver->coupling_schur[c * nc + d] = own - throughHinges(c, zc, &ws.solver->coupling_response[d * column]);
     }
   }
   // S is symmetric positive definite and small: Cholesky on its lower
   // triangle, in place.
-  double* s = ws.coupling_schur.data();
+  double* s = ws.solver->coupling_schur.data();
   for (int j = 0; j < nc; ++j) {
     double diag = s[j * nc + j];
     for (int k = 0; k < j; ++k) diag -= s[j * nc + k] * s[j * nc + k];
@@ -737,9 +737,9 @@ void solveCouplings(const Model& model, Workspace& ws) {
       s[i * nc + j] = v / s[j * nc + j];
     }
   }
-  double* mu = ws.coupling_lambda.data();
+  double* mu = ws.solver->coupling_lambda.data();
   for (int i = 0; i < nc; ++i) {
-    double v = ws.coupling_rhs[i];
+    double v = ws.solver->coupling_rhs[i];
     for (int k = 0; k < i; ++k) v -= s[i * nc + k] * mu[k];
     mu[i] = v / s[i * nc + i];
   }
@@ -750,10 +750,10 @@ void solveCouplings(const Model& model, Workspace& ws) {
   }
   // z -= Z mu.
   for (int c = 0; c < nc; ++c) {
-    const double* zc = &ws.coupling_response[c * column];
-    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
-      const int h = ws.coupling_path[c * nh + k];
-      for (int q = 0; q < kRows; ++q) ws.hinge_rhs[h * kStride + q] -= zc[h * kStride + q] * mu[c];
+    const double* zc = &ws.solver->coupling_response[c * column];
+    for (int k = 0; k < ws.solver->coupling_reach[c]; ++k) {
+      const int h = ws.solver->coupling_path[c * nh + k];
+      for (int q = 0; q < kRows; ++q) ws.solver->hinge_rhs[h * kStride + q] -= zc[h * kStride + q] * mu[c];
     }
   }
 }
@@ -762,25 +762,25 @@ void solveCouplings(const Model& model, Workspace& ws) {
 
 void initHingeWorkspace(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
-  ws.hinge_rows.assign(nh, 5);
-  ws.hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
-  ws.hinge_target.assign(nh * kRows, 0.0);
-  ws.hinge_rhs.assign(nh * kStride, 0.0);
-  ws.hinge_lambda.assign(nh * kRows, 0.0);
-  ws.hinge_point_grad.assign(nh * kPointGrad, 0.0);
-  ws.hinge_wrench.assign(nh * 2 * kBlock, 0.0);
-  ws.hinge_mobility.assign(nh * 2 * kBlock, 0.0);
-  ws.hinge_geometry.assign(static_cast<std::size_t>(nh) * kGeometrySize, 0.0);
-  ws.hinge_geometry_current = false;
-  ws.body_hinges.assign(model.num_bodies, {});
+  ws.solver->hinge_rows.assign(nh, 5);
+  ws.solver->hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
+  ws.solver->hinge_target.assign(nh * kRows, 0.0);
+  ws.solver->hinge_rhs.assign(nh * kStride, 0.0);
+  ws.solver->hinge_lambda.assign(nh * kRows, 0.0);
+  ws.solver->hinge_point_grad.assign(nh * kPointGrad, 0.0);
+  ws.solver->hinge_wrench.assign(nh * 2 * kBlock, 0.0);
+  ws.solver->hinge_mobility.assign(nh * 2 * kBlock, 0.0);
+  ws.solver->hinge_geometry.assign(static_cast<std::size_t>(nh) * kGeometrySize, 0.0);
+  ws.solver->hinge_geometry_current = false;
+  ws.solver->body_hinges.assign(model.num_bodies, {});
   for (int h = 0; h < nh; ++h) {
-    ws.body_hinges[model.hinge_parent_body[h]].push_back(h);
-    ws.body_hinges[model.hinge_child_body[h]].push_back(h);
+    ws.solver->body_hinges[model.hinge_parent_body[h]].push_back(h);
+    ws.solver->body_hinges[model.hinge_child_body[h]].push_back(h);
   }
-  ws.hinge_body.assign(model.num_bodies * kBodyData, 0.0);
-  ws.hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
+  ws.solver->hinge_body.assign(model.num_bodies * kBodyData, 0.0);
+  ws.solver->hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
   for (int b = 0; b < model.num_bodies; ++b) {
-    if (ws.body_hinges[b].empty()) continue;
+    if (ws.solver->body_hinges[b].empty()) continue;
     double mass = 0.0;
     bool free = true;
     for (int k = 0; k < 4; ++k) {
@@ -788,89 +788,89 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
       free = free && model.particle_inv_mass[i] > 0.0;
       mass += model.particle_mass[i];
     }
-    ws.hinge_body[b * kBodyData + kMass] = mass;
-    ws.hinge_body[b * kBodyData + kInvMass] = 1.0 / mass;
-    ws.hinge_body[b * kBodyData + kMovable] = free ? 1.0 : 0.0;
+    ws.solver->hinge_body[b * kBodyData + kMass] = mass;
+    ws.solver->hinge_body[b * kBodyData + kInvMass] = 1.0 / mass;
+    ws.solver->hinge_body[b * kBodyData + kMovable] = free ? 1.0 : 0.0;
   }
   // One block per pair of hinges on a common body, the one eliminated first
   // naming it; the elimination only ever touches these.
-  ws.hinge_position.assign(nh, 0);
-  for (int k = 0; k < nh; ++k) ws.hinge_position[model.hinge_order[k]] = k;
+  ws.solver->hinge_position.assign(nh, 0);
+  for (int k = 0; k < nh; ++k) ws.solver->hinge_position[model.hinge_order[k]] = k;
   // Stored per hinge a: its diagonal block, then (a, hinge_coupled[a][k]).
   // Two hinges on a common body, a eliminated first, share a's parent body
   // (a's child body carries only hinges eliminated before a), so b is in
   // hinge_coupled[a]: these are all the blocks.
-  ws.hinge_block_begin.assign(nh + 1, 0);
+  ws.solver->hinge_block_begin.assign(nh + 1, 0);
   for (int h = 0; h < nh; ++h) {
-    ws.hinge_block_begin[h + 1] = ws.hinge_block_begin[h] + 1 + static_cast<int>(model.hinge_coupled[h].size());
+    ws.solver->hinge_block_begin[h + 1] = ws.solver->hinge_block_begin[h] + 1 + static_cast<int>(model.hinge_coupled[h].size());
   }
   auto blockIndex = [&](int a, int b) {
-    if (a == b) return ws.hinge_block_begin[a];
+    if (a == b) return ws.solver->hinge_block_begin[a];
     const std::vector<std::int32_t>& coupled = model.hinge_coupled[a];
     for (std::size_t k = 0; k < coupled.size(); ++k) {
-      if (coupled[k] == b) return ws.hinge_block_begin[a] + 1 + static_cast<std::int32_t>(k);
+      if (coupled[k] == b) return ws.solver->hinge_block_begin[a] + 1 + static_cast<std::int32_t>(k);
     }
     throw std::logic_error("hinge solver: hinges '" + model.hinge_name[a] + "' and '" + model.hinge_name[b] +
                            "' share a body but not the elimination structure");
   };
   // Each body's pairs in assembleBlocks' loop order.
-  ws.body_pair_begin.assign(model.num_bodies + 1, 0);
-  ws.body_pair_block.clear();
+  ws.solver->body_pair_begin.assign(model.num_bodies + 1, 0);
+  ws.solver->body_pair_block.clear();
   for (int b = 0; b < model.num_bodies; ++b) {
-    for (int ha : ws.body_hinges[b]) {
-      for (int hb : ws.body_hinges[b]) {
-        if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
-        ws.body_pair_block.push_back(blockIndex(ha, hb));
+    for (int ha : ws.solver->body_hinges[b]) {
+      for (int hb : ws.solver->body_hinges[b]) {
+        if (ws.solver->hinge_position[hb] < ws.solver->hinge_position[ha]) continue;
+        ws.solver->body_pair_block.push_back(blockIndex(ha, hb));
       }
     }
-    ws.body_pair_begin[b + 1] = static_cast<std::int32_t>(ws.body_pair_block.size());
+    ws.solver->body_pair_begin[b + 1] = static_cast<std::int32_t>(ws.solver->body_pair_block.size());
   }
   // The blocks K_ca each hinge's elimination updates, in eliminate's order.
-  ws.hinge_fill_begin.assign(nh + 1, 0);
-  ws.hinge_fill_block.clear();
+  ws.solver->hinge_fill_begin.assign(nh + 1, 0);
+  ws.solver->hinge_fill_block.clear();
   for (int h = 0; h < nh; ++h) {
     for (int c : model.hinge_coupled[h]) {
       for (int a : model.hinge_coupled[h]) {
-        if (ws.hinge_position[a] < ws.hinge_position[c]) continue;
-        ws.hinge_fill_block.push_back(blockIndex(c, a));
+        if (ws.solver->hinge_position[a] < ws.solver->hinge_position[c]) continue;
+        ws.solver->hinge_fill_block.push_back(blockIndex(c, a));
       }
     }
-    ws.hinge_fill_begin[h + 1] = static_cast<std::int32_t>(ws.hinge_fill_block.size());
+    ws.solver->hinge_fill_begin[h + 1] = static_cast<std::int32_t>(ws.solver->hinge_fill_block.size());
   }
-  ws.hinge_block.assign(static_cast<std::size_t>(ws.hinge_block_begin[nh]) * kBlock, 0.0);
+  ws.solver->hinge_block.assign(static_cast<std::size_t>(ws.solver->hinge_block_begin[nh]) * kBlock, 0.0);
   // Batches of consecutive hinges in the elimination order whose diagonal
   // blocks no earlier member of the batch updates (a hinge's elimination
   // updates only the hinges it couples to): their factors can be formed
   // together, before any of them is eliminated, with the same result.
   constexpr int kMaxBatch = 4;
-  ws.hinge_batch_begin.assign(1, 0);
+  ws.solver->hinge_batch_begin.assign(1, 0);
   for (int k = 1; k < nh; ++k) {
     const int h = model.hinge_order[k];
-    const int begin = ws.hinge_batch_begin.back();
+    const int begin = ws.solver->hinge_batch_begin.back();
     bool independent = k - begin < kMaxBatch;
     for (int q = begin; q < k && independent; ++q) {
       for (int c : model.hinge_coupled[model.hinge_order[q]]) independent = independent && c != h;
     }
-    if (!independent) ws.hinge_batch_begin.push_back(k);
+    if (!independent) ws.solver->hinge_batch_begin.push_back(k);
   }
-  ws.hinge_batch_begin.push_back(nh);
+  ws.solver->hinge_batch_begin.push_back(nh);
 
   const int nc = model.num_couplings;
-  ws.hinge_in_coupling.assign(nh, 0);
+  ws.solver->hinge_in_coupling.assign(nh, 0);
   for (int c = 0; c < nc; ++c) {
-    ws.hinge_in_coupling[model.coupling_leader[c]] = 1;
-    ws.hinge_in_coupling[model.coupling_follower[c]] = 1;
+    ws.solver->hinge_in_coupling[model.coupling_leader[c]] = 1;
+    ws.solver->hinge_in_coupling[model.coupling_follower[c]] = 1;
   }
-  ws.hinge_angle_data.assign(static_cast<std::size_t>(nh) * kAngleData, 0.0);
-  ws.coupling_body.assign(nc * 4, 0);
-  ws.coupling_arm.assign(nc * 12, 0.0);
-  ws.coupling_target.assign(nc, 0.0);
-  ws.coupling_response.assign(static_cast<std::size_t>(nc) * nh * kStride, 0.0);
-  ws.coupling_path.assign(static_cast<std::size_t>(nc) * nh, 0);
-  ws.coupling_reach.assign(nc, 0);
-  ws.coupling_schur.assign(static_cast<std::size_t>(nc) * nc, 0.0);
-  ws.coupling_rhs.assign(nc, 0.0);
-  ws.coupling_lambda.assign(nc, 0.0);
+  ws.solver->hinge_angle_data.assign(static_cast<std::size_t>(nh) * kAngleData, 0.0);
+  ws.solver->coupling_body.assign(nc * 4, 0);
+  ws.solver->coupling_arm.assign(nc * 12, 0.0);
+  ws.solver->coupling_target.assign(nc, 0.0);
+  ws.solver->coupling_response.assign(static_cast<std::size_t>(nc) * nh * kStride, 0.0);
+  ws.solver->coupling_path.assign(static_cast<std::size_t>(nc) * nh, 0);
+  ws.solver->coupling_reach.assign(nc, 0);
+  ws.solver->coupling_schur.assign(static_cast<std::size_t>(nc) * nc, 0.0);
+  ws.solver->coupling_rhs.assign(nc, 0.0);
+  ws.solver->coupling_lambda.assign(nc, 0.0);
 }
 
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
@@ -879,13 +879,13 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
   // The hinge systems are coupled: one thread solves them all.
 #pragma omp single
   {
-    const bool geometry_current = ws.hinge_geometry_current;
-    ws.hinge_geometry_current = false;
+    const bool geometry_current = ws.solver->hinge_geometry_current;
+    ws.solver->hinge_geometry_current = false;
     // ---- rows, targets and applied torques ----
     for (int h = 0; h < nh; ++h) {
       HingeGeometry g;
       if (geometry_current) {
-        std::memcpy(&g, &ws.hinge_geometry[h * kGeometrySize], sizeof g);
+        std::memcpy(&g, &ws.solver->hinge_geometry[h * kGeometrySize], sizeof g);
       } else {
         geometry(model, x, h, g);
         // Limits, servo targets and the stick row see the tracked angle:
@@ -918,8 +918,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       // level (tau_s^max with the Stribeck term, tau_c without).
       bool resolve = false;
       for (int h = 0; h < nh; ++h) {
-        if (ws.hinge_rows[h] != 6) continue;
-        const double hold = ws.hinge_lambda[h * kRows + 5];
+        if (ws.solver->hinge_rows[h] != 6) continue;
+        const double hold = ws.solver->hinge_lambda[h * kRows + 5];
         if (std::abs(hold) <= model.hinge_static_max[h]) continue;
         const double level =
             model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
@@ -927,8 +927,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         addRow(model, ws, h, 5, breakaway);
         clearAngleRow(ws, h);
         ws.hinge_friction_torque[h] += breakaway;
-        ws.hinge_slipped[h] = 1;
-        ws.hinge_rows[h] = 5;
+        ws.solver->hinge_slipped[h] = 1;
+        ws.solver->hinge_rows[h] = 5;
         resolve = true;
       }
       if (!resolve) break;
@@ -937,8 +937,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 
     // ---- constraint forces ----
     for (int h = 0; h < nh; ++h) {
-      const int rows = ws.hinge_rows[h];
-      const double* lambda = &ws.hinge_lambda[h * kRows];
+      const int rows = ws.solver->hinge_rows[h];
+      const double* lambda = &ws.solver->hinge_lambda[h * kRows];
       for (int side = 0; side < 2; ++side) {
         const int b = bodyOf(model, h, side);
         if (!movable(ws, b)) {
@@ -957,7 +957,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         // The force (components 0-2) comes from the ball rows alone, row d
         // on component d (see productAtB): the other terms are exact zeros.
         const double* w = wrenchOf(ws, h, side);
-        double* acc = &ws.hinge_body_wrench[b * 6];
+        double* acc = &ws.solver->hinge_body_wrench[b * 6];
         for (int c = 0; c < 3; ++c) acc[c] += w[c * kStride + c] * lambda[c];
         for (int c = 3; c < 6; ++c) {
           double s = 0.0;
@@ -970,10 +970,10 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
     // The couplings' torque pairs, mu times their moments.
     for (int c = 0; c < model.num_couplings; ++c) {
       for (int e = 0; e < 4; ++e) {
-        const int b = ws.coupling_body[c * 4 + e];
+        const int b = ws.solver->coupling_body[c * 4 + e];
         if (!movable(ws, b)) continue;
         for (int d = 0; d < 3; ++d) {
-          ws.hinge_body_wrench[b * 6 + 3 + d] += ws.coupling_lambda[c] * ws.coupling_arm[(c * 4 + e) * 3 + d];
+          ws.solver->hinge_body_wrench[b * 6 + 3 + d] += ws.solver->coupling_lambda[c] * ws.solver->coupling_arm[(c * 4 + e) * 3 + d];
         }
       }
     }

@@ -71,7 +71,7 @@ void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
 // and a moment omega x I omega that alpha takes back), so momentum is
 // conserved as before.
 void spreadBodyForces(const Model& m, const PhasePoint& x, Workspace& ws, int b) {
-  double* data = &ws.hinge_body[b * kBodyData];
+  double* data = &ws.solver->hinge_body[b * kBodyData];
   rigidBodyData(m, x, b, data);
   if (data[kMovable] == 0.0) return;
   const int first = m.body_particle_begin[b];
@@ -101,8 +101,8 @@ void spreadBodyForces(const Model& m, const PhasePoint& x, Workspace& ws, int b)
 
 void flushBodyWrenches(const Model& m, Workspace& ws) {
   for (int b = 0; b < m.num_bodies; ++b) {
-    if (ws.body_hinges[b].empty() || !movable(ws, b)) continue;
-    double* w = &ws.hinge_body_wrench[b * 6];
+    if (ws.solver->body_hinges[b].empty() || !movable(ws, b)) continue;
+    double* w = &ws.solver->hinge_body_wrench[b * 6];
     const double* body = bodyData(ws, b);
     const V3 a = body[kInvMass] * V3(w[0], w[1], w[2]);
     const V3 moment(w[3], w[4], w[5]);
@@ -126,7 +126,7 @@ void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace&
   // (a few dozen bodies, less than a parallel loop's barrier costs).
 #pragma omp single
   for (int b = 0; b < model.num_bodies; ++b) {
-    if (!ws.body_hinges[b].empty()) spreadBodyForces(model, x, ws, b);
+    if (!ws.solver->body_hinges[b].empty()) spreadBodyForces(model, x, ws, b);
   }
 }
 

@@ -3,6 +3,7 @@
 // Workspace::hinge_body.
 #pragma once
 
+#include "solver_workspace.h"
 #include "suitsim/step.h"
 
 namespace suitsim::detail {
@@ -14,8 +15,8 @@ namespace suitsim::detail {
 constexpr int kBodyData = 36;
 constexpr int kMass = 0, kInvMass = 1, kMovable = 2, kCentre = 3, kInvInertia = 6, kOffset = 15, kInertia = 27;
 
-inline const double* bodyData(const Workspace& ws, int b) { return &ws.hinge_body[b * kBodyData]; }
-inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + kMovable] != 0.0; }
+inline const double* bodyData(const Workspace& ws, int b) { return &ws.solver->hinge_body[b * kBodyData]; }
+inline bool movable(const Workspace& ws, int b) { return ws.solver->hinge_body[b * kBodyData + kMovable] != 0.0; }
 
 /// Spreads each movable body's accumulated wrench (Workspace::
 /// hinge_body_wrench) over its particles as a rigid body takes it, and
