@@ -7,7 +7,8 @@
 namespace suitsim {
 
 double jointAngle(const Model& model, const State& state, int hinge) {
-  return detail::hingeAngle(model, detail::phasePoint(state.position, state.velocity), hinge);
+  return detail::hingeAngle(model, detail::phasePoint(state.position, state.velocity), hinge,
+                            state.hinge_angle[hinge]);
 }
 
 double jointVelocity(const Model& model, const State& state, int hinge) {

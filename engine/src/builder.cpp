@@ -25,6 +25,46 @@ void requireFinite(const Vec3& v, const std::string& what) {
   }
 }
 
+// A hinged body moves as a rigid body: each force evaluation inverts the
+// inertia tensor of its four particles about their centre of mass by
+// cofactors (hinges.cpp). That tensor is singular when the particles lie
+// on a line or coincide (coplanar ones are fine: a lamina has I_z = I_x +
+// I_y), and it overflows for huge coordinates. Refuse such a body here,
+// by name, rather than let the inverse fill the run with NaN. The bound is
+// a condition number: det I < 1e-12 (tr I / 3)^3 leaves at most four of
+// sixteen digits in I^-1.
+void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int first, const std::string& body,
+                              const std::string& label) {
+  double mass = 0.0, c[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < 4; ++k) {
+    const ParticleSpec& p = particles[first + k];
+    if (p.fixed) return;  // a body with a fixed particle is not moved rigidly
+    mass += p.mass;
+    for (int d = 0; d < 3; ++d) c[d] += p.mass * p.position[d];
+  }
+  for (double& x : c) x /= mass;
+  double inertia[3][3] = {};
+  for (int k = 0; k < 4; ++k) {
+    const ParticleSpec& p = particles[first + k];
+    const double r[3] = {p.position[0] - c[0], p.position[1] - c[1], p.position[2] - c[2]};
+    const double s = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) inertia[i][j] += p.mass * ((i == j ? s : 0.0) - r[i] * r[j]);
+    }
+  }
+  const double det = inertia[0][0] * (inertia[1][1] * inertia[2][2] - inertia[1][2] * inertia[2][1]) -
+                     inertia[0][1] * (inertia[1][0] * inertia[2][2] - inertia[1][2] * inertia[2][0]) +
+                     inertia[0][2] * (inertia[1][0] * inertia[2][1] - inertia[1][1] * inertia[2][0]);
+  const double mean = (inertia[0][0] + inertia[1][1] + inertia[2][2]) / 3.0;
+  if (std::isfinite(det) && std::isfinite(mean) && det > 1e-12 * mean * mean * mean) return;
+  std::ostringstream out;
+  out << label << ": body '" << body << "' cannot move as a rigid body: the inertia tensor of its particles "
+      << (std::isfinite(det) && std::isfinite(mean) ? "is singular (they lie on a line or coincide)"
+                                                     : "is not finite")
+      << " (got det " << det << " kg^3 m^6, trace " << 3.0 * mean << " kg m^2)";
+  throw ModelError(out.str());
+}
+
 }  // namespace
 
 int ModelBuilder::addParticle(const ParticleSpec& spec) {
@@ -165,6 +205,10 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   }
   if (j.static_max < j.coulomb) throw ModelError(label + ": static friction must be >= Coulomb friction");
   if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
+  if (!std::isfinite(spec.initial_angle)) throw ModelError(label + ": initial angle must be finite");
+  for (int b : {spec.parent_body, spec.child_body}) {
+    requireInvertibleInertia(particles_, bodies_[b].first, bodies_[b].name, label);
+  }
   hinges_.push_back(spec);
   return numHinges() - 1;
 }
@@ -400,6 +444,7 @@ Model ModelBuilder::build() const {
     m.hinge_stribeck_velocity.push_back(h.actuation.stribeck_velocity);
     m.hinge_lower.push_back(h.lower);
     m.hinge_upper.push_back(h.upper);
+    m.hinge_initial_angle.push_back(h.initial_angle);
   }
   // Elimination order: by depth of the child body, deepest first. Each
   // hinge's constraints couple only with hinges sharing one of its bodies;

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "bands.h"
+#include "solver_workspace.h"
 
 namespace suitsim {
 
@@ -13,21 +14,26 @@ namespace {
 constexpr int kParallelWork = 20000;
 }  // namespace
 
-Workspace::Workspace(const Model& model, int threads) : num_threads(threads < 1 ? 1 : threads) {
+Workspace::Workspace(const Model& model, int threads)
+    : num_threads(threads < 1 ? 1 : threads), solver(std::make_unique<detail::SolverWorkspace>()) {
   const std::size_t np = model.num_particles;
   force.assign(np, 0.0);
-  stage_position.assign(np, 0.0);
-  stage_velocity.assign(np, 0.0);
-  stage_acceleration.assign(np, 0.0);
+  solver->stage_position.assign(np, 0.0);
+  solver->stage_velocity.assign(np, 0.0);
+  solver->stage_acceleration.assign(np, 0.0);
   hinge_motor_torque.assign(model.num_hinges, 0.0);
   hinge_friction_torque.assign(model.num_hinges, 0.0);
-  hinge_slipped.assign(model.num_hinges, 0);
+  solver->hinge_slipped.assign(model.num_hinges, 0);
   detail::initHingeWorkspace(model, *this);
   band_length.assign(model.num_bands, 0.0);
   band_tension.assign(model.num_bands, 0.0);
-  sum_dx.assign(np, 0.0);
-  sum_dv.assign(np, 0.0);
+  solver->sum_dx.assign(np, 0.0);
+  solver->sum_dv.assign(np, 0.0);
 }
+
+Workspace::~Workspace() = default;
+Workspace::Workspace(Workspace&&) noexcept = default;
+Workspace& Workspace::operator=(Workspace&&) noexcept = default;
 
 void computeAcceleration(const Model& model, const State& state, const PhasePoint& x, Workspace& ws,
                          Vec3Array& acc) {

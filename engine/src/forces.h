@@ -6,6 +6,8 @@
 // iteration per pass, in an order fixed by the Model, never by the schedule.
 #pragma once
 
+#include <cmath>
+
 #include "suitsim/model.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
@@ -45,14 +47,27 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 
 /// End of step: a stuck hinge whose friction gave way slips; a slipping one
 /// that slowed down or reversed sticks where it is. Leaves every hinge's
-/// geometry at x in ws.hinge_geometry; an integrator whose next force
-/// evaluation is at the same x sets ws.hinge_geometry_current to reuse it.
+/// geometry at x in ws.solver->hinge_geometry; an integrator whose next force
+/// evaluation is at the same x sets ws.solver->hinge_geometry_current to reuse it.
 void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws);
 
-double hingeAngle(const Model& model, const PhasePoint& x, int h);
+/// The angle a hinge's geometry gives, in (-pi, pi], moved by the multiple
+/// of 2 pi that brings it nearest to `reference` (the tracked angle of the
+/// last step: a joint turns far less than pi in one step). When the two are
+/// within pi of each other the wrapped value comes back unchanged, bit for
+/// bit.
+inline double unwrapAngle(double wrapped, double reference) {
+  constexpr double kTurn = 2.0 * 3.14159265358979323846;
+  const double turns = std::nearbyint((reference - wrapped) / kTurn);
+  return turns == 0.0 ? wrapped : wrapped + kTurn * turns;
+}
+
+/// Joint angle at x (rad), unwrapped against `reference` (unwrapAngle).
+double hingeAngle(const Model& model, const PhasePoint& x, int h, double reference);
 double hingeVelocity(const Model& model, const PhasePoint& x, int h);
 /// Both at once (one evaluation of the hinge geometry).
-void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double* angle, double* velocity);
+void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
+                           double* velocity);
 
 double springPotentialEnergy(const Model& model, const State& state);
 double contactPotentialEnergy(const Model& model, const State& state);

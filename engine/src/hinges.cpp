@@ -79,6 +79,15 @@
 // quadratic velocity term of theta'' is left to the stabilisation (it is
 // small while the hinge is at rest).
 //
+// atan2 gives theta in (-pi, pi]; a joint whose range reaches past +-pi
+// (JVRC-1's shoulder pitch stops at -pi + 2e-12) would read +3.14 just past
+// -pi, and a limit spring or servo acting on that reading drives it further
+// round. So the angle is tracked: State::hinge_angle holds the angle at the
+// end of the last step, and every reading (stage points, end of step,
+// servo, sensors) is moved by the multiple of 2 pi that brings it nearest
+// to it (unwrapAngle), which holds while a joint turns less than pi per
+// step. Limits, servo, stick angle and recordings all use the tracked angle.
+//
 // Couplings (URDF <mimic>). A coupling holds e = theta_f - m theta_l - c
 // = 0 between a follower hinge f and its leader l. Its row is the
 // follower's angle row minus m times the leader's: torque mu on the
@@ -117,300 +126,33 @@
 // keep the particle gradients (hinge_grad), filled for them only. The
 // geometry of the end-of-step friction update is reused by the force
 // evaluation that follows at the same phase point (velocity Verlet).
+//
+// Files: hinge_math.h (3-vectors and rows), block_kernels.h (the 6 x 6
+// kernels), hinge_geometry.h/.cpp (points, axis, angle), hinge_friction.h/
+// .cpp (friction, limits, stick and slip), rigid_bodies.h/.cpp (forces on a
+// body as on a rigid body); this file holds the rows and the solve.
 #include <cmath>
 #include <cstring>
 #include <numbers>
-#include <type_traits>
+#include <stdexcept>
+#include <string>
 
+#include "block_kernels.h"
 #include "forces.h"
+#include "hinge_friction.h"
+#include "hinge_geometry.h"
+#include "hinge_math.h"
+#include "rigid_bodies.h"
 
 namespace suitsim::detail {
 
 namespace {
 
-// A plain 3-vector for the per-hinge geometry. Eigen's Vector3d came out
-// as two lanes plus one, and the shuffles joining them cost more than the
-// arithmetic in these short chains; this one is scalar code the compiler
-// schedules freely. Every operation is the one Eigen did, in Eigen's order
-// (dot and squared norm sum x, y, z left to right; division divides), so
-// the results are the same bits as with Eigen.
-struct V3 {
-  double v[3];
-  V3() = default;
-  V3(double x, double y, double z) : v{x, y, z} {}
-  static V3 Zero() { return V3(0.0, 0.0, 0.0); }
-  double x() const { return v[0]; }
-  double y() const { return v[1]; }
-  double z() const { return v[2]; }
-  double operator[](int d) const { return v[d]; }
-  double& operator[](int d) { return v[d]; }
-  double dot(const V3& o) const { return v[0] * o.v[0] + v[1] * o.v[1] + v[2] * o.v[2]; }
-  double squaredNorm() const { return dot(*this); }
-  double norm() const { return std::sqrt(squaredNorm()); }
-  V3 cross(const V3& o) const {
-    return V3(v[1] * o.v[2] - v[2] * o.v[1], v[2] * o.v[0] - v[0] * o.v[2], v[0] * o.v[1] - v[1] * o.v[0]);
-  }
-};
-inline V3 operator+(const V3& a, const V3& b) { return V3(a[0] + b[0], a[1] + b[1], a[2] + b[2]); }
-inline V3 operator-(const V3& a, const V3& b) { return V3(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
-inline V3 operator-(const V3& a) { return V3(-a[0], -a[1], -a[2]); }
-inline V3 operator*(double s, const V3& a) { return V3(s * a[0], s * a[1], s * a[2]); }
-inline V3 operator*(const V3& a, double s) { return V3(a[0] * s, a[1] * s, a[2] * s); }
-inline V3 operator/(const V3& a, double s) { return V3(a[0] / s, a[1] / s, a[2] / s); }
-
-constexpr int kRows = 6;                 // ball (3), plane (2), stick (1)
-constexpr int kStride = 8;               // a block row: six values, two zeros
-constexpr int kBlock = kRows * kStride;  // one 6 x 6 block, rows padded to kStride
 constexpr int kGradSize = kRows * 8 * 3;  // rows x (4 parent + 4 child particles) x xyz
-
-// Hinge points, in this order in HingeGeometry.
-enum HingePoint { kJp, kJc, kA, kB, kC1, kC2, kNumPoints };
-
-/// Geometry of one hinge at a phase point. Plain doubles, so that a record
-/// can be kept in Workspace::hinge_geometry and copied back.
-struct HingeGeometry {
-  double p[kNumPoints][3];  // point positions (m)
-  double v[kNumPoints][3];  // point velocities (m/s)
-  double n[3], n_dot[3];    // unit axis and its rate
-  double axis_length, axis_length_rate;
-  double theta, theta_dot;
-  double dtheta[kNumPoints][3];  // d theta / d point (zero for C2)
-};
-static_assert(std::is_trivially_copyable<HingeGeometry>::value, "kept in a double array");
-constexpr int kGeometrySize = sizeof(HingeGeometry) / sizeof(double);
-static_assert(kGeometrySize * sizeof(double) == sizeof(HingeGeometry), "no padding");
-
-inline V3 vec(const double* a) { return V3(a[0], a[1], a[2]); }
-inline void put(const V3& a, double* out) {
-  out[0] = a.x();
-  out[1] = a.y();
-  out[2] = a.z();
-}
-
-// Six values padded to kStride doubles (a block row, a right-hand side, a
-// particle's position and velocity): one vector of the GCC/Clang vector
-// extension, with AVX-512 one register, with AVX2 two.
-typedef double Row __attribute__((vector_size(kStride * sizeof(double))));
-
-inline Row loadRow(const double* p) {
-  Row r;
-  std::memcpy(&r, p, sizeof r);
-  return r;
-}
-inline void storeRow(double* p, const Row& r) { std::memcpy(p, &r, sizeof r); }
-
-// Points J_p, A, B on the parent and J_c, C1, C2 on the child: each a sum
-// of its weights times the body's four particles, read once per body.
-void hingePoints(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
-  const std::array<double, 4>* weights[kNumPoints] = {&m.hinge_centre_parent[h], &m.hinge_centre_child[h],
-                                                      &m.hinge_axis_point[h],    &m.hinge_parent_arm[h],
-                                                      &m.hinge_child_arm[h],     &m.hinge_child_arm2[h]};
-  for (int side = 0; side < 2; ++side) {
-    const int first = m.body_particle_begin[side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h]];
-    // A particle's position and velocity as one vector (two lanes unused),
-    // so each point is four vector multiply-adds.
-    Row q[4];
-    for (int k = 0; k < 4; ++k) {
-      const int i = first + k;
-      q[k] = Row{x.px[i], x.py[i], x.pz[i], x.vx[i], x.vy[i], x.vz[i]};  // padding lanes zero
-    }
-    static constexpr int kSidePoints[2][3] = {{kJp, kA, kB}, {kJc, kC1, kC2}};
-    for (int point : kSidePoints[side]) {
-      const std::array<double, 4>& w = *weights[point];
-      Row s = Row{} + w[0] * q[0];
-      for (int k = 1; k < 4; ++k) s += w[k] * q[k];
-      for (int d = 0; d < 3; ++d) {
-        g.p[point][d] = s[d];
-        g.v[point][d] = s[3 + d];
-      }
-    }
-  }
-}
-
-void geometry(const Model& m, const PhasePoint& x, int h, HingeGeometry& g) {
-  hingePoints(m, x, h, g);
-  const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]), c1 = vec(g.p[kC1]);
-  const V3 w = a - jp;
-  const V3 w_dot = vec(g.v[kA]) - vec(g.v[kJp]);
-  g.axis_length = w.norm();
-  const V3 n = w / g.axis_length;
-  g.axis_length_rate = n.dot(w_dot);
-  put(n, g.n);
-  put((w_dot - n * g.axis_length_rate) / g.axis_length, g.n_dot);
-
-  // theta = atan2(y, x) with y = n . (u x r), x = u . r: exact gradient.
-  const V3 u = b - jp;
-  const V3 r = c1 - jc;
-  const V3 uxr = u.cross(r);
-  const double ys = n.dot(uxr);
-  const double xs = u.dot(r);
-  g.theta = std::atan2(ys, xs);
-  const double inv = 1.0 / (xs * xs + ys * ys);
-  const V3 dtheta_c1 = (xs * n.cross(u) - ys * u) * inv;
-  const V3 dtheta_b = (xs * r.cross(n) - ys * r) * inv;
-  const V3 dtheta_a = xs * (uxr - n * n.dot(uxr)) / g.axis_length * inv;
-  const V3 dtheta_jp = -(dtheta_b + dtheta_a);
-  const V3 dtheta_jc = -dtheta_c1;
-  put(dtheta_c1, g.dtheta[kC1]);
-  put(dtheta_b, g.dtheta[kB]);
-  put(dtheta_a, g.dtheta[kA]);
-  put(dtheta_jp, g.dtheta[kJp]);
-  put(dtheta_jc, g.dtheta[kJc]);
-  put(V3::Zero(), g.dtheta[kC2]);
-  g.theta_dot = dtheta_c1.dot(vec(g.v[kC1])) + dtheta_b.dot(vec(g.v[kB])) + dtheta_a.dot(vec(g.v[kA])) +
-                dtheta_jp.dot(vec(g.v[kJp])) + dtheta_jc.dot(vec(g.v[kJc]));
-}
-
-// The velocity part of theta'': theta'' = grad theta . p'' + this, for
-// theta = atan2(y, x), y = n . (u x r), x = u . r. With rho = x^2 + y^2,
-// theta'' = (x y'' - y x'') / rho - theta' rho' / rho, and the velocity
-// parts of x'' and y'' are 2 u'.r' and n''_v . (u x r) + 2 n' . (u' x r +
-// u x r') + 2 n . (u' x r'), n''_v = -2 n' L'/L - n |n'|^2 (n = w / L).
-double angleQuadratic(const HingeGeometry& g) {
-  const V3 n = vec(g.n), n_dot = vec(g.n_dot);
-  const V3 u = vec(g.p[kB]) - vec(g.p[kJp]), r = vec(g.p[kC1]) - vec(g.p[kJc]);
-  const V3 u_dot = vec(g.v[kB]) - vec(g.v[kJp]), r_dot = vec(g.v[kC1]) - vec(g.v[kJc]);
-  const V3 uxr = u.cross(r);
-  const V3 mixed = u_dot.cross(r) + u.cross(r_dot);
-  const double x = u.dot(r), y = n.dot(uxr);
-  const double x_dot = u_dot.dot(r) + u.dot(r_dot);
-  const double y_dot = n_dot.dot(uxr) + n.dot(mixed);
-  const double x_dd = 2.0 * u_dot.dot(r_dot);
-  const double y_dd = -2.0 * g.axis_length_rate / g.axis_length * n_dot.dot(uxr) - n_dot.squaredNorm() * y +
-                      2.0 * n_dot.dot(mixed) + 2.0 * n.dot(u_dot.cross(r_dot));
-  const double rho = x * x + y * y;
-  return (x * y_dd - y * x_dd) / rho - 2.0 * g.theta_dot * (x * x_dot + y * y_dot) / rho;
-}
 
 // Workspace::hinge_angle_data per hinge: theta, theta', angleQuadratic,
 // the angle row's moment on the parent (3) and on the child (3).
 constexpr int kAngleData = 9;
-
-/// Friction torque of a slipping hinge: viscous plus Coulomb, with the
-/// Stribeck rise toward tau_s^max at low speed when enabled.
-double slipFriction(const Model& m, int h, double theta_dot) {
-  double level = m.hinge_coulomb[h];
-  const double vs = m.hinge_stribeck_velocity[h];
-  if (vs > 0.0) {
-    const double q = theta_dot / vs;
-    level += (m.hinge_static_max[h] - m.hinge_coulomb[h]) * std::exp(-q * q);
-  }
-  const double sign = theta_dot > 0.0 ? 1.0 : (theta_dot < 0.0 ? -1.0 : 0.0);
-  return -m.hinge_viscous[h] * theta_dot - level * sign;
-}
-
-double limitTorque(const Model& m, int h, double theta, double theta_dot) {
-  if (m.hinge_limit_stiffness <= 0.0) return 0.0;
-  if (theta > m.hinge_upper[h]) {
-    return -m.hinge_limit_stiffness * (theta - m.hinge_upper[h]) - m.hinge_limit_damping * theta_dot;
-  }
-  if (theta < m.hinge_lower[h]) {
-    return -m.hinge_limit_stiffness * (theta - m.hinge_lower[h]) - m.hinge_limit_damping * theta_dot;
-  }
-  return 0.0;
-}
-
-bool hasFriction(const Model& m, int h) { return m.hinge_static_max[h] > 0.0 || m.hinge_coulomb[h] > 0.0; }
-
-// ---- per-body data: Workspace::hinge_body --------------------------------
-// Mass m (0), 1/m (1) and 1 if every particle is free (2), set once; at
-// each phase point the centre of mass c (3-5), I^-1 about c (6-14,
-// row-major), the particles' offsets x_k - c (15-26) and I about c (27-35).
-constexpr int kBodyData = 36;
-constexpr int kMass = 0, kInvMass = 1, kMovable = 2, kCentre = 3, kInvInertia = 6, kOffset = 15, kInertia = 27;
-
-inline const double* bodyData(const Workspace& ws, int b) { return &ws.hinge_body[b * kBodyData]; }
-inline bool movable(const Workspace& ws, int b) { return ws.hinge_body[b * kBodyData + kMovable] != 0.0; }
-
-void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
-  if (out[kMovable] == 0.0) return;
-  // Scalar code doing Eigen's operations in Eigen's order (it replaced
-  // Eigen's Vector3d and Matrix3d here: the same bits, fewer shuffles).
-  const int first = m.body_particle_begin[b];
-  double c[3] = {0.0, 0.0, 0.0};
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const double p[3] = {x.px[i], x.py[i], x.pz[i]};
-    for (int d = 0; d < 3; ++d) c[d] += m.particle_mass[i] * p[d];
-  }
-  for (int d = 0; d < 3; ++d) c[d] /= out[kMass];
-  double inertia[3][3] = {};
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const double r[3] = {x.px[i] - c[0], x.py[i] - c[1], x.pz[i] - c[2]};
-    for (int d = 0; d < 3; ++d) out[kOffset + 3 * k + d] = r[d];
-    const double s = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-    for (int row = 0; row < 3; ++row) {
-      for (int col = 0; col < 3; ++col) {
-        inertia[row][col] += m.particle_mass[i] * ((row == col ? s : 0.0) - r[row] * r[col]);
-      }
-    }
-  }
-  for (int d = 0; d < 3; ++d) out[kCentre + d] = c[d];
-  for (int row = 0; row < 3; ++row) {
-    for (int col = 0; col < 3; ++col) out[kInertia + 3 * row + col] = inertia[row][col];
-  }
-  // Inverse by cofactors, as Eigen's 3 x 3 inverse: (I^-1)_ij = C_ji / det,
-  // det along the first column.
-  auto cofactor = [&inertia](int i, int j) {
-    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    return inertia[i1][j1] * inertia[i2][j2] - inertia[i1][j2] * inertia[i2][j1];
-  };
-  const double det = cofactor(0, 0) * inertia[0][0] + cofactor(1, 0) * inertia[1][0] + cofactor(2, 0) * inertia[2][0];
-  const double inv_det = 1.0 / det;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) out[kInvInertia + 3 * i + j] = cofactor(j, i) * inv_det;
-  }
-}
-
-// A 3 x 3 row-major matrix times a vector.
-inline V3 times(const double* a, const V3& v) { return V3(vec(a).dot(v), vec(a + 3).dot(v), vec(a + 6).dot(v)); }
-
-// Body b as a rigid body: every force its particles carry so far (gravity,
-// caller-applied and constant forces, ground contacts, bands) is summed
-// into a force F and a moment M about the centre of mass c, and particle k
-// is given the acceleration a rigid body's particle has,
-//
-//   a_k = F/m + alpha x r_k + omega x (omega x r_k),
-//   alpha = I^-1 (M - omega x I omega),                 r_k = x_k - c,
-//
-// Euler's equations for the body and the rigid acceleration field they
-// give. omega = I^-1 L, L = sum m_k r_k x v_k, is the body's spin from its
-// particles' velocities (sum m_k r_k = 0, so their mean drops out). The last term is the centripetal acceleration the
-// stiff link springs used to supply: with it the tetrahedron turns without
-// being held, so the springs only take out what the integrator lets drift
-// (they are added after this and act on the tetrahedron's strain alone:
-// each spring's pair of forces has no net force or moment), and their
-// stiffness no longer sets the time step. Net force and moment are F and
-// c x F + M for any omega (the spin terms add m_k r_k over the body, zero,
-// and a moment omega x I omega that alpha takes back), so momentum is
-// conserved as before.
-void spreadBodyForces(const Model& m, const PhasePoint& x, Workspace& ws, int b) {
-  double* data = &ws.hinge_body[b * kBodyData];
-  rigidBodyData(m, x, b, data);
-  if (data[kMovable] == 0.0) return;
-  const int first = m.body_particle_begin[b];
-  V3 force = V3::Zero(), moment = V3::Zero(), spin = V3::Zero();
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const V3 r = vec(data + kOffset + 3 * k);
-    const V3 f(ws.force.x[i], ws.force.y[i], ws.force.z[i]);
-    force = force + f;
-    moment = moment + r.cross(f);
-    spin = spin + m.particle_mass[i] * r.cross(V3(x.vx[i], x.vy[i], x.vz[i]));
-  }
-  const V3 omega = times(data + kInvInertia, spin);
-  const V3 alpha = times(data + kInvInertia, moment - omega.cross(times(data + kInertia, omega)));
-  const V3 a = data[kInvMass] * force;
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    const V3 r = vec(data + kOffset + 3 * k);
-    const V3 f = m.particle_mass[i] * (a + alpha.cross(r) + omega.cross(omega.cross(r)));
-    ws.force.x[i] = f.x();
-    ws.force.y[i] = f.y();
-    ws.force.z[i] = f.z();
-  }
-}
 
 inline int bodyOf(const Model& m, int h, int side) {
   return side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h];
@@ -419,11 +161,11 @@ inline int bodyOf(const Model& m, int h, int side) {
 // ---- rows ------------------------------------------------------------------
 // Wrenches, component-major: wrench[component * 6 + row], components force
 // (0-2) and moment about the centre of mass (3-5).
-inline double* wrenchOf(Workspace& ws, int h, int side) { return &ws.hinge_wrench[(h * 2 + side) * kBlock]; }
+inline double* wrenchOf(Workspace& ws, int h, int side) { return &ws.solver->hinge_wrench[(h * 2 + side) * kBlock]; }
 // The same times the body's rigid mobility (1/m on the force, I^-1 on the moment).
-inline double* mobilityOf(Workspace& ws, int h, int side) { return &ws.hinge_mobility[(h * 2 + side) * kBlock]; }
+inline double* mobilityOf(Workspace& ws, int h, int side) { return &ws.solver->hinge_mobility[(h * 2 + side) * kBlock]; }
 // Particle gradients of a side on a fixed body: grad[(row * 8 + side * 4 + k) * 3 + xyz].
-inline double* gradRow(Workspace& ws, int h, int row) { return &ws.hinge_grad[(h * kRows + row) * 24]; }
+inline double* gradRow(Workspace& ws, int h, int row) { return &ws.solver->hinge_grad[(h * kRows + row) * 24]; }
 
 // The rows' gradients at the hinge points (Workspace::hinge_point_grad):
 // the plane rows' n (at C_k, minus at J_c) and t_1, t_2 (at A, minus at
@@ -468,7 +210,7 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
     const int b = bodyOf(m, h, side);
     if (movable(ws, b)) {
       const double* w = wrenchOf(ws, h, side);
-      double* acc = &ws.hinge_body_wrench[b * 6];
+      double* acc = &ws.solver->hinge_body_wrench[b * 6];
       for (int c = 0; c < 6; ++c) acc[c] += scale * w[c * kStride + row];
       continue;
     }
@@ -482,132 +224,12 @@ void addRow(const Model& m, Workspace& ws, int h, int row, double scale) {
   }
 }
 
-// Spreads each movable body's accumulated wrench over its particles as a
-// rigid body takes it, and clears the accumulator.
-void flushBodyWrenches(const Model& m, Workspace& ws) {
-  for (int b = 0; b < m.num_bodies; ++b) {
-    if (ws.body_hinges[b].empty() || !movable(ws, b)) continue;
-    double* w = &ws.hinge_body_wrench[b * 6];
-    const double* body = bodyData(ws, b);
-    const V3 a = body[kInvMass] * V3(w[0], w[1], w[2]);
-    const V3 moment(w[3], w[4], w[5]);
-    const double* inv_inertia = body + kInvInertia;
-    const V3 alpha(vec(inv_inertia).dot(moment), vec(inv_inertia + 3).dot(moment), vec(inv_inertia + 6).dot(moment));
-    const int first = m.body_particle_begin[b];
-    for (int k = 0; k < 4; ++k) {
-      const int i = first + k;
-      const V3 f = m.particle_mass[i] * (a + alpha.cross(vec(body + kOffset + 3 * k)));
-      ws.force.x[i] += f.x();
-      ws.force.y[i] += f.y();
-      ws.force.z[i] += f.z();
-    }
-    for (int c = 0; c < 6; ++c) w[c] = 0.0;
-  }
-}
-
-// ---- 6 x 6 kernels ------------------------------------------------------------
-// Blocks are row-major with rows padded to kStride doubles (the padding
-// stays zero), so a block row is one Row: the products below are a few
-// dozen vector operations instead of hundreds of scalar ones (Eigen's fixed
-// 6 x 6 products on mapped blocks stayed scalar). Each entry still sums its
-// terms in index order, as the scalar loops would.
-
-// C = A^T B (assign) or C += A^T B for A the mobility of one hinge's rows
-// and B the wrench of another's (or the same hinge's) on a common body.
-// Their force components (0-2) are zero but for the ball rows, where row d
-// has only component d (prepareHinge: +-e_d, times 1/m in A), so entry
-// (i, j) takes at most one force term, k = i = j, and the skipped terms are
-// exact zeros: the sum is the same, in the same order, with 21 vector
-// products instead of 36.
-template <bool kAccumulate>
-inline void productAtB(const double* __restrict a, const double* __restrict b, double* __restrict c) {
-  Row rows_b[kRows];
-  for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
-  for (int i = 0; i < kRows; ++i) {
-    Row out = kAccumulate ? loadRow(c + i * kStride) : Row{};
-    if (i < 3) out += a[i * kStride + i] * rows_b[i];
-    for (int k = 3; k < kRows; ++k) out += a[k * kStride + i] * rows_b[k];
-    storeRow(c + i * kStride, out);
-  }
-}
-
-// C -= A^T D^-1 B, D^-1 = diag(inv_d). (Scaling A once per block and
-// sharing it across the blocks it meets measured no faster.)
-inline void subtractAtDB(const double* __restrict a, const double* inv_d, const double* __restrict b,
-                         double* __restrict c) {
-  Row rows_b[kRows];
-  for (int k = 0; k < kRows; ++k) rows_b[k] = loadRow(b + k * kStride);
-  for (int i = 0; i < kRows; ++i) {
-    Row sum = (a[i] * inv_d[0]) * rows_b[0];
-    for (int k = 1; k < kRows; ++k) sum += (a[k * kStride + i] * inv_d[k]) * rows_b[k];
-    storeRow(c + i * kStride, loadRow(c + i * kStride) - sum);
-  }
-}
-
-// L D L^T factor of a symmetric positive definite block (both triangles
-// formed), in place: the strict lower triangle holds the unit lower L, the
-// diagonal 1 / D_ii, the upper triangle what the elimination left (unused;
-// the padding stays zero). Eliminating by whole rows keeps every update a vector
-// operation, and without square roots the dependency chain from one pivot
-// to the next is a single division (the chains of sqrt and division of a
-// Cholesky factor were a tenth of a humanoid step).
-inline void factor(double* k) {
-  Row rows[kRows];
-  for (int i = 0; i < kRows; ++i) rows[i] = loadRow(k + i * kStride);
-  double lower[kRows][kRows];
-  double inv_d[kRows];
-  for (int j = 0; j < kRows; ++j) {
-    inv_d[j] = 1.0 / rows[j][j];
-    for (int i = j + 1; i < kRows; ++i) {
-      lower[i][j] = rows[i][j] * inv_d[j];
-      rows[i] -= lower[i][j] * rows[j];
-    }
-  }
-  // Whole rows go back (the upper triangle of a factored block is never
-  // read): stored entry by entry, the varying row lengths were turned into
-  // a `rep movs` copy per row, slower than the elimination itself.
-#pragma GCC unroll 6
-  for (int i = 0; i < kRows; ++i) {
-    Row out = rows[i];
-#pragma GCC unroll 6
-    for (int j = 0; j < i; ++j) out[j] = lower[i][j];
-    out[i] = inv_d[i];
-    storeRow(k + i * kStride, out);
-  }
-}
-
-// X = L^-1 X for a block X and the unit lower L of a factor, by rows.
-inline void forwardSolveBlock(const double* __restrict l, double* __restrict x) {
-  Row rows[kRows];
-  for (int i = 0; i < kRows; ++i) {
-    Row xi = loadRow(x + i * kStride);
-    for (int q = 0; q < i; ++q) xi -= l[i * kStride + q] * rows[q];
-    rows[i] = xi;
-    storeRow(x + i * kStride, xi);
-  }
-}
-
-// z = L^-1 z (unit lower L).
-inline void forwardSolve(const double* l, double* z) {
-  for (int i = 1; i < kRows; ++i) {
-    double s = z[i];
-    for (int q = 0; q < i; ++q) s -= l[i * kStride + q] * z[q];
-    z[i] = s;
-  }
-}
-
-// z = L^-T z (unit lower L).
-inline void backSolve(const double* l, double* z) {
-  for (int i = kRows - 2; i >= 0; --i) {
-    double s = z[i];
-    for (int q = i + 1; q < kRows; ++q) s -= l[q * kStride + i] * z[q];
-    z[i] = s;
-  }
-}
-
-inline double* blockOf(Workspace& ws, int nh, int a, int b) {
-  return &ws.hinge_block[ws.hinge_block_index[a * nh + b] * kBlock];
-}
+// K's blocks, stored per hinge (Workspace::hinge_block_begin): hinge a's
+// diagonal block, then one block (a, model.hinge_coupled[a][k]) per hinge
+// it couples to, in that list's order.
+inline double* blockAt(Workspace& ws, int index) { return &ws.solver->hinge_block[static_cast<std::size_t>(index) * kBlock]; }
+inline double* diagonalBlock(Workspace& ws, int h) { return blockAt(ws, ws.solver->hinge_block_begin[h]); }
+inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws.solver->hinge_block_begin[h] + 1 + k); }
 
 // ---- one force evaluation's stages ----------------------------------------
 
@@ -616,8 +238,8 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
   const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  ws.hinge_rows[h] = sticking ? 6 : 5;
-  double* target = &ws.hinge_target[h * kRows];
+  ws.solver->hinge_rows[h] = sticking ? 6 : 5;
+  double* target = &ws.solver->hinge_target[h * kRows];
   const V3 n = vec(g.n), n_dot = vec(g.n_dot);
   const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]);
   const V3 jc_dot = vec(g.v[kJc]);
@@ -627,7 +249,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   }
   // Rotation plane, T(11)-(12): n . (C_k - J_c), gradient n at C_k, -n at
   // J_c, t_k at A and -t_k at J_p.
-  double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
   put(n, point_grad + kNormal);
   V3 t[2];
   for (int k = 0; k < 2; ++k) {
@@ -656,7 +278,14 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   // Each row's wrench on a body that takes forces rigidly. A row's point
   // pairs (A and J_p, C_k and J_c, ...) carry opposite forces, so only the
   // ball rows have a force on a body; the moments are the arms from the
-  // centre of mass crossed with the point forces.
+  // centre of mass crossed with the point forces. The ball rows' pair acts
+  // at one point, the midpoint of J_p and J_c, on both bodies: applied at
+  // J_p and J_c themselves it would have the net moment (J_p - J_c) x
+  // lambda while stabilisation has not yet closed the gap, and angular
+  // momentum would drift. Used as the rows' Jacobian too (K stays
+  // symmetric), it differs from the exact one by arms of |J_p - J_c| / 2,
+  // an error in the gap's acceleration that the stabilisation takes out.
+  const V3 ball_point = 0.5 * (jp + jc);
   for (int side = 0; side < 2; ++side) {
     const int body = bodyOf(model, h, side);
     if (!movable(ws, body)) continue;
@@ -664,7 +293,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
     const V3 c = vec(data + kCentre);
     double* wrench = wrenchOf(ws, h, side);
     const double sign = side == 0 ? 1.0 : -1.0;
-    const V3 centre_arm = (side == 0 ? jp : jc) - c;
+    const V3 centre_arm = ball_point - c;
     for (int d = 0; d < 3; ++d) {
       V3 e = V3::Zero();
       e[d] = sign;
@@ -728,11 +357,11 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   if (!sticking) clearAngleRow(ws, h);
   ws.hinge_motor_torque[h] = motor;
   ws.hinge_friction_torque[h] = friction;
-  ws.hinge_slipped[h] = 0;
-  if (ws.hinge_in_coupling[h]) {
+  ws.solver->hinge_slipped[h] = 0;
+  if (ws.solver->hinge_in_coupling[h]) {
     // The angle row's moments (as in its wrench above) and theta's motion,
     // for the couplings.
-    double* data = &ws.hinge_angle_data[h * kAngleData];
+    double* data = &ws.solver->hinge_angle_data[h * kAngleData];
     data[0] = g.theta;
     data[1] = g.theta_dot;
     data[2] = angleQuadratic(g);
@@ -766,7 +395,7 @@ void pointAccelerations(const Model& model, const Workspace& ws, int h, V3* acc)
 
 // grad theta . p'': theta'' but for its velocity part.
 double angleAcceleration(const Workspace& ws, int h, const V3* acc) {
-  const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
+  const double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
   return vec(point_grad + kThetaC1).dot(acc[kC1]) + vec(point_grad + kThetaJc).dot(acc[kJc]) +
          vec(point_grad + kThetaB).dot(acc[kB]) + vec(point_grad + kThetaA).dot(acc[kA]) +
          vec(point_grad + kThetaJp).dot(acc[kJp]);
@@ -775,9 +404,9 @@ double angleAcceleration(const Workspace& ws, int h, const V3* acc) {
 void rightHandSide(const Model& model, Workspace& ws, int h) {
   V3 acc[kNumPoints];
   pointAccelerations(model, ws, h, acc);
-  const double* point_grad = &ws.hinge_point_grad[h * kPointGrad];
-  const double* target = &ws.hinge_target[h * kRows];
-  double* rhs = &ws.hinge_rhs[h * kStride];
+  const double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
+  const double* target = &ws.solver->hinge_target[h * kRows];
+  double* rhs = &ws.solver->hinge_rhs[h * kStride];
   const V3 ball = acc[kJp] - acc[kJc];
   for (int d = 0; d < 3; ++d) rhs[d] = target[d] - ball[d];
   const V3 n = vec(point_grad + kNormal);
@@ -785,7 +414,7 @@ void rightHandSide(const Model& model, Workspace& ws, int h) {
     const V3 t = vec(point_grad + kTangent + 3 * k);
     rhs[3 + k] = target[3 + k] - (n.dot(acc[k == 0 ? kC1 : kC2] - acc[kJc]) + t.dot(acc[kA] - acc[kJp]));
   }
-  if (ws.hinge_rows[h] == 6) {
+  if (ws.solver->hinge_rows[h] == 6) {
     rhs[5] = target[5] - angleAcceleration(ws, h, acc);
   } else {
     rhs[5] = 0.0;
@@ -824,20 +453,22 @@ void applyMobility(const Model& model, Workspace& ws) {
 void assembleBlocks(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   for (int h = 0; h < nh; ++h) {
-    double* k = blockOf(ws, nh, h, h);
+    double* k = diagonalBlock(ws, h);
     for (int q = 0; q < kBlock; ++q) k[q] = 0.0;
   }
   for (int b = 0; b < model.num_bodies; ++b) {
-    const std::vector<std::int32_t>& list = ws.body_hinges[b];
+    const std::vector<std::int32_t>& list = ws.solver->body_hinges[b];
     if (list.empty()) continue;
+    // The body's pairs (ha, hb), ha eliminated first, in loop order.
+    const std::int32_t* pair_block = &ws.solver->body_pair_block[ws.solver->body_pair_begin[b]];
     if (movable(ws, b)) {
       for (int ha : list) {
         const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
         const double* left = mobilityOf(ws, ha, sa);
         for (int hb : list) {
-          if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+          if (ws.solver->hinge_position[hb] < ws.solver->hinge_position[ha]) continue;
           const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
-          double* k = blockOf(ws, nh, ha, hb);
+          double* k = blockAt(ws, *pair_block++);
           if (ha == hb) {
             productAtB<true>(left, wrenchOf(ws, hb, sb), k);
           } else {
@@ -856,16 +487,16 @@ void assembleBlocks(const Model& model, Workspace& ws) {
       double left[kRows][12];
       for (int r = 0; r < kRows; ++r) {
         const double* g = gradRow(ws, ha, r) + sa * 12;
-        for (int q = 0; q < 12; ++q) left[r][q] = r < ws.hinge_rows[ha] ? g[q] * im[q] : 0.0;
+        for (int q = 0; q < 12; ++q) left[r][q] = r < ws.solver->hinge_rows[ha] ? g[q] * im[q] : 0.0;
       }
       for (int hb : list) {
-        if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
+        if (ws.solver->hinge_position[hb] < ws.solver->hinge_position[ha]) continue;
         const int sb = model.hinge_parent_body[hb] == b ? 0 : 1;
-        double* k = blockOf(ws, nh, ha, hb);
+        double* k = blockAt(ws, *pair_block++);
         for (int i = 0; i < kRows; ++i) {
           for (int j = 0; j < kRows; ++j) {
             double s = 0.0;
-            if (j < ws.hinge_rows[hb]) {
+            if (j < ws.solver->hinge_rows[hb]) {
               const double* g = gradRow(ws, hb, j) + sb * 12;
               for (int q = 0; q < 12; ++q) s += left[i][q] * g[q];
             }
@@ -876,8 +507,8 @@ void assembleBlocks(const Model& model, Workspace& ws) {
     }
   }
   for (int h = 0; h < nh; ++h) {
-    double* k = blockOf(ws, nh, h, h);
-    for (int r = ws.hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
+    double* k = diagonalBlock(ws, h);
+    for (int r = ws.solver->hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
   }
 }
 
@@ -885,50 +516,55 @@ void assembleBlocks(const Model& model, Workspace& ws) {
 // Y_a = L^-1 K_ha stored over K_ha, rhs_a -= Y_a^T D^-1 L^-1 rhs_h and
 // K_ca -= Y_c^T D^-1 Y_a for the hinges a, c it couples to.
 void eliminate(const Model& model, Workspace& ws, int h) {
-  const int nh = model.num_hinges;
-  const double* l = blockOf(ws, nh, h, h);
+  const double* l = diagonalBlock(ws, h);
   double inv_d[kRows];
   for (int q = 0; q < kRows; ++q) inv_d[q] = l[q * kStride + q];
-  double* z = &ws.hinge_rhs[h * kStride];
+  double* z = &ws.solver->hinge_rhs[h * kStride];
   forwardSolve(l, z);  // kept for the back substitution
   double scaled[kRows];
   for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * inv_d[q];
   const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
-  for (int a : coupled) {
-    double* y = blockOf(ws, nh, h, a);
+  const int num_coupled = static_cast<int>(coupled.size());
+  for (int k = 0; k < num_coupled; ++k) {
+    const int a = coupled[k];
+    double* y = coupledBlock(ws, h, k);
     forwardSolveBlock(l, y);
     // rhs_a -= Y_a^T scaled, a block row at a time (each entry still
     // subtracts its terms in row order); right-hand sides are padded to
     // kStride like the block rows, the padding staying zero.
-    double* rhs = &ws.hinge_rhs[a * kStride];
+    double* rhs = &ws.solver->hinge_rhs[a * kStride];
     Row r = loadRow(rhs);
     for (int q = 0; q < kRows; ++q) r -= loadRow(y + q * kStride) * scaled[q];
     storeRow(rhs, r);
   }
-  for (int c : coupled) {
-    const double* yc = blockOf(ws, nh, h, c);
-    for (int a : coupled) {
-      if (ws.hinge_position[a] < ws.hinge_position[c]) continue;
-      subtractAtDB(yc, inv_d, blockOf(ws, nh, h, a), blockOf(ws, nh, c, a));
+  // The blocks K_ca it updates, listed once (Workspace::hinge_fill_block).
+  const std::int32_t* fill = &ws.solver->hinge_fill_block[ws.solver->hinge_fill_begin[h]];
+  for (int kc = 0; kc < num_coupled; ++kc) {
+    const int c = coupled[kc];
+    const double* yc = coupledBlock(ws, h, kc);
+    for (int ka = 0; ka < num_coupled; ++ka) {
+      if (ws.solver->hinge_position[coupled[ka]] < ws.solver->hinge_position[c]) continue;
+      subtractAtDB(yc, inv_d, coupledBlock(ws, h, ka), blockAt(ws, *fill++));
     }
   }
 }
 
 // The back substitution from the root, lambda_h = L^-T D^-1 (z_h - sum_a
-// Y_a lambda_a), z = ws.hinge_rhs as the forward elimination (and the
-// couplings, solveCouplings) left it: ws.hinge_lambda.
+// Y_a lambda_a), z = ws.solver->hinge_rhs as the forward elimination (and the
+// couplings, solveCouplings) left it: ws.solver->hinge_lambda.
 void backSubstitute(const Model& model, Workspace& ws) {
-  const double* z = ws.hinge_rhs.data();
-  double* out = ws.hinge_lambda.data();
+  const double* z = ws.solver->hinge_rhs.data();
+  double* out = ws.solver->hinge_lambda.data();
   constexpr int stride = kRows;
-  const int nh = model.num_hinges;
   for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
     const int h = *it;
-    const double* l = blockOf(ws, nh, h, h);
+    const double* l = diagonalBlock(ws, h);
     double x[kRows];
     for (int q = 0; q < kRows; ++q) x[q] = z[h * kStride + q];
-    for (int a : model.hinge_coupled[h]) {
-      const double* y = blockOf(ws, nh, h, a);
+    const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+    for (std::size_t k = 0; k < coupled.size(); ++k) {
+      const int a = coupled[k];
+      const double* y = coupledBlock(ws, h, static_cast<int>(k));
       const double* lambda = out + a * stride;
       for (int i = 0; i < kRows; ++i) {
         double s = 0.0;
@@ -944,17 +580,16 @@ void backSubstitute(const Model& model, Workspace& ws) {
 
 // Block L D L^T elimination, leaves first (see the design note): the
 // factors, and the right-hand sides eliminated (z = L^-1 rhs, in
-// ws.hinge_rhs); backSubstitute then gives ws.hinge_lambda.
+// ws.solver->hinge_rhs); backSubstitute then gives ws.solver->hinge_lambda.
 void solveBlocks(const Model& model, Workspace& ws) {
-  const int nh = model.num_hinges;
-  const int num_batches = static_cast<int>(ws.hinge_batch_begin.size()) - 1;
+  const int num_batches = static_cast<int>(ws.solver->hinge_batch_begin.size()) - 1;
   for (int batch = 0; batch < num_batches; ++batch) {
     // No hinge of a batch changes another's block: their factors, issued
     // back to back, overlap their chains of divisions in the processor.
-    const int begin = ws.hinge_batch_begin[batch], end = ws.hinge_batch_begin[batch + 1];
+    const int begin = ws.solver->hinge_batch_begin[batch], end = ws.solver->hinge_batch_begin[batch + 1];
     for (int k = begin; k < end; ++k) {
       const int h = model.hinge_order[k];
-      factor(blockOf(ws, nh, h, h));
+      factor(diagonalBlock(ws, h));
     }
     for (int k = begin; k < end; ++k) eliminate(model, ws, model.hinge_order[k]);
   }
@@ -978,12 +613,14 @@ int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t
     for (int q = 0; q < kRows; ++q) nonzero = nonzero || z[q] != 0.0;
     if (!nonzero) continue;
     reached[count++] = h;
-    const double* l = blockOf(ws, nh, h, h);
+    const double* l = diagonalBlock(ws, h);
     forwardSolve(l, z);
     double scaled[kRows];
     for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * l[q * kStride + q];
-    for (int a : model.hinge_coupled[h]) {
-      const double* y = blockOf(ws, nh, h, a);
+    const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+    for (std::size_t k = 0; k < coupled.size(); ++k) {
+      const int a = coupled[k];
+      const double* y = coupledBlock(ws, h, static_cast<int>(k));
       double* rhs = v + a * kStride;
       for (int q = 0; q < kRows; ++q) {
         for (int i = 0; i < kRows; ++i) rhs[i] -= y[q * kStride + i] * scaled[q];
@@ -998,10 +635,10 @@ int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::int32_t
 // v (num_hinges x kStride).
 void addCouplingColumn(const Model& model, Workspace& ws, int c, double scale, double* v) {
   for (int e = 0; e < 4; ++e) {
-    const int b = ws.coupling_body[c * 4 + e];
+    const int b = ws.solver->coupling_body[c * 4 + e];
     if (!movable(ws, b)) continue;  // all fixed (ModelBuilder::addCoupling): it does not move
-    const V3 arm = scale * vec(&ws.coupling_arm[(c * 4 + e) * 3]);
-    for (int h : ws.body_hinges[b]) {
+    const V3 arm = scale * vec(&ws.solver->coupling_arm[(c * 4 + e) * 3]);
+    for (int h : ws.solver->body_hinges[b]) {
       const double* mobility = mobilityOf(ws, h, model.hinge_parent_body[h] == b ? 0 : 1);
       for (int r = 0; r < kRows; ++r) {
         v[h * kStride + r] += mobility[3 * kStride + r] * arm[0] + mobility[4 * kStride + r] * arm[1] +
@@ -1018,21 +655,21 @@ void prepareCouplings(const Model& model, Workspace& ws) {
   for (int c = 0; c < model.num_couplings; ++c) {
     const int f = model.coupling_follower[c], l = model.coupling_leader[c];
     const double m = model.coupling_multiplier[c];
-    const double* df = &ws.hinge_angle_data[f * kAngleData];
-    const double* dl = &ws.hinge_angle_data[l * kAngleData];
+    const double* df = &ws.solver->hinge_angle_data[f * kAngleData];
+    const double* dl = &ws.solver->hinge_angle_data[l * kAngleData];
     const int bodies[4] = {model.hinge_parent_body[f], model.hinge_child_body[f], model.hinge_parent_body[l],
                            model.hinge_child_body[l]};
     const double* moments[4] = {df + 3, df + 6, dl + 3, dl + 6};
     for (int e = 0; e < 4; ++e) {
-      ws.coupling_body[c * 4 + e] = bodies[e];
+      ws.solver->coupling_body[c * 4 + e] = bodies[e];
       const double scale = e < 2 ? 1.0 : -m;
-      for (int d = 0; d < 3; ++d) ws.coupling_arm[(c * 4 + e) * 3 + d] = scale * moments[e][d];
+      for (int d = 0; d < 3; ++d) ws.solver->coupling_arm[(c * 4 + e) * 3 + d] = scale * moments[e][d];
     }
-    // Angles are read in (-pi, pi]: e is taken the same way, so a
-    // continuous leader passing pi keeps an integer multiplier's coupling.
+    // e is taken modulo 2 pi: a gear train cannot tell whole turns apart,
+    // and the pose may start a follower a turn away from m theta_l + c.
     const double error = std::remainder(df[0] - m * dl[0] - model.coupling_offset[c], 2.0 * std::numbers::pi);
     const double rate = df[1] - m * dl[1];
-    ws.coupling_target[c] = -2.0 * w * rate - w * w * error - (df[2] - m * dl[2]);
+    ws.solver->coupling_target[c] = -2.0 * w * rate - w * w * error - (df[2] - m * dl[2]);
   }
 }
 
@@ -1047,17 +684,17 @@ void solveCouplings(const Model& model, Workspace& ws) {
   if (nc == 0) return;
   const std::size_t column = static_cast<std::size_t>(nh) * kStride;
   for (int c = 0; c < nc; ++c) {
-    double* z = &ws.coupling_response[c * column];
+    double* z = &ws.solver->coupling_response[c * column];
     for (std::size_t q = 0; q < column; ++q) z[q] = 0.0;
     addCouplingColumn(model, ws, c, 1.0, z);
-    ws.coupling_reach[c] = forwardSubstitute(model, ws, z, &ws.coupling_path[c * nh]);
+    ws.solver->coupling_reach[c] = forwardSubstitute(model, ws, z, &ws.solver->coupling_path[c * nh]);
   }
   // u^T D^-1 w over the hinges on coupling c's path (u is zero elsewhere).
   auto throughHinges = [&](int c, const double* u, const double* w) {
     double sum = 0.0;
-    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
-      const int h = ws.coupling_path[c * nh + k];
-      const double* inv_d = blockOf(ws, nh, h, h);
+    for (int k = 0; k < ws.solver->coupling_reach[c]; ++k) {
+      const int h = ws.solver->coupling_path[c * nh + k];
+      const double* inv_d = diagonalBlock(ws, h);
       for (int q = 0; q < kRows; ++q) sum += u[h * kStride + q] * inv_d[q * kStride + q] * w[h * kStride + q];
     }
     return sum;
@@ -1071,25 +708,25 @@ void solveCouplings(const Model& model, Workspace& ws) {
     double free = angleAcceleration(ws, f, acc);
     pointAccelerations(model, ws, l, acc);
     free -= model.coupling_multiplier[c] * angleAcceleration(ws, l, acc);
-    const double* zc = &ws.coupling_response[c * column];
-    ws.coupling_rhs[c] = ws.coupling_target[c] - free - throughHinges(c, zc, ws.hinge_rhs.data());
+    const double* zc = &ws.solver->coupling_response[c * column];
+    ws.solver->coupling_rhs[c] = ws.solver->coupling_target[c] - free - throughHinges(c, zc, ws.solver->hinge_rhs.data());
     for (int d = 0; d <= c; ++d) {
       double own = 0.0;
       for (int e = 0; e < 4; ++e) {
-        const int b = ws.coupling_body[c * 4 + e];
+        const int b = ws.solver->coupling_body[c * 4 + e];
         if (!movable(ws, b)) continue;
         for (int k = 0; k < 4; ++k) {
-          if (ws.coupling_body[d * 4 + k] != b) continue;
-          own += vec(&ws.coupling_arm[(c * 4 + e) * 3])
-                     .dot(times(bodyData(ws, b) + kInvInertia, vec(&ws.coupling_arm[(d * 4 + k) * 3])));
+          if (ws.solver->coupling_body[d * 4 + k] != b) continue;
+          own += vec(&ws.solver->coupling_arm[(c * 4 + e) * 3])
+                     .dot(times(bodyData(ws, b) + kInvInertia, vec(&ws.solver->coupling_arm[(d * 4 + k) * 3])));
         }
       }
-      ws.coupling_schur[c * nc + d] = own - throughHinges(c, zc, &ws.coupling_response[d * column]);
+      ws.solver->coupling_schur[c * nc + d] = own - throughHinges(c, zc, &ws.solver->coupling_response[d * column]);
     }
   }
   // S is symmetric positive definite and small: Cholesky on its lower
   // triangle, in place.
-  double* s = ws.coupling_schur.data();
+  double* s = ws.solver->coupling_schur.data();
   for (int j = 0; j < nc; ++j) {
     double diag = s[j * nc + j];
     for (int k = 0; k < j; ++k) diag -= s[j * nc + k] * s[j * nc + k];
@@ -1100,9 +737,9 @@ void solveCouplings(const Model& model, Workspace& ws) {
       s[i * nc + j] = v / s[j * nc + j];
     }
   }
-  double* mu = ws.coupling_lambda.data();
+  double* mu = ws.solver->coupling_lambda.data();
   for (int i = 0; i < nc; ++i) {
-    double v = ws.coupling_rhs[i];
+    double v = ws.solver->coupling_rhs[i];
     for (int k = 0; k < i; ++k) v -= s[i * nc + k] * mu[k];
     mu[i] = v / s[i * nc + i];
   }
@@ -1113,10 +750,10 @@ void solveCouplings(const Model& model, Workspace& ws) {
   }
   // z -= Z mu.
   for (int c = 0; c < nc; ++c) {
-    const double* zc = &ws.coupling_response[c * column];
-    for (int k = 0; k < ws.coupling_reach[c]; ++k) {
-      const int h = ws.coupling_path[c * nh + k];
-      for (int q = 0; q < kRows; ++q) ws.hinge_rhs[h * kStride + q] -= zc[h * kStride + q] * mu[c];
+    const double* zc = &ws.solver->coupling_response[c * column];
+    for (int k = 0; k < ws.solver->coupling_reach[c]; ++k) {
+      const int h = ws.solver->coupling_path[c * nh + k];
+      for (int q = 0; q < kRows; ++q) ws.solver->hinge_rhs[h * kStride + q] -= zc[h * kStride + q] * mu[c];
     }
   }
 }
@@ -1125,25 +762,25 @@ void solveCouplings(const Model& model, Workspace& ws) {
 
 void initHingeWorkspace(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
-  ws.hinge_rows.assign(nh, 5);
-  ws.hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
-  ws.hinge_target.assign(nh * kRows, 0.0);
-  ws.hinge_rhs.assign(nh * kStride, 0.0);
-  ws.hinge_lambda.assign(nh * kRows, 0.0);
-  ws.hinge_point_grad.assign(nh * kPointGrad, 0.0);
-  ws.hinge_wrench.assign(nh * 2 * kBlock, 0.0);
-  ws.hinge_mobility.assign(nh * 2 * kBlock, 0.0);
-  ws.hinge_geometry.assign(static_cast<std::size_t>(nh) * kGeometrySize, 0.0);
-  ws.hinge_geometry_current = false;
-  ws.body_hinges.assign(model.num_bodies, {});
+  ws.solver->hinge_rows.assign(nh, 5);
+  ws.solver->hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
+  ws.solver->hinge_target.assign(nh * kRows, 0.0);
+  ws.solver->hinge_rhs.assign(nh * kStride, 0.0);
+  ws.solver->hinge_lambda.assign(nh * kRows, 0.0);
+  ws.solver->hinge_point_grad.assign(nh * kPointGrad, 0.0);
+  ws.solver->hinge_wrench.assign(nh * 2 * kBlock, 0.0);
+  ws.solver->hinge_mobility.assign(nh * 2 * kBlock, 0.0);
+  ws.solver->hinge_geometry.assign(static_cast<std::size_t>(nh) * kGeometrySize, 0.0);
+  ws.solver->hinge_geometry_current = false;
+  ws.solver->body_hinges.assign(model.num_bodies, {});
   for (int h = 0; h < nh; ++h) {
-    ws.body_hinges[model.hinge_parent_body[h]].push_back(h);
-    ws.body_hinges[model.hinge_child_body[h]].push_back(h);
+    ws.solver->body_hinges[model.hinge_parent_body[h]].push_back(h);
+    ws.solver->body_hinges[model.hinge_child_body[h]].push_back(h);
   }
-  ws.hinge_body.assign(model.num_bodies * kBodyData, 0.0);
-  ws.hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
+  ws.solver->hinge_body.assign(model.num_bodies * kBodyData, 0.0);
+  ws.solver->hinge_body_wrench.assign(model.num_bodies * 6, 0.0);
   for (int b = 0; b < model.num_bodies; ++b) {
-    if (ws.body_hinges[b].empty()) continue;
+    if (ws.solver->body_hinges[b].empty()) continue;
     double mass = 0.0;
     bool free = true;
     for (int k = 0; k < 4; ++k) {
@@ -1151,88 +788,89 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
       free = free && model.particle_inv_mass[i] > 0.0;
       mass += model.particle_mass[i];
     }
-    ws.hinge_body[b * kBodyData + kMass] = mass;
-    ws.hinge_body[b * kBodyData + kInvMass] = 1.0 / mass;
-    ws.hinge_body[b * kBodyData + kMovable] = free ? 1.0 : 0.0;
+    ws.solver->hinge_body[b * kBodyData + kMass] = mass;
+    ws.solver->hinge_body[b * kBodyData + kInvMass] = 1.0 / mass;
+    ws.solver->hinge_body[b * kBodyData + kMovable] = free ? 1.0 : 0.0;
   }
   // One block per pair of hinges on a common body, the one eliminated first
   // naming it; the elimination only ever touches these.
-  ws.hinge_position.assign(nh, 0);
-  for (int k = 0; k < nh; ++k) ws.hinge_position[model.hinge_order[k]] = k;
-  ws.hinge_block_index.assign(static_cast<std::size_t>(nh) * nh, -1);
-  int blocks = 0;
+  ws.solver->hinge_position.assign(nh, 0);
+  for (int k = 0; k < nh; ++k) ws.solver->hinge_position[model.hinge_order[k]] = k;
+  // Stored per hinge a: its diagonal block, then (a, hinge_coupled[a][k]).
+  // Two hinges on a common body, a eliminated first, share a's parent body
+  // (a's child body carries only hinges eliminated before a), so b is in
+  // hinge_coupled[a]: these are all the blocks.
+  ws.solver->hinge_block_begin.assign(nh + 1, 0);
+  for (int h = 0; h < nh; ++h) {
+    ws.solver->hinge_block_begin[h + 1] = ws.solver->hinge_block_begin[h] + 1 + static_cast<int>(model.hinge_coupled[h].size());
+  }
+  auto blockIndex = [&](int a, int b) {
+    if (a == b) return ws.solver->hinge_block_begin[a];
+    const std::vector<std::int32_t>& coupled = model.hinge_coupled[a];
+    for (std::size_t k = 0; k < coupled.size(); ++k) {
+      if (coupled[k] == b) return ws.solver->hinge_block_begin[a] + 1 + static_cast<std::int32_t>(k);
+    }
+    throw std::logic_error("hinge solver: hinges '" + model.hinge_name[a] + "' and '" + model.hinge_name[b] +
+                           "' share a body but not the elimination structure");
+  };
+  // Each body's pairs in assembleBlocks' loop order.
+  ws.solver->body_pair_begin.assign(model.num_bodies + 1, 0);
+  ws.solver->body_pair_block.clear();
   for (int b = 0; b < model.num_bodies; ++b) {
-    for (int ha : ws.body_hinges[b]) {
-      for (int hb : ws.body_hinges[b]) {
-        if (ws.hinge_position[hb] < ws.hinge_position[ha]) continue;
-        std::int32_t& index = ws.hinge_block_index[ha * nh + hb];
-        if (index < 0) index = blocks++;
+    for (int ha : ws.solver->body_hinges[b]) {
+      for (int hb : ws.solver->body_hinges[b]) {
+        if (ws.solver->hinge_position[hb] < ws.solver->hinge_position[ha]) continue;
+        ws.solver->body_pair_block.push_back(blockIndex(ha, hb));
       }
     }
+    ws.solver->body_pair_begin[b + 1] = static_cast<std::int32_t>(ws.solver->body_pair_block.size());
   }
-  ws.hinge_block.assign(static_cast<std::size_t>(blocks) * kBlock, 0.0);
+  // The blocks K_ca each hinge's elimination updates, in eliminate's order.
+  ws.solver->hinge_fill_begin.assign(nh + 1, 0);
+  ws.solver->hinge_fill_block.clear();
+  for (int h = 0; h < nh; ++h) {
+    for (int c : model.hinge_coupled[h]) {
+      for (int a : model.hinge_coupled[h]) {
+        if (ws.solver->hinge_position[a] < ws.solver->hinge_position[c]) continue;
+        ws.solver->hinge_fill_block.push_back(blockIndex(c, a));
+      }
+    }
+    ws.solver->hinge_fill_begin[h + 1] = static_cast<std::int32_t>(ws.solver->hinge_fill_block.size());
+  }
+  ws.solver->hinge_block.assign(static_cast<std::size_t>(ws.solver->hinge_block_begin[nh]) * kBlock, 0.0);
   // Batches of consecutive hinges in the elimination order whose diagonal
   // blocks no earlier member of the batch updates (a hinge's elimination
   // updates only the hinges it couples to): their factors can be formed
   // together, before any of them is eliminated, with the same result.
   constexpr int kMaxBatch = 4;
-  ws.hinge_batch_begin.assign(1, 0);
+  ws.solver->hinge_batch_begin.assign(1, 0);
   for (int k = 1; k < nh; ++k) {
     const int h = model.hinge_order[k];
-    const int begin = ws.hinge_batch_begin.back();
+    const int begin = ws.solver->hinge_batch_begin.back();
     bool independent = k - begin < kMaxBatch;
     for (int q = begin; q < k && independent; ++q) {
       for (int c : model.hinge_coupled[model.hinge_order[q]]) independent = independent && c != h;
     }
-    if (!independent) ws.hinge_batch_begin.push_back(k);
+    if (!independent) ws.solver->hinge_batch_begin.push_back(k);
   }
-  ws.hinge_batch_begin.push_back(nh);
+  ws.solver->hinge_batch_begin.push_back(nh);
 
   const int nc = model.num_couplings;
-  ws.hinge_in_coupling.assign(nh, 0);
+  ws.solver->hinge_in_coupling.assign(nh, 0);
   for (int c = 0; c < nc; ++c) {
-    ws.hinge_in_coupling[model.coupling_leader[c]] = 1;
-    ws.hinge_in_coupling[model.coupling_follower[c]] = 1;
+    ws.solver->hinge_in_coupling[model.coupling_leader[c]] = 1;
+    ws.solver->hinge_in_coupling[model.coupling_follower[c]] = 1;
   }
-  ws.hinge_angle_data.assign(static_cast<std::size_t>(nh) * kAngleData, 0.0);
-  ws.coupling_body.assign(nc * 4, 0);
-  ws.coupling_arm.assign(nc * 12, 0.0);
-  ws.coupling_target.assign(nc, 0.0);
-  ws.coupling_response.assign(static_cast<std::size_t>(nc) * nh * kStride, 0.0);
-  ws.coupling_path.assign(static_cast<std::size_t>(nc) * nh, 0);
-  ws.coupling_reach.assign(nc, 0);
-  ws.coupling_schur.assign(static_cast<std::size_t>(nc) * nc, 0.0);
-  ws.coupling_rhs.assign(nc, 0.0);
-  ws.coupling_lambda.assign(nc, 0.0);
-}
-
-double hingeAngle(const Model& model, const PhasePoint& x, int h) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  return g.theta;
-}
-
-double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  return g.theta_dot;
-}
-
-void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double* angle, double* velocity) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  *angle = g.theta;
-  *velocity = g.theta_dot;
-}
-
-void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
-  if (model.num_hinges == 0) return;
-  // A body's particles take its forces together: one thread, body by body
-  // (a few dozen bodies, less than a parallel loop's barrier costs).
-#pragma omp single
-  for (int b = 0; b < model.num_bodies; ++b) {
-    if (!ws.body_hinges[b].empty()) spreadBodyForces(model, x, ws, b);
-  }
+  ws.solver->hinge_angle_data.assign(static_cast<std::size_t>(nh) * kAngleData, 0.0);
+  ws.solver->coupling_body.assign(nc * 4, 0);
+  ws.solver->coupling_arm.assign(nc * 12, 0.0);
+  ws.solver->coupling_target.assign(nc, 0.0);
+  ws.solver->coupling_response.assign(static_cast<std::size_t>(nc) * nh * kStride, 0.0);
+  ws.solver->coupling_path.assign(static_cast<std::size_t>(nc) * nh, 0);
+  ws.solver->coupling_reach.assign(nc, 0);
+  ws.solver->coupling_schur.assign(static_cast<std::size_t>(nc) * nc, 0.0);
+  ws.solver->coupling_rhs.assign(nc, 0.0);
+  ws.solver->coupling_lambda.assign(nc, 0.0);
 }
 
 void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
@@ -1241,15 +879,18 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
   // The hinge systems are coupled: one thread solves them all.
 #pragma omp single
   {
-    const bool geometry_current = ws.hinge_geometry_current;
-    ws.hinge_geometry_current = false;
+    const bool geometry_current = ws.solver->hinge_geometry_current;
+    ws.solver->hinge_geometry_current = false;
     // ---- rows, targets and applied torques ----
     for (int h = 0; h < nh; ++h) {
       HingeGeometry g;
       if (geometry_current) {
-        std::memcpy(&g, &ws.hinge_geometry[h * kGeometrySize], sizeof g);
+        std::memcpy(&g, &ws.solver->hinge_geometry[h * kGeometrySize], sizeof g);
       } else {
         geometry(model, x, h, g);
+        // Limits, servo targets and the stick row see the tracked angle:
+        // the stage points of a step lie within a step of the last one.
+        g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
       }
       prepareHinge(model, state, ws, h, g);
     }
@@ -1277,8 +918,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       // level (tau_s^max with the Stribeck term, tau_c without).
       bool resolve = false;
       for (int h = 0; h < nh; ++h) {
-        if (ws.hinge_rows[h] != 6) continue;
-        const double hold = ws.hinge_lambda[h * kRows + 5];
+        if (ws.solver->hinge_rows[h] != 6) continue;
+        const double hold = ws.solver->hinge_lambda[h * kRows + 5];
         if (std::abs(hold) <= model.hinge_static_max[h]) continue;
         const double level =
             model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
@@ -1286,8 +927,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         addRow(model, ws, h, 5, breakaway);
         clearAngleRow(ws, h);
         ws.hinge_friction_torque[h] += breakaway;
-        ws.hinge_slipped[h] = 1;
-        ws.hinge_rows[h] = 5;
+        ws.solver->hinge_slipped[h] = 1;
+        ws.solver->hinge_rows[h] = 5;
         resolve = true;
       }
       if (!resolve) break;
@@ -1296,8 +937,8 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 
     // ---- constraint forces ----
     for (int h = 0; h < nh; ++h) {
-      const int rows = ws.hinge_rows[h];
-      const double* lambda = &ws.hinge_lambda[h * kRows];
+      const int rows = ws.solver->hinge_rows[h];
+      const double* lambda = &ws.solver->hinge_lambda[h * kRows];
       for (int side = 0; side < 2; ++side) {
         const int b = bodyOf(model, h, side);
         if (!movable(ws, b)) {
@@ -1316,7 +957,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         // The force (components 0-2) comes from the ball rows alone, row d
         // on component d (see productAtB): the other terms are exact zeros.
         const double* w = wrenchOf(ws, h, side);
-        double* acc = &ws.hinge_body_wrench[b * 6];
+        double* acc = &ws.solver->hinge_body_wrench[b * 6];
         for (int c = 0; c < 3; ++c) acc[c] += w[c * kStride + c] * lambda[c];
         for (int c = 3; c < 6; ++c) {
           double s = 0.0;
@@ -1329,36 +970,14 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
     // The couplings' torque pairs, mu times their moments.
     for (int c = 0; c < model.num_couplings; ++c) {
       for (int e = 0; e < 4; ++e) {
-        const int b = ws.coupling_body[c * 4 + e];
+        const int b = ws.solver->coupling_body[c * 4 + e];
         if (!movable(ws, b)) continue;
         for (int d = 0; d < 3; ++d) {
-          ws.hinge_body_wrench[b * 6 + 3 + d] += ws.coupling_lambda[c] * ws.coupling_arm[(c * 4 + e) * 3 + d];
+          ws.solver->hinge_body_wrench[b * 6 + 3 + d] += ws.solver->coupling_lambda[c] * ws.solver->coupling_arm[(c * 4 + e) * 3 + d];
         }
       }
     }
     flushBodyWrenches(model, ws);
-  }
-}
-
-void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
-  for (int h = 0; h < model.num_hinges; ++h) {
-    HingeGeometry g;
-    geometry(model, x, h, g);
-    std::memcpy(&ws.hinge_geometry[h * kGeometrySize], &g, sizeof g);
-    if (!hasFriction(model, h)) continue;
-    if (model.hinge_follower_coupling[h] >= 0) continue;  // held through its leader, never stuck itself
-    if (state.hinge_sticking[h]) {
-      if (ws.hinge_slipped[h]) state.hinge_sticking[h] = 0;
-    } else {
-      // Stick when slow, or when the motion reversed within the step (friction
-      // would have stopped it first: Coulomb friction never drives a reversal).
-      const bool reversed = g.theta_dot * state.hinge_previous_velocity[h] < 0.0;
-      if (std::abs(g.theta_dot) < model.hinge_stick_speed || reversed) {
-        state.hinge_sticking[h] = 1;
-        state.hinge_stick_angle[h] = g.theta;
-      }
-    }
-    state.hinge_previous_velocity[h] = g.theta_dot;
   }
 }
 

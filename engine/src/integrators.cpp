@@ -1,4 +1,5 @@
 #include "forces.h"
+#include "solver_workspace.h"
 
 namespace suitsim {
 
@@ -48,8 +49,8 @@ inline void accumulate(int n, Vec3Array& out, double w, const Vec3Array& b, bool
 
 void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double dt) {
   const int n = model.num_particles;
-  computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, ws.stage_acceleration);
-  axpy(n, dt, ws.stage_acceleration, s.velocity, ws.num_threads);
+  computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, ws.solver->stage_acceleration);
+  axpy(n, dt, ws.solver->stage_acceleration, s.velocity, ws.num_threads);
   axpy(n, dt, s.velocity, s.position, ws.num_threads);  // uses the new velocity: symplectic
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
@@ -68,7 +69,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
   detail::updateContactAnchors(model, s, half);
   detail::updateHingeFriction(model, s, half, ws);
-  ws.hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
+  ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, s.acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // closing kick
   s.acceleration_valid = true;
@@ -77,27 +78,27 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
 void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   const int n = model.num_particles;
   const int t = ws.num_threads;
-  Vec3Array& acc = ws.stage_acceleration;
+  Vec3Array& acc = ws.solver->stage_acceleration;
   // Stage 1 at the start point.
   computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, acc);
-  accumulate(n, ws.sum_dx, 1.0, s.velocity, true, t);
-  accumulate(n, ws.sum_dv, 1.0, acc, true, t);
-  offset(n, s.position, 0.5 * dt, s.velocity, ws.stage_position, t);
-  offset(n, s.velocity, 0.5 * dt, acc, ws.stage_velocity, t);
+  accumulate(n, ws.solver->sum_dx, 1.0, s.velocity, true, t);
+  accumulate(n, ws.solver->sum_dv, 1.0, acc, true, t);
+  offset(n, s.position, 0.5 * dt, s.velocity, ws.solver->stage_position, t);
+  offset(n, s.velocity, 0.5 * dt, acc, ws.solver->stage_velocity, t);
   // Stages 2 and 3 at the midpoint, stage 4 at the end.
   for (int stage = 2; stage <= 4; ++stage) {
-    computeAcceleration(model, s, detail::phasePoint(ws.stage_position, ws.stage_velocity), ws, acc);
+    computeAcceleration(model, s, detail::phasePoint(ws.solver->stage_position, ws.solver->stage_velocity), ws, acc);
     const double w = stage == 4 ? 1.0 : 2.0;
-    accumulate(n, ws.sum_dx, w, ws.stage_velocity, false, t);
-    accumulate(n, ws.sum_dv, w, acc, false, t);
+    accumulate(n, ws.solver->sum_dx, w, ws.solver->stage_velocity, false, t);
+    accumulate(n, ws.solver->sum_dv, w, acc, false, t);
     if (stage < 4) {
       const double h = stage == 2 ? 0.5 * dt : dt;
-      offset(n, s.position, h, ws.stage_velocity, ws.stage_position, t);  // before stage_velocity changes
-      offset(n, s.velocity, h, acc, ws.stage_velocity, t);
+      offset(n, s.position, h, ws.solver->stage_velocity, ws.solver->stage_position, t);  // before stage_velocity changes
+      offset(n, s.velocity, h, acc, ws.solver->stage_velocity, t);
     }
   }
-  axpy(n, dt / 6.0, ws.sum_dx, s.position, t);
-  axpy(n, dt / 6.0, ws.sum_dv, s.velocity, t);
+  axpy(n, dt / 6.0, ws.solver->sum_dx, s.position, t);
+  axpy(n, dt / 6.0, ws.solver->sum_dv, s.velocity, t);
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   s.acceleration_valid = false;
@@ -106,7 +107,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
 }  // namespace
 
 void step(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt) {
-  ws.hinge_geometry_current = false;  // the caller may have moved the particles since
+  ws.solver->hinge_geometry_current = false;  // the caller may have moved the particles since
   switch (integrator) {
     case Integrator::kSemiImplicitEuler: stepSemiImplicitEuler(model, state, ws, dt); break;
     case Integrator::kVelocityVerlet: stepVelocityVerlet(model, state, ws, dt); break;

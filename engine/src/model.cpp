@@ -66,13 +66,18 @@ State makeState(const Model& model) {
   s.hinge_sticking.assign(nh, 0);
   s.hinge_stick_angle.assign(nh, 0.0);
   s.hinge_previous_velocity.assign(nh, 0.0);
-  // A hinge with friction that starts at rest starts stuck where it is.
+  s.hinge_angle.assign(nh, 0.0);
+  // The tracked angle starts from the pose the model was built in; a hinge
+  // with friction that starts at rest starts stuck where it is.
   const PhasePoint x = detail::phasePoint(s.position, s.velocity);
   for (std::size_t h = 0; h < nh; ++h) {
+    double angle = 0.0, rate = 0.0;
+    detail::hingeAngleAndVelocity(model, x, static_cast<int>(h), model.hinge_initial_angle[h], &angle, &rate);
+    s.hinge_angle[h] = angle;
     if (model.hinge_static_max[h] <= 0.0 && model.hinge_coulomb[h] <= 0.0) continue;
-    if (std::abs(detail::hingeVelocity(model, x, static_cast<int>(h))) < model.hinge_stick_speed) {
+    if (std::abs(rate) < model.hinge_stick_speed) {
       s.hinge_sticking[h] = 1;
-      s.hinge_stick_angle[h] = detail::hingeAngle(model, x, static_cast<int>(h));
+      s.hinge_stick_angle[h] = angle;
     }
   }
   return s;

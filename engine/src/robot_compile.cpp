@@ -350,6 +350,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     if (leader_of[h.joint] >= 0) spec.actuation.torque_offset = 0.0;
     spec.lower = joint.type == JointType::kContinuous ? -1e300 : joint.lower;
     spec.upper = joint.type == JointType::kContinuous ? 1e300 : joint.upper;
+    spec.initial_angle = angles[h.joint];  // the pose the bodies were placed in above
     (void)parent;
     builder.addHinge(spec);
   }

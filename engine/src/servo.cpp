@@ -89,7 +89,7 @@ void JointServo::update(const Model& model, State& state) {
   const PhasePoint x = detail::phasePoint(state.position, state.velocity);
   for (int h = 0; h < model.num_hinges; ++h) {
     double q = 0.0, qd = 0.0;  // jointAngle and jointVelocity, from one look at the hinge
-    detail::hingeAngleAndVelocity(model, x, h, &q, &qd);
+    detail::hingeAngleAndVelocity(model, x, h, state.hinge_angle[h], &q, &qd);
     desired_[h] = gains_[h].kp * (reference_[h] - q) + gains_[h].kd * (reference_rate_[h] - qd);
     // A(6) inverted: the current that makes the motor give the desired torque.
     state.hinge_current[h] = (desired_[h] - model.hinge_torque_offset[h]) / model.hinge_motor_constant[h];

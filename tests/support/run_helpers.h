@@ -2,6 +2,7 @@
 // while, find oscillation periods from zero crossings.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -37,6 +38,33 @@ inline void runFor(const Model& model, State& state, Workspace& ws, Integrator i
     if (observe) observe(state);
   }
 }
+
+/// Largest change, over the states it is shown, of any component of the
+/// total linear (kg m/s) and angular (kg m^2/s, about the origin) momentum
+/// from their values in the state it starts from.
+class MomentumDrift {
+ public:
+  MomentumDrift(const Model& model, const State& start) : model_(&model) {
+    computeMomentum(model, start, &linear0_, &angular0_);
+  }
+  void add(const State& state) {
+    Vec3 l, h;
+    computeMomentum(*model_, state, &l, &h);
+    for (int a = 0; a < 3; ++a) {
+      linear_ = std::max(linear_, std::abs(l[a] - linear0_[a]));
+      angular_ = std::max(angular_, std::abs(h[a] - angular0_[a]));
+    }
+  }
+  double linear() const { return linear_; }
+  double angular() const { return angular_; }
+  const Vec3& initialLinear() const { return linear0_; }
+  const Vec3& initialAngular() const { return angular0_; }
+
+ private:
+  const Model* model_;
+  Vec3 linear0_{}, angular0_{};
+  double linear_ = 0.0, angular_ = 0.0;
+};
 
 /// Times of upward zero crossings of a sampled signal, linearly interpolated.
 class ZeroCrossings {

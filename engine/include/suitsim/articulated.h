@@ -18,7 +18,9 @@ namespace suitsim {
 
 /// Joint angle of hinge h (rad): the turn from the parent's arm to the child's
 /// about the parent-carried axis; 0 in the pose the robot was compiled at
-/// with all joint angles zero. Range (-pi, pi].
+/// with all joint angles zero. Continuous (not wrapped to (-pi, pi]): the
+/// geometric angle moved by the multiple of 2 pi nearest to the tracked
+/// State::hinge_angle, so it reads on past +-pi.
 double jointAngle(const Model& model, const State& state, int hinge);
 /// Joint rate (rad/s).
 double jointVelocity(const Model& model, const State& state, int hinge);

@@ -80,6 +80,10 @@ struct HingeSpec {
   std::array<double, 4> child_arm{}, child_arm2{};
   JointActuation actuation;
   double lower = -1e300, upper = 1e300;  ///< limits (rad)
+  /// Joint angle in the built pose (rad), any real value: the hinge's
+  /// geometry gives the angle modulo 2 pi, and the tracked (unwrapped)
+  /// angle starts at the value nearest to this one.
+  double initial_angle = 0.0;
 };
 
 /// A coupling between two hinges (URDF <mimic>, see Model): the follower's

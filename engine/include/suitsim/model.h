@@ -138,6 +138,10 @@ struct Model {
   std::vector<double> hinge_stribeck_velocity;  ///< Stribeck speed (rad/s), 0 = off, (num_hinges)
   std::vector<double> hinge_lower;              ///< lower limit (rad), (num_hinges)
   std::vector<double> hinge_upper;              ///< upper limit (rad), (num_hinges)
+  /// Angle in the built pose (rad): where State::hinge_angle starts (the
+  /// geometric angle, in (-pi, pi], plus the multiple of 2 pi nearest to
+  /// this), (num_hinges).
+  std::vector<double> hinge_initial_angle;
   double hinge_constraint_frequency = 200.0;  ///< Baumgarte stabilisation of the constraints (rad/s)
   double hinge_stick_speed = 1e-3;            ///< a slipping hinge slower than this may stick (rad/s)
   double hinge_limit_stiffness = 0.0;         ///< torque per rad beyond a limit (N m/rad); 0 = no limits

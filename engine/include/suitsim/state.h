@@ -24,7 +24,13 @@ struct State {
   // Hinges: the caller sets motor currents; friction keeps its stick state.
   std::vector<double> hinge_current;           ///< motor current u, held over a step (A), (num_hinges)
   std::vector<std::uint8_t> hinge_sticking;    ///< 1 while static friction holds the hinge, (num_hinges)
-  std::vector<double> hinge_stick_angle;       ///< angle where it stuck (rad), (num_hinges)
+  std::vector<double> hinge_stick_angle;       ///< angle where it stuck (rad, unwrapped like hinge_angle), (num_hinges)
+  /// Joint angle at `position` (rad), tracked continuously: the hinge's
+  /// geometry gives it modulo 2 pi, and each step adds the wrapped change.
+  /// Limits, servo, static friction and recording use it, so a joint
+  /// turning past +-pi reads on (3.2, not -3.08). Set by makeState and at
+  /// the end of every step, (num_hinges).
+  std::vector<double> hinge_angle;
   std::vector<double> hinge_previous_velocity;  ///< joint rate at the end of the last step (rad/s), (num_hinges)
 
   // Acceleration at the current state, kept by velocity Verlet so that it
