@@ -107,7 +107,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
   for (int j = 0; j < nj; ++j) {
     const RobotJoint& joint = robot.joints[j];
     if (joint.parent_link < 0 || joint.parent_link >= nl || joint.child_link < 0 || joint.child_link >= nl) {
-      throw ModelError("joint '" + joint.name + "' names a link that does not exist");
+      throw ModelError(where(joint.source) + "joint '" + joint.name + "' names a link that does not exist");
     }
     child_joints[joint.parent_link].push_back(j);
   }
@@ -128,7 +128,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     for (int j : child_joints[link]) {
       const RobotJoint& joint = robot.joints[j];
       const int child = joint.child_link;
-      if (out.link_body[child] >= 0) throw ModelError("link '" + robot.links[child].name + "' is reached twice");
+      if (out.link_body[child] >= 0) throw ModelError(where(joint.source) + "link '" + robot.links[child].name + "' is reached twice");
       const Transform origin{rpyToMatrix(joint.origin_rpy), toEigen(joint.origin_xyz)};
       const Transform joint_in_body = link_in_body[link] * origin;
       if (joint.type == JointType::kFixed) {
@@ -147,14 +147,14 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
         out.link_body[child] = h.child_body;
         link_in_body[child] = Transform{};
       } else {
-        throw ModelError("joint '" + joint.name +
+        throw ModelError(where(joint.source) + "joint '" + joint.name +
                          "': the particle engine supports revolute, continuous and fixed joints only");
       }
       queue.push_back(child);
     }
   }
   for (int l = 0; l < nl; ++l) {
-    if (out.link_body[l] < 0) throw ModelError("link '" + robot.links[l].name + "' is not connected to the root");
+    if (out.link_body[l] < 0) throw ModelError(where(robot.links[l].source) + "link '" + robot.links[l].name + "' is not connected to the root");
   }
 
   // ---- merged inertials: mass, first and second moments in body frames ----
@@ -185,15 +185,15 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     if (l < 0 && robot.joints[j].mimic.joint.empty()) continue;
     if (l < 0) {
       if (robot.joints[j].type == JointType::kFixed) continue;  // a frozen follower: no coupling
-      throw ModelError("joint '" + robot.joints[j].name + "' mimics '" + robot.joints[j].mimic.joint +
+      throw ModelError(where(robot.joints[j].source) + "joint '" + robot.joints[j].name + "' mimics '" + robot.joints[j].mimic.joint +
                        "', which the robot does not have");
     }
     if (out.joint_hinge[l] < 0) {
-      throw ModelError("joint '" + robot.joints[j].name + "' mimics '" + robot.joints[l].name +
+      throw ModelError(where(robot.joints[j].source) + "joint '" + robot.joints[j].name + "' mimics '" + robot.joints[l].name +
                        "', which does not move (fixed or frozen): freeze the follower too");
     }
     if (robot.mimicLeader(l) >= 0) {
-      throw ModelError("joint '" + robot.joints[j].name + "' mimics '" + robot.joints[l].name +
+      throw ModelError(where(robot.joints[j].source) + "joint '" + robot.joints[j].name + "' mimics '" + robot.joints[l].name +
                        "', which is itself a mimic joint (chains are not supported)");
     }
     leader_of[j] = l;
