@@ -184,8 +184,9 @@ SweepSpec readSweep(const std::string& path) {
   double total = spec.seeds.count > 0 ? spec.seeds.count : 1;
   for (const Parameter& p : spec.parameters) total *= static_cast<double>(p.values.size());
   if (total > 1e6) {
-    throw io::SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <sweep> has " +
-                         std::to_string(static_cast<long double>(total)) +
+    char count[32];
+    std::snprintf(count, sizeof count, "%.0f", total);
+    throw io::SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <sweep> has " + count +
                          " points (parameters' values times seeds); more than 1000000 is not one sweep");
   }
   if (spec.parameters.empty() && spec.seeds.count == 0) {

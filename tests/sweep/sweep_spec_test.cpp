@@ -193,6 +193,9 @@ TEST_F(SweepFiles, EveryBadInputNamesFileAndLine) {
   EXPECT_TRUE(failsWith("  <seeds attribute=\"robot/sensors@seed\" count=\"0\"/>\n", 3, {"count"}));
   EXPECT_TRUE(failsWith("  <grid/>\n", 3, {"grid"}));
   EXPECT_TRUE(failsWith("", 2, {"varies nothing"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"a\" from=\"1\" to=\"2\" count=\"2000\" attribute=\"simulation@dt\"/>\n"
+                        "  <parameter name=\"b\" from=\"1\" to=\"2\" count=\"1000\" attribute=\"simulation@duration\"/>\n",
+                        2, {"2000000 points", "more than 1000000"}));
   EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" attribute=\"simulation@dt\"/>\n", 2,
                         {"scene", "cannot be read", "no_such_scene.xml"}, (dir_ / "no_such_scene.xml").string()));
 }
