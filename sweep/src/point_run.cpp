@@ -129,6 +129,14 @@ ResultLayout checkPoints(const SweepSpec& spec, const std::string& base_xml, con
     }
   }
   fs::create_directories(scratch);
+  // The scratch folder goes whether the checks pass or throw.
+  struct Remove {
+    fs::path dir;
+    ~Remove() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } remove{scratch};
   const fs::path scene = scratch / "scene.xml";
   for (const auto& [k, point] : variants) {
     const Parameter* p = k >= 0 ? &spec.parameters[static_cast<std::size_t>(k)] : nullptr;
@@ -155,8 +163,6 @@ ResultLayout checkPoints(const SweepSpec& spec, const std::string& base_xml, con
                            describe(layout) + "): every row of the table must report the same");
     }
   }
-  std::error_code ignored;
-  fs::remove_all(scratch, ignored);
   return layout;
 }
 
