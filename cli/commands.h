@@ -1,12 +1,33 @@
-// The `suitsim` subcommands. Each returns the process exit code:
-// 0 success, 1 a run-time failure (diverged, cannot write), 2 bad input.
+// The `suitsim` subcommands. Each adds itself, with its options, to the
+// program's CLI::App; `run` then does the work once the whole command line
+// has parsed, and returns the process exit code: 0 success, 1 a run-time
+// failure (diverged, cannot write), 2 bad input.
 #pragma once
+
+#include <functional>
+
+#include "suitsim/eval/identification.h"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace suitsim::cli {
 
-int runCommand(int argc, char** argv);   // argv[0] is "run"
-int infoCommand(int argc, char** argv);  // argv[0] is "info"; writes no file
-int identifyCommand(int argc, char** argv);  // argv[0] is "identify"
-int evaluateCommand(int argc, char** argv);  // argv[0] is "evaluate"
+struct Command {
+  CLI::App* app = nullptr;   ///< the subcommand; parsed() says whether it was chosen
+  std::function<int()> run;  ///< the command with the parsed options
+};
+
+Command addRunCommand(CLI::App& suitsim);
+Command addInfoCommand(CLI::App& suitsim);  // writes no file
+Command addIdentifyCommand(CLI::App& suitsim);
+Command addEvaluateCommand(CLI::App& suitsim);
+Command addSweepCommand(CLI::App& suitsim);         // sweep_command.cpp
+Command addSweepSummaryCommand(CLI::App& suitsim);
+
+/// --rest-rows exclude|sign-rule (identify and evaluate).
+CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::RestRows* rows);
 
 }  // namespace suitsim::cli

@@ -7,16 +7,20 @@
 // DIR/curves/*.csv and DIR/*.png; the trial streams stay in DIR/trials/.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "command_line.h"
 #include "commands.h"
 #include "trial_jobs.h"
 #include "suitsim/eval/evaluation.h"
@@ -33,16 +37,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int usageError(const std::string& message) {
-  std::fprintf(stderr, "suitsim evaluate: %s\n", message.c_str());
-  std::fprintf(stderr,
-               "usage: suitsim evaluate SCENE --out DIR [--noise on|off] [--stribeck on|off] [--threads N] "
-               "[--streams DIR] [--band-joints J1,J2] [--rest-rows exclude|sign-rule] [--no-plots] [--quiet]\n");
-  return 2;
-}
-
 struct EvaluateOptions {
   std::string scene, out;
+  std::string noise, stribeck;  // "on", "off" or empty (as the scene says)
   experiment::SimulationOverrides overrides;
   bool quiet = false;
   bool plots = true;
@@ -63,56 +60,9 @@ std::string dumpJson(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-int evaluateChecked(int argc, char** argv) {
+int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   const auto wall_start = std::chrono::steady_clock::now();
-  EvaluateOptions opt;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](std::string* v) {
-      if (i + 1 >= argc) return false;
-      *v = argv[++i];
-      return !v->empty();
-    };
-    std::string v;
-    if (arg == "--out") {
-      if (!value(&opt.out)) return usageError("--out needs a directory");
-    } else if (arg == "--noise") {
-      if (!value(&v) || (v != "on" && v != "off")) return usageError("--noise takes on or off");
-      opt.overrides.noise = v == "on" ? 1 : 0;
-    } else if (arg == "--stribeck") {
-      if (!value(&v) || (v != "on" && v != "off")) return usageError("--stribeck takes on or off");
-      opt.overrides.no_stribeck = v == "off";
-    } else if (arg == "--threads") {
-      if (!value(&v)) return usageError("--threads needs a whole number from 1 to 1024");
-      char* end = nullptr;
-      const long t = std::strtol(v.c_str(), &end, 10);
-      if (*end != '\0' || t < 1 || t > 1024) return usageError("--threads needs a whole number from 1 to 1024");
-      opt.overrides.threads = static_cast<int>(t);
-    } else if (arg == "--streams") {
-      if (!value(&opt.streams)) return usageError("--streams needs a directory (the trials/ of an earlier run)");
-    } else if (arg == "--band-joints") {
-      if (!value(&v)) return usageError("--band-joints needs joint names separated by commas");
-      for (std::size_t a = 0; a <= v.size();) {
-        const std::size_t b = std::min(v.find(',', a), v.size());
-        if (b > a) opt.band_joints.push_back(v.substr(a, b - a));
-        a = b + 1;
-      }
-    } else if (arg == "--rest-rows") {
-      if (!value(&v) || !eval::parseRestRows(v, &opt.rest_rows)) return usageError("--rest-rows takes exclude or sign-rule");
-    } else if (arg == "--no-plots") {
-      opt.plots = false;
-    } else if (arg == "--quiet") {
-      opt.quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usageError("unknown option '" + arg + "'");
-    } else if (opt.scene.empty()) {
-      opt.scene = arg;
-    } else {
-      return usageError("more than one scene given");
-    }
-  }
-  if (opt.scene.empty()) return usageError("no scene file given");
-  if (opt.out.empty()) return usageError("--out DIR is required");
+  const auto usage_error = [&app](const std::string& message) { return usageError(app, message); };
 
   // Everything about the experiment is checked before anything runs: the
   // evaluator's inputs, the truth for scoring, the trial pairs.
@@ -139,7 +89,7 @@ int evaluateChecked(int argc, char** argv) {
   for (const std::string& j : opt.band_joints) {
     const int k = inputs.apriori.findJoint(j);
     if (k < 0 || inputs.apriori.joints[static_cast<std::size_t>(k)].type == JointType::kFixed) {
-      return usageError("--band-joints: '" + j + "' is no joint of the robot that can move");
+      return usage_error("--band-joints: '" + j + "' is no joint of the robot that can move");
     }
   }
 
@@ -149,7 +99,7 @@ int evaluateChecked(int argc, char** argv) {
   std::error_code ec;
   if (opt.streams.empty()) {
     std::vector<experiment::TrialJob> jobs;
-    if (const int code = prepareJobs(opt.scene, "", opt.overrides, streams, opt.quiet, usageError, &jobs)) return code;
+    if (const int code = prepareJobs(opt.scene, "", opt.overrides, streams, opt.quiet, usage_error, &jobs)) return code;
     // A run that fails leaves nothing behind, not even the folders it made.
     const bool out_existed = fs::exists(out, ec), streams_existed = fs::exists(streams, ec);
     const auto removeFolders = [&] {
@@ -261,13 +211,40 @@ int evaluateChecked(int argc, char** argv) {
 
 }  // namespace
 
-int evaluateCommand(int argc, char** argv) {
-  try {
-    return evaluateChecked(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+Command addEvaluateCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<EvaluateOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "evaluate", "the whole evaluation: run the experiment, identify, supporting torque, band stiffness, report");
+  addSceneArgument(*app, &opt->scene);
+  addOutOption(*app, &opt->out, "where to write the report (created if needed)");
+  addChoiceOption(*app, "--noise", &opt->noise, {"on", "off"},
+                  "force the sensors' noise on or off (default: as the scene says)");
+  addChoiceOption(*app, "--stribeck", &opt->stribeck, {"on", "off"},
+                  "off: remove the Stribeck drop from the joints' friction");
+  addThreadsOption(*app, &opt->overrides.threads, "threads for running the trials (default: one per core)");
+  addTextOption(*app, "--streams", "DIR", &opt->streams,
+                "evaluate the streams of an earlier run (its trials/) instead of simulating");
+  addParsedOption(
+      *app, "--band-joints", "J1,J2",
+      [o = opt.get()](const std::string& v) {
+        o->band_joints.clear();
+        for (std::size_t a = 0; a <= v.size();) {
+          const std::size_t b = std::min(v.find(',', a), v.size());
+          if (b > a) o->band_joints.push_back(v.substr(a, b - a));
+          a = b + 1;
+        }
+        return !o->band_joints.empty();
+      },
+      "joint names separated by commas", "the joints A(26) fits on for every motion (default: the scene's or derived)");
+  addRestRowsOption(*app, &opt->rest_rows);
+  app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
+  addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
+  return {app, [opt, app] {
+            // The choices, as the experiment library takes them.
+            if (!opt->noise.empty()) opt->overrides.noise = opt->noise == "on" ? 1 : 0;
+            opt->overrides.no_stribeck = opt->stribeck == "off";
+            return evaluateChecked(*opt, *app);
+          }};
 }
 
 }  // namespace suitsim::cli

@@ -4,8 +4,10 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
+#include "command_line.h"
 #include "commands.h"
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
@@ -19,50 +21,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int usageError(const std::string& message) {
-  std::fprintf(stderr, "suitsim identify: %s\n", message.c_str());
-  std::fprintf(stderr, "usage: suitsim identify --scene SCENE --streams DIR --out OUT [--rest-rows exclude|sign-rule] [--quiet]\n");
-  return 2;
-}
-
-int identifyChecked(int argc, char** argv) {
+struct IdentifyOptions {
   std::string scene, streams, out;
   bool quiet = false;
-  eval::PipelineOptions options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](std::string* v) {
-      if (i + 1 >= argc) return false;
-      *v = argv[++i];
-      return !v->empty();
-    };
-    if (arg == "--scene") {
-      if (!value(&scene)) return usageError("--scene needs a scene file");
-    } else if (arg == "--streams") {
-      if (!value(&streams)) return usageError("--streams needs a directory");
-    } else if (arg == "--out") {
-      if (!value(&out)) return usageError("--out needs a directory");
-    } else if (arg == "--rest-rows") {
-      std::string v;
-      if (!value(&v) || !eval::parseRestRows(v, &options.identification.rest_rows)) {
-        return usageError("--rest-rows takes exclude or sign-rule");
-      }
-    } else if (arg == "--quiet") {
-      quiet = true;
-    } else {
-      return usageError("unknown argument '" + arg + "'");
-    }
-  }
-  if (scene.empty()) return usageError("--scene SCENE is required");
-  if (streams.empty()) return usageError("--streams DIR is required");
-  if (out.empty()) return usageError("--out OUT is required");
+  eval::PipelineOptions pipeline;
+};
 
+int identifyChecked(const IdentifyOptions& opt) {
   eval::IdentificationOutcome outcome;
   nlohmann::ordered_json json;
   try {
-    const eval::EvaluationInputs inputs = eval::loadEvaluationInputs(scene);
-    outcome = eval::identifyFromStreams(inputs, streams, options);
-    json = report::identificationJson(outcome, inputs.scene_name, options);
+    const eval::EvaluationInputs inputs = eval::loadEvaluationInputs(opt.scene);
+    outcome = eval::identifyFromStreams(inputs, opt.streams, opt.pipeline);
+    json = report::identificationJson(outcome, inputs.scene_name, opt.pipeline);
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -75,13 +46,13 @@ int identifyChecked(int argc, char** argv) {
   }
 
   std::error_code ec;
-  fs::create_directories(out, ec);
+  fs::create_directories(opt.out, ec);
   if (ec) {
-    std::fprintf(stderr, "error: cannot create output directory '%s': %s\n", out.c_str(), ec.message().c_str());
+    std::fprintf(stderr, "error: cannot create output directory '%s': %s\n", opt.out.c_str(), ec.message().c_str());
     return 1;
   }
-  const fs::path final_path = fs::path(out) / "identification.json";
-  const fs::path tmp = fs::path(out) / ".identification.json.partial";
+  const fs::path final_path = fs::path(opt.out) / "identification.json";
+  const fs::path tmp = fs::path(opt.out) / ".identification.json.partial";
   {
     std::ofstream f(tmp);
     f << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -98,19 +69,28 @@ int identifyChecked(int argc, char** argv) {
     std::fprintf(stderr, "error: cannot write '%s'\n", final_path.c_str());
     return 1;
   }
-  if (!quiet) std::printf("%swrote %s\n", report::identificationSummary(outcome).c_str(), final_path.c_str());
+  if (!opt.quiet) std::printf("%swrote %s\n", report::identificationSummary(outcome).c_str(), final_path.c_str());
   return 0;
 }
 
 }  // namespace
 
-int identifyCommand(int argc, char** argv) {
-  try {
-    return identifyChecked(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+CLI::Option* addRestRowsOption(CLI::App& app, eval::IdentificationOptions::RestRows* rows) {
+  return addParsedOption(
+      app, "--rest-rows", "exclude|sign-rule", [rows](const std::string& v) { return eval::parseRestRows(v, rows); },
+      "exclude or sign-rule", "how the identification treats resting joints (docs/method.md, Resting joints)");
+}
+
+Command addIdentifyCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<IdentifyOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "identify", "identify the robot from an experiment's sensor streams; writes OUT/identification.json");
+  addTextOption(*app, "--scene", "SCENE", &opt->scene, "the scene of the experiment")->required();
+  addTextOption(*app, "--streams", "DIR", &opt->streams, "the trials' streams (DIR/<trial>/sensors.csv)")->required();
+  addTextOption(*app, "--out", "OUT", &opt->out, "where to write identification.json (created if needed)")->required();
+  addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
+  addQuietFlag(*app, &opt->quiet, "nothing on stdout");
+  return {app, [opt] { return identifyChecked(*opt); }};
 }
 
 }  // namespace suitsim::cli

@@ -12,12 +12,14 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "command_line.h"
 #include "commands.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
@@ -35,39 +37,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kUsage = "usage: suitsim info FILE [--json]\n";
-
 struct InfoOptions {
   std::string path;
   bool json = false;
 };
-
-int usageError(const std::string& message) {
-  std::fprintf(stderr, "suitsim info: %s\n", message.c_str());
-  std::fputs(kUsage, stderr);
-  return 2;
-}
-
-// Returns 0 to go on, 2 after a usage error, or -1 after printing help.
-int parseOptions(int argc, char** argv, InfoOptions* opt) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--json") {
-      opt->json = true;
-    } else if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return -1;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usageError("unknown option '" + arg + "'");
-    } else if (opt->path.empty()) {
-      opt->path = arg;
-    } else {
-      return usageError("more than one file given ('" + opt->path + "' and '" + arg + "')");
-    }
-  }
-  if (opt->path.empty()) return usageError("no file given");
-  return 0;
-}
 
 // ---- which reader ----------------------------------------------------------------
 
@@ -574,12 +547,7 @@ void printScene(const Json& j) {
   }
 }
 
-int infoChecked(int argc, char** argv) {
-  InfoOptions opt;
-  const int code = parseOptions(argc, argv, &opt);
-  if (code < 0) return 0;
-  if (code > 0) return code;
-
+int infoChecked(const InfoOptions& opt) {
   Json info;
   try {
     if (hasUrdfRoot(opt.path)) {
@@ -617,15 +585,13 @@ int infoChecked(int argc, char** argv) {
 
 }  // namespace
 
-int infoCommand(int argc, char** argv) {
-  // As in `run`: what bad input does not explain (out of memory) is a
-  // run-time failure with a message, not std::terminate.
-  try {
-    return infoChecked(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+Command addInfoCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<InfoOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "info", "describe what a scene or a URDF builds (counts, masses, joints, channels); writes no file");
+  addSceneArgument(*app, &opt->path, "FILE", "the scene or URDF file");
+  app->add_flag("--json", opt->json, "the same description as one JSON object on stdout");
+  return {app, [opt] { return infoChecked(*opt); }};
 }
 
 }  // namespace suitsim::cli

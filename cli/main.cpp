@@ -1,44 +1,38 @@
-// The `suitsim` command: argument dispatch only; the work is in the libraries.
+// The `suitsim` command: the command line and the dispatch only; each
+// command's options are in its own file, the work is in the libraries.
 #include <cstdio>
-#include <cstring>
+#include <exception>
+#include <vector>
 
+#include "command_line.h"
 #include "commands.h"
 
-namespace {
-
-void printUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: suitsim <command> [options]\n"
-               "\n"
-               "commands:\n"
-               "  run SCENE --out DIR [--duration S] [--dt S] [--threads N] [--quiet]\n"
-               "      simulate a scene (every trial of an experiment) headless; writes streams and summaries\n"
-               "  evaluate SCENE --out DIR [--noise on|off] [--stribeck on|off] [--threads N]\n"
-               "      the whole evaluation: run the experiment, identify, supporting torque, band stiffness, report\n"
-               "  identify --scene SCENE --streams DIR --out OUT\n"
-               "      identify the robot from an experiment's sensor streams; writes OUT/identification.json\n"
-               "  info FILE [--json]\n"
-               "      describe what a scene or a URDF builds (counts, masses, joints, channels)\n"
-               "\n"
-               "exit codes: 0 success, 1 run-time failure, 2 bad input (scene or options)\n");
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    printUsage(stderr);
-    return 2;
+  using namespace suitsim::cli;
+  CLI::App suitsim("suitsim: simulates a humanoid robot wearing an elastic suit and evaluates the suit from the "
+                   "robot's sensor streams.",
+                   "suitsim");
+  configureApp(suitsim, "exit codes: 0 success, 1 run-time failure, 2 bad input (scene, streams or options); "
+                        "see docs/commands.md");
+  // At most one command; none at all is reported by parseCommandLine, with
+  // the usage, instead of CLI11's "A subcommand is required".
+  suitsim.require_subcommand(0, 1);
+  const std::vector<Command> commands = {addRunCommand(suitsim), addEvaluateCommand(suitsim),
+                                         addIdentifyCommand(suitsim), addInfoCommand(suitsim),
+                                         addSweepCommand(suitsim), addSweepSummaryCommand(suitsim)};
+  for (const Command& c : commands) c.app->group("Commands");  // the heading in --help
+  if (const auto code = parseCommandLine(suitsim, argc, argv)) return *code;
+  for (const Command& c : commands) {
+    if (!c.app->parsed()) continue;
+    // Bad input is reported and checked by the commands before anything
+    // runs; what is left (out of memory for a huge scene, a filesystem
+    // error) is reported here rather than ending with std::terminate.
+    try {
+      return c.run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return 1;
+    }
   }
-  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "help") == 0) {
-    printUsage(stdout);
-    return 0;
-  }
-  if (std::strcmp(argv[1], "run") == 0) return suitsim::cli::runCommand(argc - 1, argv + 1);
-  if (std::strcmp(argv[1], "evaluate") == 0) return suitsim::cli::evaluateCommand(argc - 1, argv + 1);
-  if (std::strcmp(argv[1], "identify") == 0) return suitsim::cli::identifyCommand(argc - 1, argv + 1);
-  if (std::strcmp(argv[1], "info") == 0) return suitsim::cli::infoCommand(argc - 1, argv + 1);
-  std::fprintf(stderr, "suitsim: unknown command '%s'\n", argv[1]);
-  printUsage(stderr);
-  return 2;
+  return usageError(suitsim, "no command given");  // not reached: parseCommandLine checks it
 }

@@ -6,7 +6,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "command_line.h"
 #include "commands.h"
 #include "trial_jobs.h"
 #include "suitsim/experiment/interrupt.h"
@@ -49,71 +49,13 @@ struct RunOptions {
   std::string trial;  // empty: every trial of an experiment
 };
 
-int usageError(const std::string& message) {
-  std::fprintf(stderr, "suitsim run: %s\n", message.c_str());
-  std::fprintf(stderr, "usage: suitsim run SCENE --out DIR [--duration S] [--dt S] [--threads N] [--trial NAME] [--quiet]\n");
-  return 2;
-}
-
-bool parsePositive(const std::string& text, double* out) {
-  const char* end = text.data() + text.size();
-  const auto r = std::from_chars(text.data(), end, *out);
-  return r.ec == std::errc() && r.ptr == end && !text.empty() && std::isfinite(*out) && *out > 0.0;
-}
-
-bool parseCount(const std::string& text, int* out) {
-  const char* end = text.data() + text.size();
-  const auto r = std::from_chars(text.data(), end, *out);
-  return r.ec == std::errc() && r.ptr == end && !text.empty();
-}
-
-// Returns 0 on success, else the exit code after printing the problem.
-int parseOptions(int argc, char** argv, RunOptions* opt) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (arg == "--out") {
-      if (!value(&opt->out_dir) || opt->out_dir.empty()) return usageError("--out needs a directory");
-    } else if (arg == "--duration") {
-      if (!value(&v) || !parsePositive(v, &opt->duration)) return usageError("--duration needs a number > 0 (s)");
-    } else if (arg == "--dt") {
-      if (!value(&v) || !parsePositive(v, &opt->dt)) return usageError("--dt needs a number > 0 (s)");
-    } else if (arg == "--threads") {
-      int t = 0;
-      if (!value(&v) || !parseCount(v, &t) || t < 1 || t > 1024) {
-        return usageError("--threads needs a whole number from 1 to 1024");
-      }
-      opt->threads = t;
-    } else if (arg == "--trial") {
-      if (!value(&opt->trial) || opt->trial.empty()) return usageError("--trial needs a trial name");
-    } else if (arg == "--quiet") {
-      opt->quiet = true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usageError("unknown option '" + arg + "'");
-    } else if (opt->scene_path.empty()) {
-      opt->scene_path = arg;
-    } else {
-      return usageError("more than one scene given ('" + opt->scene_path + "' and '" + arg + "')");
-    }
-  }
-  if (opt->scene_path.empty()) return usageError("no scene file given");
-  if (opt->out_dir.empty()) return usageError("--out DIR is required");
-  return 0;
-}
-
-int runChecked(int argc, char** argv) {
-  RunOptions opt;
-  if (const int code = parseOptions(argc, argv, &opt)) return code;
+int runChecked(const RunOptions& opt, const CLI::App& app) {
+  const auto usage_error = [&app](const std::string& message) { return usageError(app, message); };
 
   const fs::path out(opt.out_dir);
   std::vector<TrialJob> jobs;
   const experiment::SimulationOverrides overrides{opt.duration, opt.dt, opt.threads};
-  if (const int code = prepareJobs(opt.scene_path, opt.trial, overrides, out, opt.quiet, usageError, &jobs)) return code;
+  if (const int code = prepareJobs(opt.scene_path, opt.trial, overrides, out, opt.quiet, usage_error, &jobs)) return code;
   const bool is_experiment = !jobs.front().scene.trial.name.empty();
 
   std::error_code ec;
@@ -217,16 +159,19 @@ int runChecked(int argc, char** argv) {
 
 }  // namespace
 
-int runCommand(int argc, char** argv) {
-  // Bad input is reported and checked before anything runs; what is left
-  // (out of memory for a huge scene, a filesystem error) is reported here
-  // rather than ending the process with std::terminate.
-  try {
-    return runChecked(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+Command addRunCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "run", "simulate a scene (every trial of an experiment) headless; writes streams and summaries");
+  addSceneArgument(*app, &opt->scene_path);
+  addOutOption(*app, &opt->out_dir, "where to write the results (created if needed)");
+  addNumberOption(*app, "--duration", "S", &opt->duration, {}, "simulated time in seconds, overriding the scene");
+  addNumberOption(*app, "--dt", "S", &opt->dt, {}, "time step in seconds, overriding the scene");
+  addThreadsOption(*app, &opt->threads,
+                   "OpenMP threads for the force loops (default: the scene's threads, else one per core)");
+  addTrialOption(*app, &opt->trial, "run only this trial of an experiment");
+  addQuietFlag(*app, &opt->quiet, "no progress, no summary line, no warnings");
+  return {app, [opt, app] { return runChecked(*opt, *app); }};
 }
 
 }  // namespace suitsim::cli

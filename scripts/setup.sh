@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libeigen3-dev libtinyxml2-dev nlohmann-json3-dev
+  libeigen3-dev libtinyxml2-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libbenchmark-dev
   libmujoco-dev  # optional: the MuJoCo cross-check test and benchmark
   python3-matplotlib

@@ -264,13 +264,14 @@ TEST_F(EvaluateProtocol, BadInputExits2AndWritesNothing) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {{"evaluate", scene}, "--out DIR is required"},
-      {{"evaluate", "--out", out.string()}, "no scene file given"},
-      {{"evaluate", scene, "--out", out.string(), "--noise", "loud"}, "--noise takes on or off"},
-      {{"evaluate", scene, "--out", out.string(), "--stribeck"}, "--stribeck takes on or off"},
-      {{"evaluate", scene, "--out", out.string(), "--threads", "0"}, "--threads needs a whole number"},
+      {{"evaluate", scene}, "--out is required"},
+      {{"evaluate", "--out", out.string()}, "SCENE is required"},
+      {{"evaluate", scene, "--out", out.string(), "--noise", "loud"}, "--noise: needs on or off (got 'loud')"},
+      {{"evaluate", scene, "--out", out.string(), "--stribeck"}, "--stribeck: 1 required on|off missing"},
+      {{"evaluate", scene, "--out", out.string(), "--threads", "0"},
+       "--threads: needs a whole number from 1 to 1024 (got '0')"},
       {{"evaluate", scene, "--out", out.string(), "--band-joints", "NOT_A_JOINT"}, "'NOT_A_JOINT' is no joint"},
-      {{"evaluate", scene, "--out", out.string(), "--frobnicate"}, "unknown option '--frobnicate'"},
+      {{"evaluate", scene, "--out", out.string(), "--frobnicate"}, "not expected: --frobnicate"},
       {{"evaluate", sourcePath("scenes/missing.xml"), "--out", out.string()}, "missing.xml"},
       {{"evaluate", sourcePath("tests/cli/data/tiny_experiment.xml"), "--out", out.string(), "--band-joints", "x"},
        "'x' is no joint"},

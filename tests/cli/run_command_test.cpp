@@ -102,34 +102,38 @@ TEST_F(RunCommand, DirectoryAsSceneExits2) {
 TEST_F(RunCommand, BadOptionsExit2AndWriteNothing) {
   const std::string scene = sourcePath("scenes/spring_mass.xml");
   const std::string out = (dir_ / "out").string();
-  const std::vector<std::vector<std::string>> cases = {
-      {"run", scene, "--out", out, "--dt", "-1"},
-      {"run", scene, "--out", out, "--dt", "0"},
-      {"run", scene, "--out", out, "--dt", "abc"},
-      {"run", scene, "--out", out, "--dt", " 1e-4"},
-      {"run", scene, "--out", out, "--dt", "1e-300"},  // 1e300 steps: refused, not overflowed
-      {"run", scene, "--out", out, "--duration", "-2"},
-      {"run", scene, "--out", out, "--duration", "inf"},
-      {"run", scene, "--out", out, "--duration", "1e-5"},  // shorter than one step
-      {"run", scene, "--out", out, "--threads", "0"},
-      {"run", scene, "--out", out, "--threads", "-1"},
-      {"run", scene, "--out", out, "--threads", "1.5"},
-      {"run", scene, "--out", out, "--threads", "2x"},
-      {"run", scene, "--out", out, "--threads", "100000"},
-      {"run", scene, "--out", out, "--frobnicate"},
-      {"run", scene, "--out", out, "--dt"},  // value missing
-      {"run", scene},                        // no --out
-      {"run", scene, "--out"},
-      {"run", scene, "--out", ""},
-      {"run", "--out", out},                // no scene
-      {"run", scene, scene, "--out", out},  // two scenes
-      {"walk", scene, "--out", out},        // unknown command
-      {},                                   // nothing at all
+  // Each message names the option and what is wrong with it.
+  const std::string dt_needs = "--dt: needs a number > 0 (got '";
+  const std::string threads_needs = "--threads: needs a whole number from 1 to 1024 (got '";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", scene, "--out", out, "--dt", "-1"}, dt_needs + "-1')"},
+      {{"run", scene, "--out", out, "--dt", "0"}, dt_needs + "0')"},
+      {{"run", scene, "--out", out, "--dt", "abc"}, dt_needs + "abc')"},
+      {{"run", scene, "--out", out, "--dt", " 1e-4"}, dt_needs + " 1e-4')"},
+      {{"run", scene, "--out", out, "--dt", "1e-300"}, "steps; at most"},  // 1e300 steps: refused, not overflowed
+      {{"run", scene, "--out", out, "--duration", "-2"}, "--duration: needs a number > 0 (got '-2')"},
+      {{"run", scene, "--out", out, "--duration", "inf"}, "--duration: needs a number > 0 (got 'inf')"},
+      {{"run", scene, "--out", out, "--duration", "1e-5"}, "the time step is longer than the duration"},
+      {{"run", scene, "--out", out, "--threads", "0"}, threads_needs + "0')"},
+      {{"run", scene, "--out", out, "--threads", "-1"}, threads_needs + "-1')"},
+      {{"run", scene, "--out", out, "--threads", "1.5"}, threads_needs + "1.5')"},
+      {{"run", scene, "--out", out, "--threads", "2x"}, threads_needs + "2x')"},
+      {{"run", scene, "--out", out, "--threads", "100000"}, threads_needs + "100000')"},
+      {{"run", scene, "--out", out, "--frobnicate"}, "not expected: --frobnicate"},
+      {{"run", scene, "--out", out, "--dt"}, "--dt: 1 required S missing"},  // value missing
+      {{"run", scene}, "--out is required"},
+      {{"run", scene, "--out"}, "--out: 1 required DIR missing"},
+      {{"run", scene, "--out", ""}, "--out: needs a non-empty DIR (got '')"},
+      {{"run", "--out", out}, "SCENE is required"},
+      {{"run", scene, scene, "--out", out}, "not expected: " + scene},  // two scenes
+      {{"walk", scene, "--out", out}, "unknown command 'walk'"},
+      {{}, "no command given"},
   };
-  for (const auto& args : cases) {
+  for (const auto& [args, message] : cases) {
     SCOPED_TRACE(suitsim::testing::shownArgs(args));
     const Result r = run(args);
     EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("usage"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out));
   }
