@@ -53,8 +53,8 @@ def main():
 
     for p in params:
         values = [number(r[p]) for r in ok]
-        if not ok or any(v is None for v in values):
-            continue  # words (a robot file, a routing name): the summary's tables show them
+        if not ok or any(v is None for v in values) or len(set(values)) < 2:
+            continue  # words (a robot file, a routing name) or held fixed: the summary's tables show them
         fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.6), squeeze=False)
         for ax, (title, series) in zip(axes[0], panels.items()):
             for method, c in series:

@@ -151,6 +151,7 @@ SummaryFiles writeSummary(const fs::path& out, const fs::path& plot_script) {
     for (const auto& r : t.rows) {
       if (std::find(values.begin(), values.end(), r[p]) == values.end()) values.push_back(r[p]);
     }
+    if (values.size() < 2) continue;  // held fixed: nothing to compare
     md += "\n## Against `" + t.header[p] + "`\n";
     for (int c : errors) {
       md += "\n`" + t.header[c] + "`\n\n" + table_head;
