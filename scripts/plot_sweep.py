@@ -45,7 +45,13 @@ def main():
     if not errors:
         print("no error columns in the table", file=sys.stderr)
         return 1
-    # Panels: suit.group; lines: approaches.
+    # Panels: suit.group; lines: approaches, each in one colour everywhere.
+    methods = []
+    for c in errors:
+        m = header[c].split(".")[2]
+        if m not in methods:
+            methods.append(m)
+    colour = {m: "C%d" % i for i, m in enumerate(methods)}
     panels = {}
     for c in errors:
         suit, group, method = header[c].split(".")[:3]
@@ -69,7 +75,7 @@ def main():
                 mean = [sum(by_value[x]) / len(by_value[x]) for x in xs]
                 lo = [m - min(by_value[x]) for x, m in zip(xs, mean)]
                 hi = [max(by_value[x]) - m for x, m in zip(xs, mean)]
-                ax.errorbar(xs, mean, yerr=[lo, hi], marker="o", ms=3, capsize=2, label=method)
+                ax.errorbar(xs, mean, yerr=[lo, hi], marker="o", ms=3, capsize=2, label=method, color=colour[method])
             ax.axhspan(-1.0, 1.0, color="0.9", zorder=0)
             ax.axhline(0.0, color="0.5", lw=0.8)
             ax.set_title(title)
@@ -85,7 +91,7 @@ def main():
         for method, c in series:
             es = [100.0 * number(r[c]) for r in ok if number(r[c]) is not None]
             if es:
-                ax.hist(es, bins=min(30, max(5, len(es) // 3)), alpha=0.5, label=method)
+                ax.hist(es, bins=min(30, max(5, len(es) // 3)), alpha=0.5, label=method, color=colour[method])
         ax.axvspan(-1.0, 1.0, color="0.9", zorder=0)
         ax.set_title(title)
         ax.set_xlabel("stiffness error (%)")
