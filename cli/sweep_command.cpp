@@ -88,9 +88,10 @@ int sweepChecked(const SweepCommandOptions& opt) {
   }
   experiment::installInterruptHandlers();
   const auto start = std::chrono::steady_clock::now();
-  std::size_t ran = 0;
+  std::size_t landed = 0;  // rows this run added to the table (any rank's)
   try {
-    ran = sweep::runSweep(spec, out, so, [&](const sweep::Point& p, std::size_t done, std::size_t all) {
+    sweep::runSweep(spec, out, so, [&](const sweep::Point& p, std::size_t done, std::size_t all) {
+      ++landed;
       if (quiet) return;
       const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::fprintf(stderr, "[%zu/%zu] %s done (%.0f s)\n", done, all, p.id.c_str(), t);
@@ -116,8 +117,8 @@ int sweepChecked(const SweepCommandOptions& opt) {
   if (writer) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!quiet) {
-      std::fprintf(stderr, "%zu points run here in %.1f s (%zu were already in the table)\n", ran, wall,
-                   total - ran);
+      std::fprintf(stderr, "%zu points run in %.1f s (%zu were already in the table)\n", landed, wall,
+                   total - landed);
     }
     try {
       code = summarize(out, opt.plots, quiet);

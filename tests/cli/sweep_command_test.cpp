@@ -149,12 +149,12 @@ TEST_F(Sweep, SmokeRowsAreTheSameForOneProcessAndTwoAndResume) {
   std::ofstream(two / "results.csv", std::ios::trunc) << text;
   const CliResult again = run({"sweep", spec, "--out", two.string(), "--threads", "1"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.err.find("1 points run here"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("1 points run in"), std::string::npos) << again.err;
   EXPECT_EQ(readTable(two / "results.csv").withoutTimes(), t.withoutTimes());
   // Nothing left to run: a second resume runs nothing.
   const CliResult done = run({"sweep", spec, "--out", two.string(), "--threads", "1"});
   ASSERT_EQ(done.exit_code, 0) << done.err;
-  EXPECT_NE(done.err.find("0 points run here"), std::string::npos) << done.err;
+  EXPECT_NE(done.err.find("0 points run in"), std::string::npos) << done.err;
 
   // The summary is rebuilt from the table alone.
   fs::remove(one / "summary.md");
