@@ -143,6 +143,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   // evaluator sees the inputs and the streams, nothing else.
   eval::EvaluationOptions eo;
   eo.pipeline.identification.rest_rows = opt.rest_rows;
+  eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eval::EvaluationResult result;
   try {
@@ -221,7 +222,9 @@ Command addEvaluateCommand(CLI::App& suitsim) {
                   "force the sensors' noise on or off (default: as the scene says)");
   addChoiceOption(*app, "--stribeck", &opt->stribeck, {"on", "off"},
                   "off: remove the Stribeck drop from the joints' friction");
-  addThreadsOption(*app, &opt->overrides.threads, "threads for running the trials (default: one per core)");
+  addThreadsOption(*app, &opt->overrides.threads,
+                   "threads for running the trials and for the identification (default: one per core); the "
+                   "results are the same for any");
   addTextOption(*app, "--streams", "DIR", &opt->streams,
                 "evaluate the streams of an earlier run (its trials/) instead of simulating");
   addParsedOption(

@@ -89,6 +89,9 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addTextOption(*app, "--streams", "DIR", &opt->streams, "the trials' streams (DIR/<trial>/sensors.csv)")->required();
   addTextOption(*app, "--out", "OUT", &opt->out, "where to write identification.json (created if needed)")->required();
   addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
+  // The result does not depend on it (identification_test SameBitsForAnyThreadCount).
+  addThreadsOption(*app, &opt->pipeline.identification.threads,
+                   "threads for the identification (default: one per core); the result is the same for any");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout");
   return {app, [opt] { return identifyChecked(*opt); }};
 }

@@ -29,6 +29,7 @@
 #include "suitsim/io/urdf.h"
 #include "suitsim/recorder.h"
 #include "suitsim/robot.h"
+#include "suitsim/servo_stability.h"
 #include "suitsim/step.h"
 
 namespace suitsim::cli {
@@ -257,6 +258,49 @@ Json balanceInfo(const io::Scene& scene) {
   return j;
 }
 
+// The servo's stability check (servo_stability.h), the one `suitsim run`
+// makes before it starts: per servoed joint the least inertia it drives and
+// the 1-DOF sample-and-hold loop's ratios and bounds. "diverges" (the loop
+// reverses the joint every period) is what `run` refuses (exit 2), "lags"
+// (the held kp torque pumps energy in) what it warns about.
+Json servoStabilityInfo(const io::Scene& scene) {
+  if (!scene.robot || !scene.robot->has_servo) return nullptr;
+  const io::RobotSetup& r = *scene.robot;
+  const io::SimulationSettings& sim = scene.simulation;
+  const ServoStability check = checkServoStability(scene.model, r.gains, r.servo_rate, sim.dt, sim.integrator);
+  Json joints = Json::array();
+  int num_diverging = 0, num_lagging = 0;
+  for (const ServoJointCheck& c : check.joints) {
+    const char* status = c.loop.reverses ? "diverges" : c.loop.lags ? "lags" : "stable";
+    num_diverging += c.loop.reverses ? 1 : 0;
+    num_lagging += c.loop.lags ? 1 : 0;
+    joints.push_back({{"name", scene.model.hinge_name[c.hinge]},
+                      {"hinge", c.hinge},
+                      {"inertia_kg_m2", c.inertia},
+                      {"kp", c.kp},
+                      {"kd", c.kd},
+                      {"kd_ratio", c.loop.kd_ratio},
+                      {"kd_bound", finiteOrNull(c.loop.kd_bound)},
+                      {"kp_ratio", c.loop.kp_ratio},
+                      {"kp_bound", finiteOrNull(c.loop.kp_bound)},
+                      {"bound_fraction", c.bound_fraction},
+                      {"growth_per_period", c.loop.growth},
+                      {"status", status},
+                      {"gain", c.gain.empty() ? Json(nullptr) : Json(c.gain)},
+                      {"message", c.loop.stable() ? Json(nullptr) : Json(describeServoCheck(scene.model, check, c))}});
+  }
+  Json j;
+  j["period_s"] = check.period;
+  j["steps_per_period"] = check.steps_per_period;
+  j["num_joints"] = check.joints.size();
+  j["num_diverging"] = num_diverging;
+  j["num_lagging"] = num_lagging;
+  j["run_refuses"] = num_diverging > 0;
+  j["worst"] = check.worst >= 0 ? Json(scene.model.hinge_name[check.joints[check.worst].hinge]) : Json(nullptr);
+  j["joints"] = std::move(joints);
+  return j;
+}
+
 Json sceneInfo(const io::Scene& scene) {
   const Model& model = scene.model;
   const io::SimulationSettings& sim = scene.simulation;
@@ -325,6 +369,7 @@ Json sceneInfo(const io::Scene& scene) {
   const double omega = maxNaturalFrequency(model);
   j["omega_max_rad_s"] = omega;
   j["omega_max_dt"] = omega * sim.dt;
+  j["servo_stability"] = servoStabilityInfo(scene);
   // The experiment's trials (the scene itself is the one trial otherwise);
   // the rest of the description is of the first trial.
   Json trials = Json::array();
@@ -472,6 +517,36 @@ void printBalance(const Json& b) {
   }
 }
 
+// The servo check servoStabilityInfo gathered (nothing without a servo).
+void printServoStability(const Json& s) {
+  if (s.is_null()) return;
+  const Json& joints = s["joints"];
+  const int steps = s["steps_per_period"].get<int>();
+  std::printf("servo stability: PD torque held T = %s s (%d step%s), each joint alone on its least inertia I_eff\n",
+              num(s["period_s"].get<double>(), "%.4g").c_str(), steps, steps == 1 ? "" : "s");
+  const int diverging = s["num_diverging"].get<int>(), lagging = s["num_lagging"].get<int>();
+  if (diverging + lagging == 0) {
+    std::printf("  %zu servoed joints, all stable\n", joints.size());
+  } else {
+    std::printf("  %zu servoed joints: %d DIVERGE (suitsim run refuses), %d lag and may diverge (run warns)\n",
+                joints.size(), diverging, lagging);
+  }
+  for (const Json& c : joints) {
+    if (c["status"] != "stable") std::printf("  %s: %s\n", str(c["status"]).c_str(), str(c["message"]).c_str());
+  }
+  if (s["worst"].is_null()) return;
+  for (const Json& c : joints) {
+    if (c["name"] != s["worst"] || c["status"] != "stable") continue;
+    const auto ratio = [&](const char* value, const char* bound) {
+      return num(c[value].get<double>(), "%.3g") + " (bound " +
+             (c[bound].is_null() ? std::string("none") : num(c[bound].get<double>(), "%.3g")) + ")";
+    };
+    std::printf("  nearest its bound: %s, I_eff %s kg m^2: kd T / I_eff = %s, kp T^2 / I_eff = %s\n",
+                str(c["name"]).c_str(), num(c["inertia_kg_m2"].get<double>(), "%.3g").c_str(),
+                ratio("kd_ratio", "kd_bound").c_str(), ratio("kp_ratio", "kp_bound").c_str());
+  }
+}
+
 void printScene(const Json& j) {
   std::printf("scene: %s (%s)\n", str(j["scene"]).c_str(), str(j["file"]).c_str());
   const int threads = j["threads"].get<int>();
@@ -535,6 +610,7 @@ void printScene(const Json& j) {
   std::printf("stable step: omega_max %s rad/s, dt * omega_max = %s%s\n",
               num(j["omega_max_rad_s"].get<double>(), "%.4g").c_str(), num(omega_dt, "%.3g").c_str(),
               omega_dt > 1.0 ? " (large: explicit integrators need well below 2)" : " (ok)");
+  printServoStability(j["servo_stability"]);
   const Json& trials = j["trials"];
   if (trials.size() == 1 && !trials[0].contains("motion")) {
     std::printf("trials: 1 (the scene itself)\n");

@@ -217,6 +217,12 @@ LmOutcome levenbergMarquardt(const Problem& p, VectorXd& l0, const VectorXd& wid
         M(b, b) = 1.0;
         g[b] = 0.0;
       }
+      // Normal-equation form on purpose (unlike the robot identification's
+      // least squares, least_squares.h): M is nf x nf (one row per fitted
+      // band, a handful), Marquardt's λ D bounds its conditioning, and an
+      // inexact step only costs an iteration, since the step is accepted
+      // on the cost and the cost, the gradient and k come from the QR of Φ
+      // above. The estimate's accuracy does not pass through this solve.
       ldlt.compute(M);
       delta = -ldlt.solve(g);
       l0_trial = (l0 + delta).cwiseMax(p.l0_lower).cwiseMin(p.l0_upper);

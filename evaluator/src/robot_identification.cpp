@@ -25,8 +25,8 @@ struct ValidationErrors {
 };
 
 ValidationErrors validationErrors(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
-                                  const JointParameters& xi, const MotionData& d, double stop_velocity) {
-  const Eigen::MatrixXd tau = inverseDynamics(model, base, phi, d);
+                                  const JointParameters& xi, const MotionData& d, double stop_velocity, int threads) {
+  const Eigen::MatrixXd tau = inverseDynamics(model, base, phi, d, threads);
   const Eigen::MatrixXd act = actuatorTorque(model, xi, d, tau, stop_velocity);
   const int nj = model.num_joints;
   ValidationErrors e;
@@ -63,13 +63,13 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
 }
 
 int validationJoint(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi_apriori,
-                    const std::vector<MotionData>& data, double stop_velocity, std::string* reason) {
+                    const std::vector<MotionData>& data, double stop_velocity, std::string* reason, int threads) {
   const int nj = model.num_joints;
   Eigen::VectorXd load = Eigen::VectorXd::Zero(nj);  // Σ τ² over sliding samples
   Eigen::VectorXi sliding = Eigen::VectorXi::Zero(nj);
   int samples = 0;
   for (const MotionData& d : data) {
-    const Eigen::MatrixXd tau = inverseDynamics(model, base, phi_apriori, d);
+    const Eigen::MatrixXd tau = inverseDynamics(model, base, phi_apriori, d, threads);
     samples += d.numSamples();
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int j = 0; j < nj; ++j) {
@@ -138,6 +138,7 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
   out.base_only = identifyBaseLinkOnly(model, out.base, fit_data, options.identification);
 
   const double stop = options.identification.stop_velocity;
+  const int threads = options.identification.threads;
   std::vector<int> joints;
   if (!inputs.validation_joints.empty()) {
     for (const std::string& name : inputs.validation_joints) {
@@ -147,7 +148,8 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
     }
     v.joints_reason = "declared in the scene";
   } else {
-    joints.push_back(validationJoint(model, out.base, out.full.phi_apriori, validation_data, stop, &v.joints_reason));
+    joints.push_back(validationJoint(model, out.base, out.full.phi_apriori, validation_data, stop, &v.joints_reason,
+                                     options.identification.threads));
   }
   for (int j : joints) v.joints.push_back(model.joint_name[j]);
 
@@ -156,8 +158,8 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
   // while sliding every term of the joint equation is known.
   std::vector<double> id_joint, ap_joint, id_base, ap_base, id_slide, ap_slide;
   for (const MotionData& d : validation_data) {
-    const ValidationErrors id = validationErrors(model, out.base, out.full.phi, out.full.xi, d, stop);
-    const ValidationErrors ap = validationErrors(model, out.base, out.full.phi_apriori, out.full.xi_apriori, d, stop);
+    const ValidationErrors id = validationErrors(model, out.base, out.full.phi, out.full.xi, d, stop, threads);
+    const ValidationErrors ap = validationErrors(model, out.base, out.full.phi_apriori, out.full.xi_apriori, d, stop, threads);
     std::vector<double> tid, tap;
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int j : joints) {

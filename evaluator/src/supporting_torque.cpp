@@ -38,7 +38,7 @@ SupportCurves supportCurves(const EvaluationInputs& inputs, const Identification
   };
   const ModelSet identified{id.full.phi, id.full.xi}, apriori{id.full.phi_apriori, id.full.xi_apriori};
   auto actuator = [&](const ModelSet& m, const MotionData& d, Eigen::MatrixXd* dynamics) {
-    const Eigen::MatrixXd tau = inverseDynamics(model, id.base, m.phi, d);
+    const Eigen::MatrixXd tau = inverseDynamics(model, id.base, m.phi, d, options.identification.threads);
     // τ_dyn of A(4): what the joints need for the motion beyond what the
     // ground gives them, A(5) lower rows: Y_j φ − F_j.
     *dynamics = tau.rightCols(nj) - d.F.rightCols(nj);

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <string>
 #include <stdexcept>
 
 #include "suitsim/experiment/interrupt.h"
@@ -16,6 +18,7 @@
 #include "suitsim/experiment/runner.h"
 #include "suitsim/recorder.h"
 #include "suitsim/servo.h"
+#include "suitsim/servo_stability.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
 
@@ -110,6 +113,77 @@ void writeSensorHeader(std::FILE* f, const io::Scene& scene, const Sensors& sens
   std::fprintf(f, "time[s]");
   for (const std::string& c : sensors.columns()) std::fprintf(f, ",%s", c.c_str());
   std::fputc('\n', f);
+}
+
+// The servo's check (servo_stability.h) for a trial, or nothing without a servo.
+std::optional<ServoStability> servoCheck(const io::Scene& scene, const io::SimulationSettings& sim) {
+  if (!scene.robot || !scene.robot->has_servo) return std::nullopt;
+  const io::RobotSetup& r = *scene.robot;
+  return checkServoStability(scene.model, r.gains, r.servo_rate, sim.dt, sim.integrator);
+}
+
+// Why a run diverged, as far as the checks can tell: the servoed joint
+// closest to (or past) its bound, or the stiffest spring or contact, which
+// ever is nearer its own limit (omega dt against about 2, step.h). When
+// neither is past its limit, the message says so rather than blame one.
+std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time) {
+  const double omega_dt = maxNaturalFrequency(scene.model) * sim.dt;
+  char head[200];
+  std::snprintf(head, sizeof head,
+                "the simulation diverged at t = %.6g s (a position, velocity or recorded value became non-finite); ",
+                time);
+  std::string message = head;
+  const std::optional<ServoStability> servo = servoCheck(scene, sim);
+  const ServoJointCheck* worst = servo && servo->worst >= 0 ? &servo->joints[servo->worst] : nullptr;
+  char springs[200];
+  std::snprintf(springs, sizeof springs,
+                "the stiffest spring or contact has omega * dt = %.3g (explicit integrators need well below 2)",
+                omega_dt);
+  const bool servo_first = worst && worst->bound_fraction >= 0.5 * omega_dt;
+  const double nearest = servo_first ? worst->bound_fraction : 0.5 * omega_dt;
+  message += nearest >= 1.0 ? "likely culprit: "
+                            : "no check put anything past its bound (they take each joint alone, at the initial "
+                              "pose); nearest to it: ";
+  if (servo_first) {
+    message += "the servo of " + describeServoCheck(scene.model, *servo, *worst) + "; " + springs;
+  } else {
+    message += std::string(springs) + "; try a smaller --dt";
+    if (worst) {
+      char closest[160];
+      std::snprintf(closest, sizeof closest, " (the servoed joint nearest its bound, '%s', is at %.3g of it)",
+                    scene.model.hinge_name[worst->hinge].c_str(), worst->bound_fraction);
+      message += closest;
+    }
+  }
+  return message;
+}
+
+// Before anything runs: a servo loop that reverses (servo_stability.h) diverges
+// whatever the rest of the robot does (its kd T / I_eff is a lower bound on
+// the whole servo's largest mode), so the scene is refused at the <servo>
+// that set the gain. A loop that only lags may be damped by the servos of
+// the joints it is coupled to and by friction, which the 1-DOF model leaves
+// out: that is a warning (once per joint).
+void refuseDivergingServo(const TrialJob& job, const std::string& scene_path, std::vector<std::string>* warnings,
+                          std::vector<int>* warned) {
+  const std::optional<ServoStability> servo = servoCheck(job.scene, job.sim);
+  if (!servo) return;
+  const io::RobotSetup& r = *job.scene.robot;
+  for (const ServoJointCheck& j : servo->joints) {
+    if (j.loop.reverses) {
+      const int line = r.gain_line[j.hinge];
+      const double value = j.gain == "kd" ? j.kd : j.kp;
+      char got[64];
+      std::snprintf(got, sizeof got, " (got %.6g)", value);
+      throw io::SceneError(scene_path + (line > 0 ? ":" + std::to_string(line) : std::string()) +
+                           ": <servo> attribute '" + j.gain + "' makes the servo loop diverge: " +
+                           describeServoCheck(job.scene.model, *servo, j) + got);
+    }
+    if (j.loop.lags && warnings && std::find(warned->begin(), warned->end(), j.hinge) == warned->end()) {
+      warned->push_back(j.hinge);
+      warnings->push_back("the servo loop may diverge at " + describeServoCheck(job.scene.model, *servo, j));
+    }
+  }
 }
 
 fs::path partialName(const fs::path& final_name) {
@@ -254,12 +328,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     return;
   }
   if (diverged) {
-    char message[256];
-    std::snprintf(message, sizeof message,
-                  "the simulation diverged at t = %.6g s (a position, velocity or recorded value became non-finite); "
-                  "try a smaller --dt (omega * dt of the stiffest element is %.3g)",
-                  state.time, maxNaturalFrequency(model) * sim.dt);
-    job.error = message;
+    job.error = divergenceMessage(scene, sim, state.time);
     return;
   }
   if (write_failed) {
@@ -320,6 +389,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
     job.dir = t.name.empty() ? out : out / t.name;
     jobs.push_back(std::move(job));
   }
+  std::vector<int> warned;  // hinges already warned about
   for (TrialJob& job : jobs) {
     io::SimulationSettings& sim = job.sim;
     sim = job.scene.simulation;
@@ -349,6 +419,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
         throw io::SceneError(scene_path + ": <sensors> " + e.what());
       }
     }
+    refuseDivergingServo(job, scene_path, warnings, &warned);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];

@@ -677,6 +677,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   // Servo gains per hinge, and its rate.
   const int first_hinge = builder.numHinges() - static_cast<int>(robot.movableJoints().size());
   setup.gains.assign(builder.numHinges(), ServoGains{});
+  setup.gain_line.assign(builder.numHinges(), 0);
   bool rate_given = false;
   for (const XMLElement* c : children("servo")) {
     const ElementReader cr = checkedReader(scene_path, c);
@@ -685,7 +686,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       // A coupled <mimic> follower has no motor: named, it is an error;
       // by default (all joints) it is left out.
       if (cr.has("joints")) rejectFollower(cr, "joints", robot, j);
-      if (robot.mimicLeader(j) < 0) setup.gains[setup.compiled.joint_hinge[j]] = g;
+      if (robot.mimicLeader(j) < 0) {
+        setup.gains[setup.compiled.joint_hinge[j]] = g;
+        setup.gain_line[setup.compiled.joint_hinge[j]] = c->GetLineNum();
+      }
     }
     if (cr.has("rate")) {
       const double rate = cr.positive("rate", cr.number("rate"));

@@ -15,14 +15,18 @@
 // with the a-priori parameters (the residual the static friction must hold).
 //
 // Estimation: weighted least squares A(13)-(14), regularised toward the
-// a-priori values A(15) with weights normalised as A(16)-(20). The row
+// a-priori values A(15) with weights normalised as A(16)-(20), solved by
+// orthogonal factorisation of the stacked weighted rows with the
+// regularisation as extra rows (least_squares.h), never by the normal
+// equations, which square the condition number. The row
 // weights W_o, W_j are the inverse residual variances of each equation
 // (a first unweighted pass gives them), as A §3.2 suggests ("according to
 // the variance of the measured force or moment in each equation").
 //
 // Reliability (Kang et al. 2023): the condition number of the stacked,
-// weighted regressor with unit-norm columns, and the relative standard
-// deviation of each estimate, σ_p / |p|, from σ² (AᵀWA + W_reg)⁻¹.
+// weighted regressor with unit-norm columns (its own singular values), and
+// the relative standard deviation of each estimate, σ_p / |p|, from the
+// data's σ² (AᵀWA)⁻¹ (the regularisation left out, see RobotIdentification).
 #pragma once
 
 #include <string>
@@ -122,6 +126,11 @@ struct IdentificationOptions {
   double slip_velocity = 0.05;    ///< |θ̇| above this (rad/s) counts as sliding (Excluded)
   double motion_margin_s = 0.1;   ///< sliding needed on both sides of a used sample (Excluded)
   double static_quantile = 0.99;  ///< quantile of the held torque taken as τ_s^max (Excluded)
+  /// OpenMP threads for the regressor rows and the least squares (0:
+  /// OpenMP's default, omp_get_max_threads()). The estimates are the same
+  /// to the bit for any count: samples and equations are split in fixed
+  /// pieces and combined in a fixed order (least_squares.h).
+  int threads = 0;
 };
 
 /// Result of the full identification A(13)-(20).
@@ -169,8 +178,10 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
 
 /// Inverse dynamics Y φ (+ the trial's held loads) per sample: (N x nv),
 /// base rows then joint torques (contact forces not subtracted).
+/// `threads`: OpenMP threads for the per-sample loop (0: OpenMP's default);
+/// the result does not depend on it.
 Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
-                                const MotionData& motion);
+                                const MotionData& motion, int threads = 0);
 
 /// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o − τ_f,
 /// (N x num_joints). A stopped joint's static friction takes the sign of

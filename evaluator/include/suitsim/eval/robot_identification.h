@@ -16,6 +16,8 @@ namespace suitsim::eval {
 
 struct PipelineOptions {
   ConditioningOptions conditioning;
+  /// Its `threads` is the command line's --threads for the whole pipeline
+  /// (identification, validation, supporting torque).
   IdentificationOptions identification;
 };
 
@@ -73,7 +75,8 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
 /// the one whose a-priori torque, summed in square over the samples where it
 /// slides, is largest (a joint at rest only shows static friction, A(8); a
 /// moving joint with no load shows nothing). `reason` says why, with figures.
+/// `threads`: as IdentificationOptions::threads.
 int validationJoint(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi_apriori,
-                    const std::vector<MotionData>& data, double stop_velocity, std::string* reason);
+                    const std::vector<MotionData>& data, double stop_velocity, std::string* reason, int threads = 0);
 
 }  // namespace suitsim::eval

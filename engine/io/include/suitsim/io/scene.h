@@ -49,6 +49,7 @@ struct RobotSetup {
   CompiledRobot compiled;    ///< where the truth went in the particle model
   bool has_servo = false;
   std::vector<ServoGains> gains;  ///< per hinge
+  std::vector<int> gain_line;     ///< line of the <servo> that set each hinge's gains, 0: none, (num_hinges)
   double servo_rate = 1000.0;     ///< (Hz)
   Motion motion;                  ///< reference for the servo (empty: hold the initial pose)
   /// The suit's bands, A(21)-(25), as the truth has them: via points as (link,

@@ -1,0 +1,109 @@
+// Will a joint servo's sample-and-hold PD loop stay stable? The check that
+// `suitsim info`, `run` and `evaluate` make before anything is simulated,
+// and that names the likely culprit when a run diverges.
+//
+// The springs' bound (omega_max dt, step.h) says nothing about the servo: the
+// servo's torque is computed once per period T and held, and with it the
+// joint's inertia can diverge in a few milliseconds while omega_max dt is
+// tiny. The model here is one joint alone: an inertia I (the least one the
+// joint drives, hingeEffectiveInertia), the joint's own viscous friction,
+// and the PD torque held over the period, advanced by the engine's own
+// integrator formulas. Its period map x_{k+1} = A x_k (x = [theta, T theta'])
+// is affine in the gains, so the stability conditions of its characteristic
+// polynomial p(z) = z^2 - tr A z + det A (Jury: p(1) > 0, p(-1) > 0,
+// |det A| < 1) are straight lines in (kp, kd). Without friction, with
+// a = kp T^2 / I and b = kd T / I:
+//   velocity Verlet, RK4 (exact for a held torque):   b < 2   and  a < 2 b
+//   semi-implicit Euler, servo every step:            b < 2   and  a + 2 b < 4
+// p(-1) > 0 and det > -1 fail when an eigenvalue passes through -1: every
+// period reverses the joint and grows it (|z| >= 1 from the first period
+// past the bound). det < 1 fails when the held proportional torque lags
+// enough to pump energy faster than kd takes it out: a slow oscillation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "suitsim/model.h"
+#include "suitsim/servo.h"
+
+namespace suitsim {
+
+/// Joint-space effective inertia of every hinge (kg m^2), (num_hinges):
+/// 1 / (M^-1)_hh, M the joint-space inertia of the rigid tree the hinged
+/// bodies form (each body's mass, centre of mass and inertia from its
+/// particles), at the model's initial positions, with every other hinge
+/// and a floating root free (no ground contact). That is the least inertia a
+/// torque at the hinge drives. A <mimic> follower moves with its leader (one
+/// coordinate for both): its entry is the follower's share of it. Hinges of
+/// a body that is fixed in the world count as the tree's root.
+std::vector<double> hingeEffectiveInertia(const Model& model);
+
+/// One joint under the servo, reduced to one degree of freedom.
+struct ServoLoop {
+  double inertia = 0.0;     ///< I (kg m^2)
+  double kp = 0.0;          ///< (N m/rad)
+  double kd = 0.0;          ///< (N m s/rad)
+  double viscous = 0.0;     ///< the joint's viscous friction, applied every step (N m s/rad)
+  double dt = 0.0;          ///< integrator step (s)
+  int steps_per_period = 1; ///< steps the torque is held (servo period T = steps_per_period dt)
+  Integrator integrator = Integrator::kVelocityVerlet;
+};
+
+/// Stability of a ServoLoop, in the dimensionless gains a = kp T^2 / I and
+/// b = kd T / I.
+struct ServoLoopStability {
+  double kd_ratio = 0.0;  ///< b = kd T / I
+  /// The largest b with no eigenvalue at or beyond -1 at this kp (the
+  /// reversal bound); +inf when kd has none. Negative when kp alone breaks it.
+  double kd_bound = 0.0;
+  double kp_ratio = 0.0;  ///< a = kp T^2 / I
+  /// The largest a that keeps both bounds at this kd; +inf when there is none.
+  double kp_bound = 0.0;
+  double growth = 0.0;    ///< spectral radius of the period map (per period); > 1 diverges
+  bool reverses = false;  ///< an eigenvalue at or beyond -1: the fast divergence (see above)
+  bool lags = false;      ///< |det| >= 1 with no reversal: the slow, oscillating divergence
+  bool stable() const { return !reverses && !lags; }
+};
+
+/// The period map of `loop` and its bounds. Throws std::invalid_argument
+/// for a non-positive inertia, dt or steps_per_period.
+ServoLoopStability analyseServoLoop(const ServoLoop& loop);
+
+/// The check of one servoed hinge.
+struct ServoJointCheck {
+  int hinge = -1;
+  double inertia = 0.0;  ///< I_eff (kg m^2), hingeEffectiveInertia
+  double kp = 0.0;       ///< (N m/rad)
+  double kd = 0.0;       ///< (N m s/rad)
+  ServoLoopStability loop;
+  /// "kd" or "kp": the gain to lower for a diverging loop (kd when lowering
+  /// it alone can end a reversal; kp otherwise), empty when stable.
+  std::string gain;
+  /// How close to its bound the loop is: the larger of kd_ratio / kd_bound
+  /// and kp_ratio / kp_bound (>= 1: diverges).
+  double bound_fraction = 0.0;
+};
+
+/// Every servoed hinge (kp or kd > 0) of a servo with `gains` (num_hinges)
+/// at `rate_hz`, stepped at `dt` with `integrator`.
+struct ServoStability {
+  double period = 0.0;       ///< T: the longest time a torque is held, whole steps (s)
+  int steps_per_period = 1;  ///< T / dt
+  std::vector<ServoJointCheck> joints;  ///< servoed hinges, in hinge order
+  /// Index in `joints` of the one closest to (or furthest past) its bound; -1 if none.
+  int worst = -1;
+  bool anyReverses() const;
+};
+
+/// The check for a model driven by a JointServo with these gains (one per
+/// hinge) at rate_hz, integrated at dt. Throws std::invalid_argument when
+/// the gains do not match the hinges or rate_hz or dt is not positive.
+ServoStability checkServoStability(const Model& model, const std::vector<ServoGains>& gains, double rate_hz,
+                                   double dt, Integrator integrator);
+
+/// One sentence on a diverging joint, for messages: which joint and gain,
+/// the ratio and its bound, I_eff, T and what to change.
+std::string describeServoCheck(const Model& model, const ServoStability& stability, const ServoJointCheck& joint);
+
+}  // namespace suitsim

@@ -1,0 +1,219 @@
+// The servo stability check at the command line (engine/src/servo_stability.cpp
+// through cli/info_command.cpp and experiment/src/trials.cpp): `info` names
+// the joint and the gain that cannot be stable, `run` and `evaluate` refuse a
+// servo loop that reverses (exit 2, the <servo> line), warn about one that
+// lags, and a run that diverges names its likely culprit. The shipped scenes
+// pass the check in every trial.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "suitsim/articulated.h"
+#include "suitsim/experiment/trials.h"
+#include "suitsim/servo_stability.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using Result = suitsim::testing::CliResult;
+using suitsim::testing::readFile;
+using suitsim::testing::sourcePath;
+
+// The 1-based line of the first line of `text` that contains `needle`, 0 if none.
+int lineOf(const std::string& text, const std::string& needle) {
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find(needle) != std::string::npos) return n;
+  }
+  return 0;
+}
+
+class ServoCheck : public suitsim::testing::CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    timeout_seconds_ = 300;
+    fs::create_directories(cwd());
+  }
+  fs::path cwd() const { return dir_ / "cwd"; }
+  Result run(const std::vector<std::string>& args) { return CliTest::run(args, cwd()); }
+  Json infoJson(const std::string& file) {
+    const Result r = run({"info", file, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return Json::parse(r.out);
+  }
+  static const Json* joint(const Json& check, const std::string& name) {
+    for (const Json& j : check["joints"]) {
+      if (j["name"] == name) return &j;
+    }
+    return nullptr;
+  }
+};
+
+const std::string kKdFixture = "tests/cli/data/servo_kd_too_large.xml";
+const std::string kLagFixture = "tests/cli/data/servo_lagging.xml";
+
+// The fixture's wrist: the hand (0.2 kg, izz 1e-4, centre 2 cm off the axis)
+// is all it turns, and its axis is orthogonal to the shoulder's with the
+// hand's inertia diagonal, so the free shoulder does not lower it.
+constexpr double kWristInertia = 1e-4 + 0.2 * 0.02 * 0.02;
+constexpr double kPeriod = 1e-3;
+
+TEST_F(ServoCheck, InfoNamesTheJointAndTheGainThatDiverge) {
+  const Json j = infoJson(sourcePath(kKdFixture));
+  const Json& check = j["servo_stability"];
+  ASSERT_TRUE(check.is_object()) << j.dump(2);
+  EXPECT_EQ(check["steps_per_period"], 5);  // 1 kHz servo, 0.2 ms step
+  EXPECT_NEAR(check["period_s"].get<double>(), kPeriod, 1e-15);
+  EXPECT_EQ(check["num_joints"], 2);
+  EXPECT_EQ(check["num_diverging"], 1);
+  EXPECT_TRUE(check["run_refuses"].get<bool>());
+  EXPECT_EQ(check["worst"], "wrist");
+  const Json* wrist = joint(check, "wrist");
+  ASSERT_NE(wrist, nullptr);
+  EXPECT_EQ((*wrist)["status"], "diverges");
+  EXPECT_EQ((*wrist)["gain"], "kd");
+  EXPECT_NEAR((*wrist)["inertia_kg_m2"].get<double>(), kWristInertia, 1e-9 * kWristInertia);
+  EXPECT_NEAR((*wrist)["kd_ratio"].get<double>(), 0.5 * kPeriod / kWristInertia, 1e-6);
+  EXPECT_NEAR((*wrist)["kd_bound"].get<double>(), 2.0, 1e-9);  // velocity Verlet, no friction
+  const Json* shoulder = joint(check, "shoulder");
+  ASSERT_NE(shoulder, nullptr);
+  EXPECT_EQ((*shoulder)["status"], "stable");
+  EXPECT_TRUE((*shoulder)["gain"].is_null());
+
+  const Result text = run({"info", sourcePath(kKdFixture)});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("1 DIVERGE (suitsim run refuses)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("diverges: joint 'wrist'"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("kd T / I_eff = 2.78"), std::string::npos) << text.out;
+}
+
+TEST_F(ServoCheck, RunRefusesAtTheServoLine) {
+  const std::string scene = sourcePath(kKdFixture);
+  const int line = lineOf(readFile(scene), "<servo joints=\"wrist\"");
+  ASSERT_GT(line, 0);
+  const Result r = run({"run", scene, "--out", "out"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(scene + ":" + std::to_string(line) + ": <servo> attribute 'kd'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("joint 'wrist'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(got 0.5)"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(fs::is_empty(cwd()));  // nothing written
+}
+
+TEST_F(ServoCheck, EvaluateRefusesBeforeSimulating) {
+  // The small experiment with a derivative gain no joint of it can hold.
+  std::string text = readFile(sourcePath("tests/cli/data/tiny_experiment.xml"));
+  const std::string servo = "<servo kp=\"60\" kd=\"1.5\" rate=\"1000\"/>";
+  ASSERT_NE(text.find(servo), std::string::npos);
+  text.replace(text.find(servo), servo.size(), "<servo kp=\"60\" kd=\"40\" rate=\"1000\"/>");
+  const fs::path scene = dir_ / "tiny_kd.xml";
+  std::ofstream(scene) << text;
+  const int line = lineOf(text, "<servo kp=");
+  const Result r = run({"evaluate", scene.string(), "--out", "out", "--no-plots"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(scene.string() + ":" + std::to_string(line) + ": <servo> attribute 'kd'"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(fs::is_empty(cwd()));
+}
+
+TEST_F(ServoCheck, LaggingLoopIsAWarningAndItsDivergenceNamesTheJoint) {
+  const std::string scene = sourcePath(kLagFixture);
+  const Json j = infoJson(scene);
+  const Json* wrist = joint(j["servo_stability"], "wrist");
+  ASSERT_NE(wrist, nullptr);
+  EXPECT_EQ((*wrist)["status"], "lags");
+  EXPECT_EQ((*wrist)["gain"], "kp");
+  // Velocity Verlet: the lag bound is a < 2 b.
+  EXPECT_NEAR((*wrist)["kp_bound"].get<double>(), 2.0 * (*wrist)["kd_ratio"].get<double>(), 1e-9);
+  EXPECT_FALSE(j["servo_stability"]["run_refuses"].get<bool>());
+
+  const Result r = run({"run", scene, "--out", "out"});
+  EXPECT_NE(r.err.find("warning: the servo loop may diverge at joint 'wrist'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the simulation diverged at t ="), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("likely culprit: the servo of joint 'wrist'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lower kp below"), std::string::npos) << r.err;
+}
+
+TEST_F(ServoCheck, DivergenceNamesTheServoedJointNearestItsBound) {
+  // Past the check (the gains changed after it), a run of the small
+  // experiment with the elbow's kd at three times its bound diverges; the
+  // message names the elbow and kd.
+  suitsim::experiment::SimulationOverrides overrides;
+  overrides.duration = 0.2;
+  std::vector<suitsim::experiment::TrialJob> jobs = suitsim::experiment::prepareTrials(
+      sourcePath("tests/cli/data/tiny_experiment.xml"), "ident_wave", overrides, dir_ / "out");
+  ASSERT_EQ(jobs.size(), 1u);
+  suitsim::io::Scene& s = jobs[0].scene;
+  const int elbow = suitsim::findHinge(s.model, "elbow");
+  ASSERT_GE(elbow, 0);
+  const double inertia = suitsim::hingeEffectiveInertia(s.model)[elbow];
+  s.robot->gains[elbow].kd = 3.0 * 2.0 * inertia * s.robot->servo_rate;
+  EXPECT_FALSE(suitsim::experiment::simulateTrials(jobs, 1));
+  const std::string& error = jobs[0].error;
+  EXPECT_NE(error.find("the simulation diverged at t ="), std::string::npos) << error;
+  EXPECT_NE(error.find("likely culprit: the servo of joint 'elbow'"), std::string::npos) << error;
+  EXPECT_NE(error.find("kd T / I_eff"), std::string::npos) << error;
+  suitsim::experiment::commitTrials(jobs, false);
+}
+
+TEST_F(ServoCheck, DivergenceWithoutAServoCulpritNamesTheSprings) {
+  // A chain of stiff springs at a time step far past their bound: no servo
+  // to blame, so the message points at the springs and --dt.
+  suitsim::experiment::SimulationOverrides overrides;
+  overrides.duration = 0.5;
+  overrides.dt = 2e-3;
+  std::vector<suitsim::experiment::TrialJob> jobs =
+      suitsim::experiment::prepareTrials(sourcePath("scenes/chain_pendulum.xml"), "", overrides, dir_ / "out");
+  EXPECT_FALSE(suitsim::experiment::simulateTrials(jobs, 1));
+  const std::string& error = jobs[0].error;
+  EXPECT_NE(error.find("likely culprit: the stiffest spring or contact"), std::string::npos) << error;
+  EXPECT_NE(error.find("--dt"), std::string::npos) << error;
+  suitsim::experiment::commitTrials(jobs, false);
+}
+
+// Every shipped scene, every trial, as `suitsim run` prepares it: no refusal,
+// no servo warning, and every servoed joint within its bounds.
+TEST_F(ServoCheck, ShippedScenesPass) {
+  int scenes_with_servo = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(sourcePath("scenes"))) {
+    if (e.path().extension() != ".xml") continue;
+    SCOPED_TRACE(e.path().string());
+    std::vector<std::string> warnings;
+    std::vector<suitsim::experiment::TrialJob> jobs;
+    ASSERT_NO_THROW(jobs = suitsim::experiment::prepareTrials(e.path().string(), "", {}, dir_ / "out", &warnings));
+    for (const std::string& w : warnings) EXPECT_EQ(w.find("servo"), std::string::npos) << w;
+    bool servo = false;
+    for (const suitsim::experiment::TrialJob& job : jobs) {
+      if (!job.scene.robot || !job.scene.robot->has_servo) continue;
+      servo = true;
+      const suitsim::io::RobotSetup& r = *job.scene.robot;
+      const suitsim::ServoStability check =
+          suitsim::checkServoStability(job.scene.model, r.gains, r.servo_rate, job.sim.dt, job.sim.integrator);
+      ASSERT_GE(check.worst, 0);
+      for (const suitsim::ServoJointCheck& c : check.joints) {
+        EXPECT_TRUE(c.loop.stable()) << suitsim::describeServoCheck(job.scene.model, check, c);
+      }
+      const suitsim::ServoJointCheck& worst = check.joints[check.worst];
+      std::printf("%s %s: worst %s at %.3g of its bound\n", e.path().filename().c_str(),
+                  job.scene.trial.name.c_str(), job.scene.model.hinge_name[worst.hinge].c_str(),
+                  worst.bound_fraction);
+    }
+    scenes_with_servo += servo ? 1 : 0;
+  }
+  EXPECT_GE(scenes_with_servo, 2);
+}
+
+}  // namespace
