@@ -220,6 +220,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
       eval::pairTrials(inputs);
       if (!sameLayout(layoutOf(inputs), layout)) throw std::invalid_argument("the suits differ from the first point's");
       eval::EvaluationOptions eo;
+      eo.pipeline.identification.threads = 1;  // the points are the parallelism
       const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
       const report::Truth truth = report::loadTruth(scene.string());
       const report::Score score = report::scoreEvaluation(result, truth);

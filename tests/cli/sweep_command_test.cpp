@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "cli_runner.h"
@@ -13,6 +15,7 @@
 
 namespace {
 
+namespace fs = std::filesystem;
 using suitsim::testing::CliResult;
 using suitsim::testing::readFile;
 using suitsim::testing::sourcePath;
