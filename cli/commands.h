@@ -24,6 +24,8 @@ Command addRunCommand(CLI::App& suitsim);
 Command addInfoCommand(CLI::App& suitsim);  // writes no file
 Command addIdentifyCommand(CLI::App& suitsim);
 Command addEvaluateCommand(CLI::App& suitsim);
+Command addSweepCommand(CLI::App& suitsim);         // sweep_command.cpp
+Command addSweepSummaryCommand(CLI::App& suitsim);
 
 /// --rest-rows exclude|sign-rule (identify and evaluate).
 CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::RestRows* rows);

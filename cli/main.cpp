@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   // the usage, instead of CLI11's "A subcommand is required".
   suitsim.require_subcommand(0, 1);
   const std::vector<Command> commands = {addRunCommand(suitsim), addEvaluateCommand(suitsim),
-                                         addIdentifyCommand(suitsim), addInfoCommand(suitsim)};
+                                         addIdentifyCommand(suitsim), addInfoCommand(suitsim),
+                                         addSweepCommand(suitsim), addSweepSummaryCommand(suitsim)};
   for (const Command& c : commands) c.app->group("Commands");  // the heading in --help
   if (const auto code = parseCommandLine(suitsim, argc, argv)) return *code;
   for (const Command& c : commands) {

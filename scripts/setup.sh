@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev libtinyxml2-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libbenchmark-dev
   libmujoco-dev  # optional: the MuJoCo cross-check test and benchmark
+  libopenmpi-dev openmpi-bin  # optional: sweeps across processes (mpirun)
   python3-matplotlib
   libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth
 )

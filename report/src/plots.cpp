@@ -48,13 +48,41 @@ int spawnAndWait(const std::vector<std::string>& args, const fs::path& log, std:
 
 }  // namespace
 
-fs::path findPlotScript(const fs::path& exe) {
+fs::path findScript(const fs::path& exe, const std::string& name) {
   const fs::path dir = exe.parent_path();
-  for (const fs::path& p : {dir / "plot_support.py", dir / ".." / "share" / "suitsim" / "plot_support.py"}) {
+  for (const fs::path& p : {dir / name, dir / ".." / "share" / "suitsim" / name}) {
     std::error_code ec;
     if (fs::is_regular_file(p, ec)) return p;
   }
   return {};
+}
+
+fs::path findPlotScript(const fs::path& exe) { return findScript(exe, "plot_support.py"); }
+
+bool runPythonScript(const fs::path& script, const std::vector<std::string>& args, const fs::path& log_dir,
+                     std::string* note) {
+  std::error_code ec;
+  const std::string python = fs::exists("/usr/bin/python3", ec) ? "/usr/bin/python3" : "python3";
+  std::vector<std::string> argv = {python, script.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const fs::path log = log_dir / ".plot.log";
+  std::string error;
+  const int status = spawnAndWait(argv, log, &error);
+  std::string output;
+  if (std::FILE* f = std::fopen(log.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, f)) output = buf;  // its last line says why
+    std::fclose(f);
+  }
+  fs::remove(log, ec);
+  if (status == 0) return true;
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  *note = "plots skipped: " +
+          (error.empty() ? python + " " + script.string() + " exited with status " + std::to_string(status) +
+                               (output.empty() ? "" : " (" + output + ")")
+                         : error) +
+          " (scripts/setup.sh installs python3-matplotlib)";
+  return false;
 }
 
 std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& curves_dir,

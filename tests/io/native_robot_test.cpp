@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "suitsim/io/scene.h"
 
@@ -10,6 +12,32 @@ namespace suitsim::io {
 namespace {
 
 const std::string kData = SUITSIM_SOURCE_DIR "/tests/io/data/";
+
+// A scene written elsewhere (a sweep's point) finds its robot through the
+// root's relative_to, absolute or relative to the scene's own folder; without
+// it the same file's robot is looked for beside the scene.
+TEST(NativeRobot, RelativeToMovesWhereTheScenesFilesAreFound) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "suitsim_relative_to";
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& root_attrs) {
+    std::ofstream(dir / name) << "<?xml version=\"1.0\"?>\n<scene name=\"moved\"" << root_attrs
+                              << ">\n  <simulation integrator=\"velocity_verlet\" dt=\"1e-4\" duration=\"0.1\"/>\n"
+                                 "  <robot urdf=\"arm.urdf\" base=\"fixed\"/>\n</scene>\n";
+    return (dir / name).string();
+  };
+  const Scene absolute = loadScene(write("absolute.xml", " relative_to=\"" + kData + "\""));
+  ASSERT_TRUE(absolute.robot);
+  EXPECT_EQ(absolute.robot->truth.links.size(), loadScene(kData + "arm_urdf_scene.xml").robot->truth.links.size());
+  const std::string up = std::filesystem::relative(kData, dir).string();
+  EXPECT_TRUE(loadScene(write("relative.xml", " relative_to=\"" + up + "\"")).robot);
+  try {
+    loadScene(write("plain.xml", ""));
+    ADD_FAILURE() << "the robot was found without relative_to";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find((dir / "arm.urdf").string()), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
 
 TEST(NativeRobot, SameTreeAsTheEquivalentUrdf) {
   const Scene from_urdf = loadScene(kData + "arm_urdf_scene.xml");

@@ -125,10 +125,16 @@ Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
 
 namespace {
 
-std::string resolve(const std::string& scene_path, const std::string& file) {
+// A file the scene names, relative to the scene's folder, or to the folder
+// its root's relative_to gives (itself relative to the scene's folder when
+// not absolute): a sweep writes each point's scene elsewhere and keeps the
+// base scene's file names meaning what they meant (docs/scene-format.md).
+std::string resolve(const std::string& scene_path, const XMLElement* element, const std::string& file) {
   const std::filesystem::path p(file);
   if (p.is_absolute()) return file;
-  return (std::filesystem::path(scene_path).parent_path() / p).lexically_normal().string();
+  std::filesystem::path base = std::filesystem::path(scene_path).parent_path();
+  if (const char* relative_to = element->GetDocument()->RootElement()->Attribute("relative_to")) base /= relative_to;
+  return (base / p).lexically_normal().string();
 }
 
 [[noreturn]] void csvFail(const std::string& path, int line, const std::string& problem) {
@@ -415,7 +421,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     r.fail("needs either a urdf attribute or <link> and <joint> children, not both");
   }
   if (r.has("urdf")) {
-    const std::string urdf_path = resolve(scene_path, r.text("urdf"));
+    const std::string urdf_path = resolve(scene_path, element, r.text("urdf"));
     try {
       setup.truth = loadUrdf(urdf_path);
     } catch (const SceneError& e) {
@@ -739,7 +745,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (mr.has("file") == has_keyframes) mr.fail("needs either a file attribute or <keyframe> children, not both");
     if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
     if (mr.has("file")) {
-      const std::string file = resolve(scene_path, mr.text("file"));
+      const std::string file = resolve(scene_path, m, mr.text("file"));
       const MotionTable table = readMotionCsv(file);
       std::vector<int> hinges;
       for (const std::string& name : table.joints) {

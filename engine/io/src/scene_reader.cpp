@@ -586,7 +586,7 @@ const XMLElement* checkScene(const std::string& path, tinyxml2::XMLDocument& doc
   const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
 
   // Pass 1: unknown elements and attributes, anywhere in the file.
-  const ElementReader root_reader(path, root, {"name"});
+  const ElementReader root_reader(path, root, {"name", "relative_to"});
   rejectUnknownChildren(path, root, {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record",
                                      "robot", "experiment"});
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
@@ -766,7 +766,7 @@ Scene loadScene(const std::string& path, const std::string& trial_name) {
   tinyxml2::XMLDocument doc;
   const XMLElement* root = checkScene(path, doc);
   const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
-  const ElementReader root_reader(path, root, {"name"});
+  const ElementReader root_reader(path, root, {"name", "relative_to"});
   const std::vector<TrialSpec> trials = readTrials(path, root);
   TrialSpec trial;
   if (!trials.empty()) {

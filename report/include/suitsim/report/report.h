@@ -69,4 +69,14 @@ std::vector<std::string> writePlots(const std::filesystem::path& out_dir, const 
 /// when neither exists.
 std::filesystem::path findPlotScript(const std::filesystem::path& exe);
 
+/// A helper script `name` beside the program `exe` or in
+/// ../share/suitsim (installed); empty when neither has it.
+std::filesystem::path findScript(const std::filesystem::path& exe, const std::string& name);
+
+/// Runs Debian's python3 on `script` with `args` (an argument vector, no
+/// shell), its output into a log in `log_dir` that is removed afterwards.
+/// False with `note` saying why (and the script's last line) when it fails.
+bool runPythonScript(const std::filesystem::path& script, const std::vector<std::string>& args,
+                     const std::filesystem::path& log_dir, std::string* note);
+
 }  // namespace suitsim::report

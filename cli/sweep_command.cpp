@@ -1,0 +1,167 @@
+// `suitsim sweep SPEC --out DIR` and `suitsim sweep-summary DIR`
+// (docs/sweeps.md): parsing and reporting only; the work is the sweep
+// library's.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "command_line.h"
+#include "commands.h"
+#include "suitsim/experiment/interrupt.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/report/report.h"
+#include "suitsim/sweep/mpi_link.h"
+#include "suitsim/sweep/summary.h"
+#include "suitsim/sweep/sweep.h"
+
+namespace suitsim::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct SweepCommandOptions {
+  std::string spec;
+  std::string out;
+  int threads = 0;  // 0: one per core alone, one per rank under mpirun
+  bool keep_streams = false;
+  bool plots = true;
+  bool quiet = false;
+};
+
+fs::path plotScript(bool plots) {
+  if (!plots) return {};
+  std::error_code ec;
+  return report::findScript(fs::read_symlink("/proc/self/exe", ec), "plot_sweep.py");
+}
+
+int summarize(const fs::path& out, bool plots, bool quiet) {
+  const sweep::SummaryFiles files = sweep::writeSummary(out, plotScript(plots));
+  if (!quiet) {
+    if (plots && !files.note.empty()) std::fprintf(stderr, "warning: %s\n", files.note.c_str());
+    std::printf("wrote %s and %zu plots\n", (out / "summary.md").c_str(), files.pngs.size());
+  }
+  return 0;
+}
+
+int sweepChecked(const SweepCommandOptions& opt) {
+  sweep::MpiLink& mpi = sweep::MpiLink::instance();
+  std::string mpi_error;
+  if (!mpi.start(nullptr, nullptr, &mpi_error)) {
+    std::fprintf(stderr, "error: %s\n", mpi_error.c_str());
+    return 2;
+  }
+  // A failure on one rank must end them all: the others would wait for it.
+  const auto finish = [&mpi](int code) {
+    if (mpi.size() > 1 && code != 0) mpi.abort(code);
+    mpi.stop();
+    return code;
+  };
+  const bool writer = mpi.rank() == 0;
+  const bool quiet = opt.quiet || !writer;
+  sweep::SweepSpec spec;
+  try {
+    spec = sweep::readSweep(opt.spec);
+  } catch (const io::SceneError& e) {
+    if (writer) std::fprintf(stderr, "error: %s\n", e.what());
+    return finish(2);
+  }
+  const fs::path out(opt.out);
+  std::error_code ec;
+  const bool out_existed = fs::exists(out, ec);
+  fs::create_directories(out, ec);
+  if (ec) {
+    std::fprintf(stderr, "error: cannot create '%s': %s\n", out.c_str(), ec.message().c_str());
+    return finish(1);
+  }
+  sweep::SweepOptions so;
+  so.threads = opt.threads > 0 ? opt.threads : (mpi.size() > 1 ? 1 : omp_get_num_procs());
+  so.keep_streams = opt.keep_streams;
+  so.quiet = quiet;
+  const std::size_t total = sweep::enumeratePoints(spec).size();
+  if (!quiet) {
+    std::fprintf(stderr, "sweep %s: %zu points on %d process%s x %d thread%s\n", spec.name.c_str(), total, mpi.size(),
+                 mpi.size() > 1 ? "es" : "", so.threads, so.threads > 1 ? "s" : "");
+  }
+  experiment::installInterruptHandlers();
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t landed = 0;  // rows this run added to the table (any rank's)
+  try {
+    sweep::runSweep(spec, out, so, [&](const sweep::Point& p, std::size_t done, std::size_t all) {
+      ++landed;
+      if (quiet) return;
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::fprintf(stderr, "[%zu/%zu] %s done (%.0f s)\n", done, all, p.id.c_str(), t);
+    });
+  } catch (const io::SceneError& e) {
+    // A point's scene that cannot be evaluated: nothing has run.
+    if (writer) std::fprintf(stderr, "error: %s\n", e.what());
+    std::error_code ignored;
+    if (!out_existed) fs::remove_all(out, ignored);
+    return finish(2);
+  } catch (const sweep::Interrupted&) {
+    const int sig = experiment::interruptSignal() ? experiment::interruptSignal() : 2;
+    if (writer) {
+      std::fprintf(stderr, "interrupted: the rows written so far stay in %s; run the same command to go on\n",
+                   (out / "results.csv").c_str());
+    }
+    return finish(128 + sig);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return finish(1);
+  }
+  int code = 0;
+  if (writer) {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!quiet) {
+      std::fprintf(stderr, "%zu points run in %.1f s (%zu were already in the table)\n", landed, wall,
+                   total - landed);
+    }
+    try {
+      code = summarize(out, opt.plots, quiet);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      code = 1;
+    }
+  }
+  return finish(code);
+}
+
+}  // namespace
+
+Command addSweepCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<SweepCommandOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "sweep", "evaluate every point of a sweep file (a grid or random draws of scene attributes, times seeds); "
+               "resumable; runs across processes under mpirun");
+  addSceneArgument(*app, &opt->spec, "SPEC", "the sweep file (see docs/sweeps.md)");
+  addOutOption(*app, &opt->out, "where results.csv, summary.md and points/ go (an existing table is continued)");
+  addThreadsOption(*app, &opt->threads,
+                   "points run at once by this process (default: one per core; one per rank under mpirun)");
+  app->add_flag("--keep-streams", opt->keep_streams, "keep each point's sensor streams (points/<id>/trials/)");
+  app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
+  addQuietFlag(*app, &opt->quiet, "errors only");
+  return {app, [opt] { return sweepChecked(*opt); }};
+}
+
+Command addSweepSummaryCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<SweepCommandOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "sweep-summary", "rebuild a sweep's summary.md and plots from its results.csv alone");
+  addSceneArgument(*app, &opt->out, "DIR", "the sweep's output folder (holding results.csv)");
+  app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
+  addQuietFlag(*app, &opt->quiet, "errors only");
+  return {app, [opt] {
+            try {
+              return summarize(opt->out, opt->plots, opt->quiet);
+            } catch (const std::exception& e) {
+              std::fprintf(stderr, "error: %s\n", e.what());
+              return 2;
+            }
+          }};
+}
+
+}  // namespace suitsim::cli

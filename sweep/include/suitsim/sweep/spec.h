@@ -1,0 +1,82 @@
+// A sweep file: one base scene, the scene attributes to vary and how, and
+// the noise seeds per point (docs/sweeps.md). Reading it checks every path
+// against the base scene; running it is sweep.h's job.
+//
+//   <sweep name="stiffness" scene="../jvrc1_protocol.xml">
+//     <parameter name="k_A" from="50" to="800" count="16">
+//       <set attribute="robot/suit[@name='normal']/band[@group='A']@stiffness"/>
+//       <set attribute="robot/suit[@name='modified']/band[@group='A']@stiffness" scale="2"/>
+//     </parameter>
+//     <seeds attribute="robot/sensors@seed" count="5" first="1"/>
+//   </sweep>
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace suitsim::sweep {
+
+/// One step of an attribute path: an element name and the attribute values
+/// it must have ("band[@group='A']" is {"band", {{"group", "A"}}}).
+struct PathStep {
+  std::string element;
+  std::vector<std::pair<std::string, std::string>> conditions;
+};
+
+/// "robot/suit[@name='normal']/band[@group='A']@stiffness": element steps
+/// from the scene's root element, then the attribute they all get.
+struct AttributePath {
+  std::string text;
+  std::vector<PathStep> steps;
+  std::string attribute;
+};
+
+/// Parses `text`; false with `error` set when it is not a path.
+bool parseAttributePath(const std::string& text, AttributePath* path, std::string* error);
+
+/// Where a parameter's value goes: every attribute `path` names, times
+/// `scale` when scaled (numeric values only).
+struct Target {
+  AttributePath path;
+  double scale = 1.0;
+  bool scaled = false;
+  int line = 0;
+};
+
+/// A varied scene attribute. Its values are the exact strings written into
+/// the scene (a grid's numbers are formatted once, with 10 significant
+/// digits, so the table shows what ran).
+struct Parameter {
+  std::string name;             ///< column name in the results table
+  std::vector<std::string> values;
+  std::vector<Target> targets;
+  bool numeric = false;         ///< every value is a number (plots use it as an axis)
+  int line = 0;
+};
+
+/// The noise seeds each point runs with: `count` seeds first, first + 1, ...
+/// written into `path` (count 0: no seed attribute, one run per point).
+struct Seeds {
+  AttributePath path;
+  int count = 0;
+  std::int64_t first = 1;
+  int line = 0;
+};
+
+struct SweepSpec {
+  std::string path;        ///< the sweep file
+  std::string name;
+  std::string scene;       ///< the base scene, resolved against the sweep file's folder
+  int scene_line = 0;      ///< line of the scene attribute (the root element)
+  std::vector<Parameter> parameters;
+  Seeds seeds;
+};
+
+/// Reads and checks a sweep file: its syntax (io::SceneError "path:line:
+/// problem", as for scenes), that the base scene is readable XML, and that
+/// every attribute path names at least one element of it. Whether the
+/// values make a valid scene is checked by checkPoints (sweep.h).
+SweepSpec readSweep(const std::string& path);
+
+}  // namespace suitsim::sweep

@@ -1,0 +1,24 @@
+// The summary of a sweep, made from DIR/results.csv alone (so it can be
+// rebuilt after the fact, or from a table gathered elsewhere): summary.md
+// with, per approach and group, the error's distribution over all points
+// and against each varied parameter (mean, spread over seeds and the other
+// parameters, share within 1 %), and plots drawn by scripts/plot_sweep.py.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace suitsim::sweep {
+
+struct SummaryFiles {
+  std::vector<std::string> pngs;  ///< file names under DIR
+  std::string note;               ///< why plots were skipped, when they were
+};
+
+/// Reads DIR/results.csv and writes DIR/summary.md (and the plots when
+/// `plot_script` is not empty). Throws std::runtime_error for a missing or
+/// malformed table or a file it cannot write.
+SummaryFiles writeSummary(const std::filesystem::path& out, const std::filesystem::path& plot_script);
+
+}  // namespace suitsim::sweep

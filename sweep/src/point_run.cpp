@@ -1,0 +1,269 @@
+// One point of a sweep: the whole evaluation of its scene, as `suitsim
+// evaluate` does it, through the libraries, on one thread.
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "suitsim/eval/evaluation.h"
+#include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/supporting_torque.h"
+#include "suitsim/experiment/interrupt.h"
+#include "suitsim/experiment/trials.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/report/report.h"
+#include "suitsim/report/scoring.h"
+#include "suitsim/report/truth.h"
+#include "suitsim/sweep/sweep.h"
+#include "suitsim/sweep/table.h"
+
+namespace suitsim::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string number(double x) {
+  if (!std::isfinite(x)) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
+
+ResultLayout layoutOf(const eval::EvaluationInputs& inputs) {
+  ResultLayout layout;
+  for (const eval::TrialInfo& t : inputs.trials) {
+    if (t.purpose != "evaluation" || t.suit == "none" || t.suit.empty()) continue;
+    bool known = false;
+    for (const ResultLayout::Suit& s : layout.suits) known = known || s.name == t.suit;
+    if (known) continue;
+    ResultLayout::Suit suit{t.suit, {}};
+    for (const eval::BandRoute& b : t.bands) {
+      bool seen = false;
+      for (const std::string& g : suit.groups) seen = seen || g == b.group;
+      if (!seen) suit.groups.push_back(b.group);
+    }
+    layout.suits.push_back(suit);
+  }
+  return layout;
+}
+
+bool sameLayout(const ResultLayout& a, const ResultLayout& b) {
+  if (a.suits.size() != b.suits.size()) return false;
+  for (std::size_t s = 0; s < a.suits.size(); ++s) {
+    if (a.suits[s].name != b.suits[s].name || a.suits[s].groups != b.suits[s].groups) return false;
+  }
+  return true;
+}
+
+std::string describe(const ResultLayout& l) {
+  std::string out;
+  for (const ResultLayout::Suit& s : l.suits) {
+    out += (out.empty() ? "" : "; ") + s.name + ":";
+    for (const std::string& g : s.groups) out += " " + g;
+  }
+  return out.empty() ? "no suit" : out;
+}
+
+void writeText(const fs::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) throw std::runtime_error("cannot write '" + file.string() + "'");
+}
+
+// Loads what the evaluation of `scene` needs, as `suitsim evaluate` checks
+// it before running: the trials, the evaluator's inputs, the truth.
+eval::EvaluationInputs checkScene(const std::string& scene, const fs::path& trials_dir) {
+  experiment::prepareTrials(scene, "", {}, trials_dir);
+  eval::EvaluationInputs inputs = eval::loadEvaluationInputs(scene);
+  report::loadTruth(scene);
+  if (inputs.trials.front().name.empty()) {
+    throw std::invalid_argument(scene + ": no <experiment>: a sweep point is an evaluation and needs trials");
+  }
+  eval::pairTrials(inputs);
+  return inputs;
+}
+
+}  // namespace
+
+std::vector<std::string> resultsHeader(const SweepSpec& spec, const ResultLayout& layout) {
+  std::vector<std::string> h{"point", "id"};
+  for (const Parameter& p : spec.parameters) h.push_back(p.name);
+  if (spec.seeds.count > 0) h.push_back("seed");
+  h.push_back("status");
+  for (const ResultLayout::Suit& s : layout.suits) {
+    for (const std::string& g : s.groups) {
+      const std::string prefix = s.name + "." + g + ".";
+      h.push_back(prefix + "true_stiffness");
+      for (eval::SupportMethod m : eval::kSupportMethods) {
+        h.push_back(prefix + eval::methodKey(m) + ".stiffness");
+        h.push_back(prefix + eval::methodKey(m) + ".relative_error");
+      }
+    }
+  }
+  for (const char* c : {"identification.condition_number", "identification.determined_1pct",
+                        "identification.total_mass_relative_error", "validation.torque_rmse",
+                        "validation.torque_rmse_apriori", "simulation_time_s", "wall_time_s"}) {
+    h.push_back(c);
+  }
+  return h;
+}
+
+ResultLayout checkPoints(const SweepSpec& spec, const std::string& base_xml, const fs::path& scratch,
+                         bool every_value) {
+  const std::vector<Point> all = enumeratePoints(spec);
+  const Point& first = all.front();
+  ResultLayout layout;
+  bool have_layout = false;
+  // The first point, then each parameter's values in turn (the seed is an
+  // integer the scene takes for any point, so its first value stands for all).
+  std::vector<std::pair<int, Point>> variants{{-1, first}};
+  for (std::size_t k = 0; every_value && k < spec.parameters.size(); ++k) {
+    for (std::size_t v = 1; v < spec.parameters[k].values.size(); ++v) {
+      Point p = first;
+      p.values[k] = spec.parameters[k].values[v];
+      variants.emplace_back(static_cast<int>(k), p);
+    }
+  }
+  fs::create_directories(scratch);
+  // The scratch folder goes whether the checks pass or throw.
+  struct Remove {
+    fs::path dir;
+    ~Remove() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } remove{scratch};
+  const fs::path scene = scratch / "scene.xml";
+  for (const auto& [k, point] : variants) {
+    const Parameter* p = k >= 0 ? &spec.parameters[static_cast<std::size_t>(k)] : nullptr;
+    const std::string where =
+        spec.path + ":" +
+        (p ? std::to_string(p->line) + ": <parameter> '" + p->name + "' = '" + point.values[static_cast<std::size_t>(k)] +
+                 "'"
+           : std::to_string(spec.scene_line) + ": <sweep> the first point") +
+        " makes a scene that cannot be evaluated: ";
+    ResultLayout l;
+    try {
+      writeText(scene, pointScene(spec, base_xml, point));
+      l = layoutOf(checkScene(scene.string(), scratch / "trials"));
+    } catch (const io::SceneError& e) {
+      throw io::SceneError(where + e.what());
+    } catch (const std::invalid_argument& e) {
+      throw io::SceneError(where + e.what());
+    }
+    if (!have_layout) {
+      layout = l;
+      have_layout = true;
+    } else if (!sameLayout(layout, l)) {
+      throw io::SceneError(where + "its suits and groups (" + describe(l) + ") differ from the first point's (" +
+                           describe(layout) + "): every row of the table must report the same");
+    }
+  }
+  return layout;
+}
+
+std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base_xml, const ResultLayout& layout,
+                                  const Point& point, const fs::path& out, const SweepOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const fs::path dir = out / "points" / point.id;
+  std::error_code ec;
+  fs::remove_all(dir, ec);  // what an interrupted run of this point left
+  fs::create_directories(dir);
+  const fs::path scene = dir / "scene.xml";
+  writeText(scene, pointScene(spec, base_xml, point));
+  const fs::path trials_dir = dir / "trials";
+
+  const std::vector<std::string> header = resultsHeader(spec, layout);
+  std::vector<std::string> row(header.size());
+  std::size_t c = 0;
+  row[c++] = std::to_string(point.index);
+  row[c++] = point.id;
+  for (const std::string& v : point.values) row[c++] = csvField(v);
+  if (spec.seeds.count > 0) row[c++] = std::to_string(point.seed);
+  const std::size_t status_col = c++;
+  // Messages name files inside DIR: shown relative to it, so that a row does
+  // not depend on where the sweep was written.
+  const auto relative = [&](std::string message) {
+    const std::string prefix = out.string() + "/";
+    for (std::size_t at; (at = message.find(prefix)) != std::string::npos;) message.erase(at, prefix.size());
+    return message;
+  };
+  double sim_wall = 0.0;
+  try {
+    std::vector<experiment::TrialJob> jobs = experiment::prepareTrials(scene.string(), "", {}, trials_dir);
+    fs::create_directories(trials_dir);
+    const bool ok = experiment::simulateTrials(jobs, 1);
+    if (!ok) {
+      experiment::commitTrials(jobs, false);
+      if (experiment::interruptSignal()) {
+        fs::remove_all(dir, ec);
+        throw Interrupted{};
+      }
+      std::string why = "failed";
+      for (const experiment::TrialJob& j : jobs) {
+        if (!j.ok && !j.error.empty()) {
+          why = "trial " + j.scene.trial.name + ": " + j.error;
+          break;
+        }
+      }
+      row[status_col] = csvField(relative(why));
+    } else {
+      std::string error;
+      if (!experiment::commitTrials(jobs, true, &error)) throw std::runtime_error(error);
+      sim_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+      eval::EvaluationInputs inputs = eval::loadEvaluationInputs(scene.string());
+      eval::pairTrials(inputs);
+      if (!sameLayout(layoutOf(inputs), layout)) throw std::invalid_argument("the suits differ from the first point's");
+      eval::EvaluationOptions eo;
+      eo.pipeline.identification.threads = 1;  // the points are the parallelism
+      const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
+      const report::Truth truth = report::loadTruth(scene.string());
+      const report::Score score = report::scoreEvaluation(result, truth);
+
+      report::RunInfo run;
+      run.scene_path = scene.string();
+      run.num_trials = inputs.trials.size();
+      run.simulation_wall_s = sim_wall;
+      run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+      writeText(dir / "identification.json", id_json.dump(2) + "\n");
+      writeText(dir / "report.json", report::reportJson(result, score, run, id_json, {}).dump(2) + "\n");
+
+      for (std::size_t s = 0; s < layout.suits.size(); ++s) {
+        const eval::SuitFit& fit = result.suits[s];
+        for (std::size_t g = 0; g < layout.suits[s].groups.size(); ++g) {
+          row[c++] = number(score.suits[s].group_stiffness[g]);
+          for (std::size_t m = 0; m < fit.methods.size(); ++m) {
+            const eval::GroupEstimate& e = fit.methods[m].groups[g];
+            row[c++] = e.identifiable ? number(e.stiffness) : "";
+            row[c++] = e.identifiable ? number(score.suits[s].relative_error[m][g]) : "";
+          }
+        }
+      }
+      const eval::RobotIdentification& id = result.identification.full;
+      int determined = 0;
+      for (Eigen::Index i = 0; i < id.phi_relative_std.size(); ++i) determined += id.phi_relative_std[i] < 0.01;
+      row[c++] = number(id.condition_number);
+      row[c++] = std::to_string(determined);
+      row[c++] = number((id.total_mass - score.total_mass) / score.total_mass);
+      row[c++] = number(result.identification.validation.torque.identified);
+      row[c++] = number(result.identification.validation.torque.apriori);
+      row[status_col] = "ok";
+    }
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    row[status_col] = csvField(relative(std::string("error: ") + e.what()));
+  }
+  if (!options.keep_streams) fs::remove_all(trials_dir, ec);
+  row[header.size() - 2] = number(sim_wall);
+  row[header.size() - 1] = number(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return row;
+}
+
+}  // namespace suitsim::sweep

@@ -1,0 +1,223 @@
+// Handing out a sweep's points: threads in one process, and, built with MPI,
+// ranks across machines. Rank 0 writes the table; every rank (rank 0 too)
+// runs points on its own threads. Points go out one at a time on request
+// (dynamic: a point costs seconds to minutes), and only rank 0's main
+// thread and each rank's main thread speak MPI (MPI_THREAD_FUNNELED).
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "suitsim/experiment/interrupt.h"
+#include "suitsim/sweep/mpi_link.h"
+#include "suitsim/sweep/sweep.h"
+#include "suitsim/sweep/table.h"
+
+namespace suitsim::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string joinRow(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += fields[i];
+  }
+  return line;
+}
+
+// Work shared by this process's threads: the next point to run (from a
+// local list on rank 0, or by asking rank 0 elsewhere) and finished rows.
+class Queue {
+ public:
+  // Blocks until a point is available; -1 when there is no more work.
+  int next() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++waiting_;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return !ready_.empty() || closed_; });
+    --waiting_;
+    if (ready_.empty()) return -1;
+    const int p = ready_.front();
+    ready_.pop_front();
+    return p;
+  }
+  void give(int point) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ready_.push_back(point);
+    changed_.notify_all();
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    changed_.notify_all();
+  }
+  // Threads waiting for a point that none has been asked for yet.
+  int hungry() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return waiting_ - static_cast<int>(ready_.size());
+  }
+  void finished(int point, std::string row) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_.emplace_back(point, std::move(row));
+    changed_.notify_all();
+  }
+  std::vector<std::pair<int, std::string>> takeFinished() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::pair<int, std::string>> out(done_.begin(), done_.end());
+    done_.clear();
+    return out;
+  }
+  // Waits up to `ms` for anything to change.
+  void idle(int ms) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait_for(lock, std::chrono::milliseconds(ms));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<int> ready_;
+  std::deque<std::pair<int, std::string>> done_;
+  int waiting_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace
+
+std::size_t runSweep(const SweepSpec& spec, const fs::path& out, const SweepOptions& options, const RowDone& on_row) {
+  const std::string base_xml = readText(spec.scene);
+  const std::vector<Point> points = enumeratePoints(spec);
+  MpiLink& mpi = MpiLink::instance();
+  const bool writer = mpi.rank() == 0;
+
+  // Every rank checks the scenes itself (cheap next to a point) rather than
+  // being sent the layout; rank 0 alone touches the table.
+  const ResultLayout layout =
+      checkPoints(spec, base_xml, out / (".check-" + std::to_string(mpi.rank())), writer);
+  ResultsTable table(out / "results.csv", resultsHeader(spec, layout));
+  std::deque<int> pending;
+  if (writer) {
+    table.resume();
+    for (const Point& p : points) {
+      if (!table.has(p.index)) pending.push_back(p.index);
+    }
+  }
+  const std::size_t total = points.size();
+  std::size_t written = writer ? table.size() : 0;
+
+  Queue queue;
+  std::atomic<bool> interrupted{false};
+  std::atomic<std::size_t> ran{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const int threads = std::max(1, options.threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      omp_set_num_threads(1);  // one point, one thread: the points are the parallelism
+      for (int p; (p = queue.next()) >= 0;) {
+        try {
+          queue.finished(p, joinRow(runPoint(spec, base_xml, layout, points[static_cast<std::size_t>(p)], out, options)));
+          ++ran;
+        } catch (const Interrupted&) {
+          interrupted = true;
+          queue.close();
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(failure_mutex);
+          if (!failure) failure = std::current_exception();
+          queue.close();
+        }
+      }
+    });
+  }
+
+  const auto record = [&](int p, const std::string& row) {
+    std::vector<std::string> fields;
+    splitCsv(row, &fields);
+    table.add(p, fields);
+    ++written;
+    if (on_row) on_row(points[static_cast<std::size_t>(p)], written, total);
+  };
+  const auto stopped = [&] {
+    std::lock_guard<std::mutex> lock(failure_mutex);
+    return interrupted.load() || failure != nullptr || experiment::interruptSignal() != 0;
+  };
+
+  // The main thread: hands out points and collects rows.
+  int outstanding_remote = 0;  // rank 0: points sent to other ranks, rows not back
+  int remote_ranks_open = writer ? mpi.size() - 1 : 0;
+  bool local_done = false;
+  while (true) {
+    if (stopped()) break;
+    if (writer) {
+      // Our own threads first take from the list, then other ranks ask.
+      for (int h = queue.hungry(); h > 0 && !pending.empty(); --h) {
+        queue.give(pending.front());
+        pending.pop_front();
+      }
+      for (auto& [p, row] : queue.takeFinished()) record(p, row);
+      while (auto msg = mpi.poll()) {
+        if (msg->kind == MpiLink::kRow) {
+          record(msg->point, msg->row);
+          --outstanding_remote;
+        } else {  // kRequest
+          if (!pending.empty()) {
+            mpi.sendPoint(msg->source, pending.front());
+            pending.pop_front();
+            ++outstanding_remote;
+          } else {
+            mpi.sendPoint(msg->source, -1);
+            --remote_ranks_open;
+          }
+        }
+      }
+      if (pending.empty() && !local_done && queue.hungry() >= threads) {
+        queue.close();  // every thread waits and nothing is left: they are done
+        local_done = true;
+      }
+      if (local_done && outstanding_remote == 0 && remote_ranks_open == 0) break;
+    } else {
+      for (auto& [p, row] : queue.takeFinished()) mpi.sendRow(p, row);
+      if (queue.hungry() > 0) {
+        const int p = mpi.requestPoint();  // blocks for rank 0's answer
+        if (p < 0) {
+          queue.close();
+          for (std::thread& w : workers) w.join();
+          workers.clear();
+          for (auto& [q, row] : queue.takeFinished()) mpi.sendRow(q, row);
+          break;
+        }
+        queue.give(p);
+      }
+    }
+    queue.idle(2);
+  }
+  queue.close();
+  for (std::thread& w : workers) w.join();
+  if (writer) {
+    for (auto& [p, row] : queue.takeFinished()) record(p, row);
+  } else {
+    for (auto& [p, row] : queue.takeFinished()) mpi.sendRow(p, row);
+  }
+  if (failure) std::rethrow_exception(failure);
+  if (interrupted || experiment::interruptSignal()) throw Interrupted{};
+  return ran.load();
+}
+
+}  // namespace suitsim::sweep

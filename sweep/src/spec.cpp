@@ -1,0 +1,199 @@
+// Reading sweep files (docs/sweeps.md). The element checks are the scene
+// reader's (io-internal xml_reader.h), so a sweep file's errors read exactly
+// like a scene's: "path:line: <element> problem".
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "suitsim/io/scene.h"
+#include "suitsim/sweep/points.h"
+#include "suitsim/sweep/spec.h"
+#include "xml_reader.h"
+
+namespace suitsim::sweep {
+
+namespace {
+
+using io::ElementReader;
+using tinyxml2::XMLElement;
+
+std::string formatValue(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
+
+// Uniform in [0, 1) from the top 53 bits of a 64-bit draw: the same numbers
+// on every platform (std::uniform_real_distribution is not specified).
+struct SplitMix64 {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+};
+
+AttributePath readPath(const ElementReader& r, const char* attribute, const XMLElement* scene_root) {
+  AttributePath path;
+  std::string error;
+  if (!parseAttributePath(r.text(attribute), &path, &error)) r.failAttribute(attribute, error);
+  if (countMatches(scene_root, path) == 0) {
+    r.failAttribute(attribute, "'" + path.text + "' names no element of the base scene");
+  }
+  return path;
+}
+
+std::vector<std::string> parameterValues(const ElementReader& r) {
+  const bool list = r.has("values"), grid = r.has("count") && !r.has("random"), random = r.has("random");
+  if (list + grid + random != 1) {
+    r.fail("needs exactly one of values=\"...\", a grid (from, to, count) or random draws (random, from, to, count, seed)");
+  }
+  std::vector<std::string> values;
+  if (list) {
+    values = io::words(r.text("values"));
+    if (values.empty()) r.failAttribute("values", "is empty: a parameter needs at least one value");
+    std::set<std::string> seen;
+    for (const std::string& v : values) {
+      if (!seen.insert(v).second) r.failAttribute("values", "lists '" + v + "' twice");
+    }
+    for (const char* a : {"from", "to", "spacing", "seed"}) {
+      if (r.has(a)) r.failAttribute(a, "does not go with values=\"...\"");
+    }
+    return values;
+  }
+  const double from = r.number("from"), to = r.number("to");
+  const int count = r.integer("count");
+  if (count < 1) r.failAttribute("count", "must be at least 1 (got " + std::to_string(count) + ")");
+  if (count > 100000) r.failAttribute("count", "is more than 100000 values");
+  if (grid) {
+    if (r.has("seed")) r.failAttribute("seed", "belongs to random draws (random=\"uniform\")");
+    const std::string spacing = r.text("spacing", "linear");
+    if (spacing != "linear" && spacing != "log") r.failAttribute("spacing", "must be linear or log (got '" + spacing + "')");
+    if (spacing == "log" && !(from > 0.0 && to > 0.0)) r.fail("log spacing needs from and to above 0");
+    if (count == 1 && from != to) r.failAttribute("count", "is 1, but from and to differ");
+    for (int i = 0; i < count; ++i) {
+      const double s = count == 1 ? 0.0 : static_cast<double>(i) / (count - 1);
+      const double x = spacing == "log" ? from * std::pow(to / from, s) : from + (to - from) * s;
+      values.push_back(formatValue(i + 1 == count ? to : x));
+    }
+  } else {
+    if (r.has("spacing")) r.failAttribute("spacing", "belongs to grids; random draws take random=\"uniform|loguniform\"");
+    const std::string kind = r.text("random");
+    if (kind != "uniform" && kind != "loguniform") r.failAttribute("random", "must be uniform or loguniform (got '" + kind + "')");
+    if (kind == "loguniform" && !(from > 0.0 && to > 0.0)) r.fail("loguniform needs from and to above 0");
+    if (!(to > from)) r.fail("random draws need to > from");
+    const int seed = r.integer("seed");
+    if (seed < 0) r.failAttribute("seed", "must be >= 0");
+    SplitMix64 rng{static_cast<std::uint64_t>(seed)};
+    for (int i = 0; i < count; ++i) {
+      const double u = rng.uniform();
+      values.push_back(formatValue(kind == "uniform" ? from + (to - from) * u : from * std::pow(to / from, u)));
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+SweepSpec readSweep(const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  io::loadXml(path, doc);
+  const XMLElement* root = doc.RootElement();
+  if (std::string(root->Name()) != "sweep") {
+    throw io::SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <" + root->Name() +
+                         "> the root element must be <sweep>");
+  }
+  const ElementReader rr(path, root, {"name", "scene"});
+  io::rejectUnknownChildren(path, root, {"parameter", "seeds"});
+  SweepSpec spec;
+  spec.path = path;
+  spec.name = rr.text("name");
+  spec.scene_line = rr.line();
+  const std::filesystem::path scene_file(rr.text("scene"));
+  spec.scene = (scene_file.is_absolute() ? scene_file : std::filesystem::path(path).parent_path() / scene_file)
+                   .lexically_normal()
+                   .string();
+
+  // The base scene must be XML with a <scene> root for the paths to be
+  // checked; its own rules are checked when the points are (sweep.h).
+  tinyxml2::XMLDocument scene_doc;
+  try {
+    io::loadXml(spec.scene, scene_doc);
+  } catch (const io::SceneError& e) {
+    rr.failAttribute("scene", std::string("cannot be read: ") + e.what());
+  }
+  const XMLElement* scene_root = scene_doc.RootElement();
+
+  std::set<std::string> names;
+  for (const XMLElement* e = root->FirstChildElement("parameter"); e; e = e->NextSiblingElement("parameter")) {
+    const ElementReader r(path, e, {"name", "attribute", "values", "from", "to", "count", "spacing", "random", "seed"});
+    io::rejectUnknownChildren(path, e, {"set"});
+    Parameter p;
+    p.name = r.text("name");
+    p.line = r.line();
+    if (p.name == "point" || p.name == "id" || p.name == "seed" || p.name == "status") {
+      r.failAttribute("name", "'" + p.name + "' is a column of its own in the results table");
+    }
+    if (!names.insert(p.name).second) r.failAttribute("name", "'" + p.name + "' names another parameter too");
+    p.values = parameterValues(r);
+    p.numeric = true;
+    for (const std::string& v : p.values) {
+      double x;
+      if (!io::parseNumber(v, &x)) p.numeric = false;
+    }
+    if (r.has("attribute")) {
+      Target t;
+      t.path = readPath(r, "attribute", scene_root);
+      t.line = r.line();
+      p.targets.push_back(t);
+    }
+    for (const XMLElement* s = e->FirstChildElement("set"); s; s = s->NextSiblingElement("set")) {
+      const ElementReader sr(path, s, {"attribute", "scale"});
+      io::rejectUnknownChildren(path, s, {});
+      Target t;
+      t.path = readPath(sr, "attribute", scene_root);
+      t.line = sr.line();
+      if (sr.has("scale")) {
+        t.scale = sr.number("scale");
+        t.scaled = true;
+        if (!p.numeric) sr.failAttribute("scale", "needs numeric values, but parameter '" + p.name + "' has words");
+      }
+      p.targets.push_back(t);
+    }
+    if (p.targets.empty()) r.fail("sets nothing: give attribute=\"...\" or <set attribute=\"...\"/> children");
+    spec.parameters.push_back(std::move(p));
+  }
+  if (const XMLElement* s = root->FirstChildElement("seeds")) {
+    if (s->NextSiblingElement("seeds")) {
+      throw io::SceneError(path + ":" + std::to_string(s->NextSiblingElement("seeds")->GetLineNum()) +
+                           ": <seeds> may appear once");
+    }
+    const ElementReader r(path, s, {"attribute", "count", "first"});
+    io::rejectUnknownChildren(path, s, {});
+    spec.seeds.path = readPath(r, "attribute", scene_root);
+    spec.seeds.count = r.integer("count");
+    spec.seeds.first = r.integer("first", 1);
+    spec.seeds.line = r.line();
+    if (spec.seeds.count < 1) r.failAttribute("count", "must be at least 1");
+    if (spec.seeds.first < 0) r.failAttribute("first", "must be >= 0");
+  }
+  double total = spec.seeds.count > 0 ? spec.seeds.count : 1;
+  for (const Parameter& p : spec.parameters) total *= static_cast<double>(p.values.size());
+  if (total > 1e6) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.0f", total);
+    throw io::SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <sweep> has " + count +
+                         " points (parameters' values times seeds); more than 1000000 is not one sweep");
+  }
+  if (spec.parameters.empty() && spec.seeds.count == 0) {
+    throw io::SceneError(path + ":" + std::to_string(root->GetLineNum()) +
+                         ": <sweep> varies nothing: add a <parameter> or <seeds>");
+  }
+  return spec;
+}
+
+}  // namespace suitsim::sweep

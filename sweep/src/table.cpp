@@ -1,0 +1,160 @@
+#include "suitsim/sweep/table.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "suitsim/text_input.h"
+
+namespace suitsim::sweep {
+
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out + "\"";
+}
+
+bool splitCsv(const std::string& line, std::vector<std::string>* fields) {
+  fields->clear();
+  std::string cur;
+  bool quoted = false, was_quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          cur += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      if (!cur.empty() || was_quoted) return false;
+      quoted = was_quoted = true;
+    } else if (c == ',') {
+      fields->push_back(cur);
+      cur.clear();
+      was_quoted = false;
+    } else {
+      if (was_quoted) return false;
+      cur += c;
+    }
+  }
+  if (quoted) return false;
+  fields->push_back(cur);
+  return true;
+}
+
+namespace {
+
+std::string joinRow(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += fields[i];
+  }
+  return line;
+}
+
+}  // namespace
+
+ResultsTable::ResultsTable(std::filesystem::path file, std::vector<std::string> header)
+    : file_(std::move(file)), header_(std::move(header)) {}
+
+void ResultsTable::resume() {
+  rows_.clear();
+  std::error_code ec;
+  if (!std::filesystem::exists(file_, ec)) return;
+  if (const std::string problem = regularFileProblem(file_.string()); !problem.empty()) {
+    throw std::runtime_error(file_.string() + ": " + problem);
+  }
+  std::ifstream in(file_);
+  std::string line;
+  int line_no = 0;
+  std::vector<std::string> fields;
+  const std::string expected_header = joinRow([&] {
+    std::vector<std::string> h;
+    for (const std::string& c : header_) h.push_back(csvField(c));
+    return h;
+  }());
+  while (true) {
+    const LineRead got = readLine(in, line);
+    if (got == LineRead::kEnd) break;
+    ++line_no;
+    const std::string where = file_.string() + ":" + std::to_string(line_no) + ": ";
+    if (got == LineRead::kTooLong) throw std::runtime_error(where + "line too long for a results table");
+    if (line_no == 1) {
+      if (line != expected_header) {
+        throw std::runtime_error(where + "the header is not this sweep's (another sweep, or an older suitsim, wrote "
+                                 "it); give another --out or remove the file");
+      }
+      continue;
+    }
+    if (!splitCsv(line, &fields) || fields.size() != header_.size()) {
+      throw std::runtime_error(where + "a row with " + std::to_string(fields.size()) + " fields, the header has " +
+                               std::to_string(header_.size()));
+    }
+    std::size_t used = 0;
+    int point = -1;
+    try {
+      point = std::stoi(fields[0], &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != fields[0].size() || point < 0) {
+      throw std::runtime_error(where + "'" + fields[0] + "' is not a point index");
+    }
+    rows_[point] = line;
+  }
+  if (line_no == 0) return;  // an empty file: nothing done yet
+}
+
+std::vector<std::string> ResultsTable::row(int point) const {
+  std::vector<std::string> fields;
+  auto it = rows_.find(point);
+  if (it != rows_.end()) splitCsv(it->second, &fields);
+  return fields;
+}
+
+void ResultsTable::add(int point, const std::vector<std::string>& fields) {
+  if (fields.size() != header_.size()) {
+    throw std::logic_error("results row of " + std::to_string(fields.size()) + " fields for a header of " +
+                           std::to_string(header_.size()));
+  }
+  rows_[point] = joinRow(fields);
+  write();
+}
+
+void ResultsTable::write() const {
+  std::string name = ".";  // (a + b + c of strings trips GCC 12's -Wrestrict, bug 105329)
+  name += file_.filename().string();
+  name += ".partial";
+  const std::filesystem::path tmp = file_.parent_path() / name;
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    std::vector<std::string> h;
+    for (const std::string& c : header_) h.push_back(csvField(c));
+    out << joinRow(h) << "\n";
+    for (const auto& [point, line] : rows_) out << line << "\n";
+    out.flush();
+    if (!out) {
+      const int err = errno;
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw std::runtime_error("cannot write '" + tmp.string() + "': " + std::strerror(err));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file_, ec);
+  if (ec) throw std::runtime_error("cannot rename '" + tmp.string() + "' to '" + file_.string() + "': " + ec.message());
+}
+
+}  // namespace suitsim::sweep

@@ -1,0 +1,204 @@
+// `suitsim sweep` end to end on scenes/sweeps/smoke.xml (two points, each a
+// whole evaluation of H1's protocol cut to 6-s trials): what each row holds,
+// the same table for one process and for two MPI processes, resuming, bad
+// input, and the summary rebuilt from the table alone.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "error_message.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using suitsim::testing::CliResult;
+using suitsim::testing::readFile;
+using suitsim::testing::sourcePath;
+
+std::vector<std::string> splitLine(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+      cur += c;
+    } else if (c == ',' && !quoted) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::string column(std::size_t row, const std::string& name) const {
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      if (header[c] == name) return rows.at(row).at(c);
+    }
+    ADD_FAILURE() << "no column " << name;
+    return {};
+  }
+  // The table's text with every column whose name holds "time" emptied:
+  // what must be byte-identical between runs.
+  std::string withoutTimes() const {
+    std::string text;
+    const auto line = [&](const std::vector<std::string>& fields, bool is_header) {
+      for (std::size_t c = 0; c < fields.size(); ++c) {
+        text += (c ? "," : "");
+        if (is_header || header[c].find("time") == std::string::npos) text += fields[c];
+      }
+      text += "\n";
+    };
+    line(header, true);
+    for (const auto& r : rows) line(r, false);
+    return text;
+  }
+};
+
+Table readTable(const fs::path& file) {
+  std::istringstream in(readFile(file));
+  Table t;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (t.header.empty()) {
+      t.header = splitLine(line);
+    } else {
+      t.rows.push_back(splitLine(line));
+      EXPECT_EQ(t.rows.back().size(), t.header.size()) << line;
+    }
+  }
+  return t;
+}
+
+class Sweep : public suitsim::testing::CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    timeout_seconds_ = 900;
+  }
+  // `mpirun -np 2 --oversubscribe suitsim sweep ...`; -1 without MPI.
+  int mpirun(const std::vector<std::string>& args) {
+#ifdef SUITSIM_MPIEXEC
+    std::string command = "timeout 900 ";
+    command.append(suitsim::testing::quoted(SUITSIM_MPIEXEC)).append(" -np 2 --oversubscribe");
+    if (::getuid() == 0) command.append(" --allow-run-as-root");  // CI containers run as root
+    command.append(" ").append(suitsim::testing::quoted(SUITSIM_BINARY));
+    for (const std::string& a : args) command.append(" ").append(suitsim::testing::quoted(a));
+    command.append(" >").append(suitsim::testing::quoted((dir_ / "mpi.out").string()));
+    command.append(" 2>").append(suitsim::testing::quoted((dir_ / "mpi.err").string()));
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status;
+#else
+    (void)args;
+    return -1;
+#endif
+  }
+};
+
+TEST_F(Sweep, SmokeRowsAreTheSameForOneProcessAndTwoAndResume) {
+  const std::string spec = sourcePath("scenes/sweeps/smoke.xml");
+  const fs::path one = dir_ / "one";
+  const CliResult r = run({"sweep", spec, "--out", one.string(), "--threads", "1", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Table t = readTable(one / "results.csv");
+  ASSERT_EQ(t.rows.size(), 2u);
+  // Each point's values went into its scene: the truth the scoring read back
+  // is the parameter's value (the modified suit at twice it).
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE("point " + std::to_string(i));
+    EXPECT_EQ(t.column(i, "status"), "ok");
+    const double k = std::stod(t.column(i, "k_A"));
+    EXPECT_EQ(std::stod(t.column(i, "normal.A.true_stiffness")), k);
+    EXPECT_EQ(std::stod(t.column(i, "modified.A.true_stiffness")), 2.0 * k);
+    // A real estimate, near the truth (6-s trials: within 10 %).
+    const std::string e = t.column(i, "normal.A.approach_a.relative_error");
+    ASSERT_FALSE(e.empty());
+    EXPECT_LT(std::abs(std::stod(e)), 0.10);
+    EXPECT_TRUE(fs::exists(one / "points" / t.column(i, "id") / "report.json"));
+    EXPECT_TRUE(fs::exists(one / "points" / t.column(i, "id") / "scene.xml"));
+    EXPECT_FALSE(fs::exists(one / "points" / t.column(i, "id") / "trials"));  // streams removed
+  }
+  EXPECT_NE(t.column(0, "k_A"), t.column(1, "k_A"));
+  EXPECT_NE(t.column(0, "normal.A.approach_a.stiffness"), t.column(1, "normal.A.approach_a.stiffness"));
+  const std::string summary = readFile(one / "summary.md");
+  EXPECT_NE(summary.find("2 points, 2 evaluated"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("Against `k_A`"), std::string::npos);
+
+  // Two MPI processes (or, without MPI, two threads) write the same table.
+  const fs::path two = dir_ / "two";
+  const int code = mpirun({"sweep", spec, "--out", two.string(), "--quiet"});
+  if (code == -1) {
+    std::printf("built without MPI: comparing with two threads instead\n");
+    ASSERT_EQ(run({"sweep", spec, "--out", two.string(), "--threads", "2", "--quiet"}).exit_code, 0);
+  } else {
+    ASSERT_EQ(code, 0) << readFile(dir_ / "mpi.err");
+  }
+  EXPECT_EQ(readTable(two / "results.csv").withoutTimes(), t.withoutTimes());
+
+  // Resuming: a lost row is run again, and only that one.
+  std::string text = readFile(two / "results.csv");
+  text.erase(text.rfind('\n', text.size() - 2) + 1);  // drop the last row
+  std::ofstream(two / "results.csv", std::ios::trunc) << text;
+  const CliResult again = run({"sweep", spec, "--out", two.string(), "--threads", "1"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("1 points run in"), std::string::npos) << again.err;
+  EXPECT_EQ(readTable(two / "results.csv").withoutTimes(), t.withoutTimes());
+  // Nothing left to run: a second resume runs nothing.
+  const CliResult done = run({"sweep", spec, "--out", two.string(), "--threads", "1"});
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  EXPECT_NE(done.err.find("0 points run in"), std::string::npos) << done.err;
+
+  // The summary is rebuilt from the table alone.
+  fs::remove(one / "summary.md");
+  const CliResult s = run({"sweep-summary", one.string(), "--no-plots"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const std::string rebuilt = readFile(one / "summary.md");
+  EXPECT_EQ(rebuilt.substr(0, rebuilt.find("## Plots")), summary.substr(0, summary.find("## Plots")));
+}
+
+TEST_F(Sweep, BadInputNamesTheLineAndWritesNothing) {
+  const auto write = [&](const std::string& body) {
+    const fs::path p = dir_ / "bad.xml";
+    std::ofstream(p) << "<?xml version=\"1.0\"?>\n<sweep name=\"bad\" scene=\"" << sourcePath("scenes/h1_protocol.xml")
+                     << "\">\n"
+                     << body << "</sweep>\n";
+    return p.string();
+  };
+  const fs::path out = dir_ / "out";
+  // An attribute path that names nothing.
+  std::string spec = write("  <parameter name=\"k\" values=\"1 2\" attribute=\"robot/suit/band[@group='Z']@stiffness\"/>\n");
+  CliResult r = run({"sweep", spec, "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(suitsim::testing::namesAllOnOneLine(r.err.substr(0, r.err.find('\n')), {spec + ":3:", "names no element"}))
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  // A value the scene refuses: the sweep's line, the value and the scene's own message.
+  spec = write("  <parameter name=\"dt\" values=\"2e-4 -1\" attribute=\"simulation@dt\"/>\n");
+  r = run({"sweep", spec, "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(suitsim::testing::namesAllOnOneLine(r.err.substr(0, r.err.find('\n')),
+                                                  {spec + ":3:", "'dt' = '-1'", "dt"}))
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  // An attribute the scene format does not have.
+  spec = write("  <parameter name=\"x\" values=\"1\" attribute=\"simulation@no_such_attribute\"/>\n");
+  r = run({"sweep", spec, "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(suitsim::testing::namesAllOnOneLine(r.err.substr(0, r.err.find('\n')),
+                                                  {spec + ":2:", "no_such_attribute"}))
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace

@@ -1,0 +1,230 @@
+// Sweep files: attribute paths, every bad input's message, the points and
+// their scenes, the results table. No simulation runs here (the command's
+// tests, tests/cli/sweep_command_test.cpp, run whole sweeps).
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "error_message.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/sweep/points.h"
+#include "suitsim/sweep/spec.h"
+#include "suitsim/sweep/table.h"
+
+namespace fs = std::filesystem;
+using namespace suitsim::sweep;
+
+namespace {
+
+const fs::path kData = fs::path(SUITSIM_SOURCE_DIR) / "tests" / "sweep" / "data";
+
+class SweepFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("suitsim_sweep_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  // A sweep file in the temp folder whose scene is tests/sweep/data/base.xml.
+  std::string write(const std::string& body, const std::string& scene = "") {
+    const fs::path p = dir_ / "sweep.xml";
+    std::ofstream(p) << "<?xml version=\"1.0\"?>\n<sweep name=\"t\" scene=\""
+                     << (scene.empty() ? (kData / "base.xml").string() : scene) << "\">\n"
+                     << body << "</sweep>\n";
+    return p.string();
+  }
+  ::testing::AssertionResult failsWith(const std::string& body, int line, const std::vector<std::string>& fragments,
+                                       const std::string& scene = "") {
+    const std::string path = write(body, scene);
+    try {
+      readSweep(path);
+    } catch (const suitsim::io::SceneError& e) {
+      std::vector<std::string> wanted = fragments;
+      wanted.push_back(path + ":" + std::to_string(line) + ":");
+      return suitsim::testing::namesAllOnOneLine(e.what(), wanted);
+    }
+    return ::testing::AssertionFailure() << "read without error";
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST(AttributePath, ParsesStepsConditionsAndTheAttribute) {
+  AttributePath p;
+  std::string error;
+  ASSERT_TRUE(parseAttributePath("robot/suit[@name='normal']/band[@group=\"A\"][@name='a1']@stiffness", &p, &error))
+      << error;
+  ASSERT_EQ(p.steps.size(), 3u);
+  EXPECT_EQ(p.steps[0].element, "robot");
+  EXPECT_EQ(p.steps[1].conditions, (std::vector<std::pair<std::string, std::string>>{{"name", "normal"}}));
+  EXPECT_EQ(p.steps[2].conditions.size(), 2u);
+  EXPECT_EQ(p.attribute, "stiffness");
+  for (const char* bad : {"", "robot", "robot/", "/robot@a", "robot@", "robot[@name]@a", "robot[@name='x'@a",
+                          "robot[name='x']@a", "robot@a@b", "robot@a/b", "robot[@name='x]@a"}) {
+    EXPECT_FALSE(parseAttributePath(bad, &p, &error)) << bad;
+    EXPECT_NE(error.find("character"), std::string::npos) << bad << ": " << error;
+  }
+}
+
+TEST(AttributePath, SetsEveryMatchAndOnlyThose) {
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.LoadFile((kData / "base.xml").c_str()), tinyxml2::XML_SUCCESS);
+  AttributePath p;
+  std::string error;
+  ASSERT_TRUE(parseAttributePath("robot/suit/band[@group='A']@stiffness", &p, &error));
+  EXPECT_EQ(countMatches(doc.RootElement(), p), 3);  // two in normal, one in modified
+  setAttributes(doc.RootElement(), p, "123");
+  int set = 0, kept = 0;
+  for (auto* s = doc.RootElement()->FirstChildElement("robot")->FirstChildElement("suit"); s;
+       s = s->NextSiblingElement("suit")) {
+    for (auto* b = s->FirstChildElement("band"); b; b = b->NextSiblingElement("band")) {
+      (std::string(b->Attribute("stiffness")) == "123" ? set : kept) += 1;
+      EXPECT_EQ(std::string(b->Attribute("stiffness")) == "123", std::string(b->Attribute("group")) == "A");
+    }
+  }
+  EXPECT_EQ(set, 3);
+  EXPECT_EQ(kept, 1);
+}
+
+TEST_F(SweepFiles, GridsListsAndRandomDraws) {
+  const SweepSpec s = readSweep(write(
+      "  <parameter name=\"lin\" from=\"50\" to=\"800\" count=\"4\" attribute=\"simulation@duration\"/>\n"
+      "  <parameter name=\"log\" from=\"1\" to=\"100\" count=\"3\" spacing=\"log\" attribute=\"simulation@dt\"/>\n"
+      "  <parameter name=\"words\" values=\"fixed floating\" attribute=\"robot@base\"/>\n"
+      "  <parameter name=\"rnd\" random=\"uniform\" from=\"2\" to=\"3\" count=\"50\" seed=\"7\" "
+      "attribute=\"robot/sensors@rate\"/>\n"));
+  EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"50", "300", "550", "800"}));
+  EXPECT_EQ(s.parameters[1].values, (std::vector<std::string>{"1", "10", "100"}));
+  EXPECT_TRUE(s.parameters[0].numeric);
+  EXPECT_FALSE(s.parameters[2].numeric);
+  std::set<std::string> distinct;
+  for (const std::string& v : s.parameters[3].values) {
+    const double x = std::stod(v);
+    EXPECT_GE(x, 2.0);
+    EXPECT_LT(x, 3.0);
+    distinct.insert(v);
+  }
+  EXPECT_GT(distinct.size(), 45u);
+  // The same seed draws the same values; another draws others.
+  const SweepSpec again = readSweep(write(
+      "  <parameter name=\"rnd\" random=\"uniform\" from=\"2\" to=\"3\" count=\"50\" seed=\"7\" "
+      "attribute=\"robot/sensors@rate\"/>\n"));
+  EXPECT_EQ(again.parameters[0].values, s.parameters[3].values);
+  const SweepSpec other = readSweep(write(
+      "  <parameter name=\"rnd\" random=\"uniform\" from=\"2\" to=\"3\" count=\"50\" seed=\"8\" "
+      "attribute=\"robot/sensors@rate\"/>\n"));
+  EXPECT_NE(other.parameters[0].values, s.parameters[3].values);
+}
+
+TEST_F(SweepFiles, PointsRunEveryCombinationWithEverySeedInIndexOrder) {
+  const SweepSpec s = readSweep(write(
+      "  <parameter name=\"a\" values=\"1 2 3\" attribute=\"simulation@duration\"/>\n"
+      "  <parameter name=\"b\" values=\"x y\" attribute=\"robot@name\"/>\n"
+      "  <seeds attribute=\"robot/sensors@seed\" count=\"2\" first=\"5\"/>\n"));
+  const std::vector<Point> pts = enumeratePoints(s);
+  ASSERT_EQ(pts.size(), 12u);
+  EXPECT_EQ(pts[0].id, "p0000");
+  EXPECT_EQ(pts[11].id, "p0011");
+  EXPECT_EQ(pts[0].values, (std::vector<std::string>{"1", "x"}));
+  EXPECT_EQ(pts[1].values, (std::vector<std::string>{"1", "x"}));
+  EXPECT_EQ(pts[1].seed, 6);
+  EXPECT_EQ(pts[2].values, (std::vector<std::string>{"1", "y"}));
+  EXPECT_EQ(pts[4].values, (std::vector<std::string>{"2", "x"}));
+  EXPECT_EQ(pts[11].values, (std::vector<std::string>{"3", "y"}));
+  EXPECT_EQ(pts[11].seed, 6);
+}
+
+TEST_F(SweepFiles, APointsSceneHasItsValuesScaledAndItsFilesStillResolve) {
+  const SweepSpec s = readSweep(write(
+      "  <parameter name=\"k\" values=\"150 300\">\n"
+      "    <set attribute=\"robot/suit[@name='normal']/band[@group='A']@stiffness\"/>\n"
+      "    <set attribute=\"robot/suit[@name='modified']/band[@group='A']@stiffness\" scale=\"2.5\"/>\n"
+      "  </parameter>\n"
+      "  <seeds attribute=\"robot/sensors@seed\" count=\"1\" first=\"9\"/>\n"));
+  std::ifstream in(s.scene);
+  const std::string base((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<Point> pts = enumeratePoints(s);
+  tinyxml2::XMLDocument doc;
+  const std::string xml = pointScene(s, base, pts[1]);
+  ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
+  const auto* robot = doc.RootElement()->FirstChildElement("robot");
+  const auto* normal = robot->FirstChildElement("suit");
+  EXPECT_STREQ(normal->FirstChildElement("band")->Attribute("stiffness"), "300");
+  EXPECT_STREQ(normal->LastChildElement("band")->Attribute("stiffness"), "50");  // group B untouched
+  EXPECT_STREQ(normal->NextSiblingElement("suit")->FirstChildElement("band")->Attribute("stiffness"), "750");
+  EXPECT_STREQ(robot->FirstChildElement("sensors")->Attribute("seed"), "9");
+  // Written anywhere, the scene's robot file still means the one beside the base scene.
+  EXPECT_EQ(fs::path(doc.RootElement()->Attribute("relative_to")), kData.lexically_normal());
+}
+
+TEST_F(SweepFiles, EveryBadInputNamesFileAndLine) {
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" attribute=\"robot/suit/band[@group='C']@stiffness\"/>\n",
+                        3, {"<parameter>", "names no element of the base scene", "band[@group='C']"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"\" attribute=\"simulation@dt\"/>\n", 3,
+                        {"values", "at least one value"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1 1\" attribute=\"simulation@dt\"/>\n", 3, {"twice"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" attribute=\"simulation@dt\"/>\n", 3, {"exactly one of"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" from=\"1\" to=\"2\" count=\"0\" attribute=\"simulation@dt\"/>\n", 3,
+                        {"count", "at least 1"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" from=\"0\" to=\"2\" count=\"3\" spacing=\"log\" "
+                        "attribute=\"simulation@dt\"/>\n",
+                        3, {"log spacing"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" attribute=\"simulation[dt]@dt\"/>\n", 3,
+                        {"attribute", "expected '@' after '['"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\"/>\n", 3, {"sets nothing"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"a b\">\n    <set attribute=\"simulation@dt\" scale=\"2\"/>\n"
+                        "  </parameter>\n",
+                        4, {"scale", "numeric values"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"status\" values=\"1\" attribute=\"simulation@dt\"/>\n", 3,
+                        {"column of its own"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" attribute=\"simulation@dt\"/>\n"
+                        "  <parameter name=\"k\" values=\"2\" attribute=\"simulation@duration\"/>\n",
+                        4, {"names another parameter"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" atribute=\"simulation@dt\"/>\n", 3, {"atribute"}));
+  EXPECT_TRUE(failsWith("  <seeds attribute=\"robot/sensors@seed\" count=\"0\"/>\n", 3, {"count"}));
+  EXPECT_TRUE(failsWith("  <grid/>\n", 3, {"grid"}));
+  EXPECT_TRUE(failsWith("", 2, {"varies nothing"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"a\" from=\"1\" to=\"2\" count=\"2000\" attribute=\"simulation@dt\"/>\n"
+                        "  <parameter name=\"b\" from=\"1\" to=\"2\" count=\"1000\" attribute=\"simulation@duration\"/>\n",
+                        2, {"2000000 points", "more than 1000000"}));
+  EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" attribute=\"simulation@dt\"/>\n", 2,
+                        {"scene", "cannot be read", "no_such_scene.xml"}, (dir_ / "no_such_scene.xml").string()));
+}
+
+TEST_F(SweepFiles, TableResumesItsRowsAndRefusesAnotherSweepsTable) {
+  const fs::path file = dir_ / "results.csv";
+  {
+    ResultsTable t(file, {"point", "id", "k", "status", "wall_time_s"});
+    t.resume();
+    EXPECT_EQ(t.size(), 0u);
+    t.add(3, {"3", "p0003", "300", csvField("error: a, \"quoted\" reason"), "1.5"});
+    t.add(1, {"1", "p0001", "100", "ok", "2.5"});
+    EXPECT_FALSE(fs::exists(dir_ / ".results.csv.partial"));
+  }
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text,
+            "point,id,k,status,wall_time_s\n1,p0001,100,ok,2.5\n3,p0003,300,\"error: a, \"\"quoted\"\" reason\",1.5\n");
+  ResultsTable again(file, {"point", "id", "k", "status", "wall_time_s"});
+  again.resume();
+  EXPECT_TRUE(again.has(1));
+  EXPECT_TRUE(again.has(3));
+  EXPECT_FALSE(again.has(2));
+  EXPECT_EQ(again.row(3)[3], "error: a, \"quoted\" reason");
+  ResultsTable other(file, {"point", "id", "other", "status", "wall_time_s"});
+  try {
+    other.resume();
+    ADD_FAILURE() << "another sweep's table was resumed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(suitsim::testing::namesAllOnOneLine(e.what(), {file.string() + ":1:", "header"}));
+  }
+}
