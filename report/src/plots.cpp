@@ -92,10 +92,7 @@ std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& cur
     *note = "plots skipped: plot_support.py not found beside the program or in ../share/suitsim";
     return pngs;
   }
-  // Debian's interpreter, where python3-matplotlib lives, before any other
-  // python3 on the PATH.
   std::error_code ec;
-  const std::string python = fs::exists("/usr/bin/python3", ec) ? "/usr/bin/python3" : "python3";
   // One figure per motion, at the joint it is about (the first suit's choice).
   std::map<std::string, std::string> joint_of_motion;
   std::vector<std::string> motions;
@@ -107,32 +104,17 @@ std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& cur
   for (const std::string& motion : motions) {
     const std::string joint = joint_of_motion[motion];
     const fs::path png = out_dir / ("support_" + motion + "_" + joint + ".png");
-    std::vector<std::string> args = {python, script.string(), "--joint", joint, "--title", motion, "--out", png.string()};
+    std::vector<std::string> args = {"--joint", joint, "--title", motion, "--out", png.string()};
     for (const eval::SuitFit& s : result.suits) {
       const fs::path csv = curves_dir / (motion + "_" + s.suit + ".csv");
       if (fs::exists(csv, ec)) args.push_back(csv.string());
     }
-    const fs::path log = out_dir / ".plot.log";
-    std::string error;
-    const int status = spawnAndWait(args, log, &error);
-    if (status == 0 && fs::exists(png, ec)) {
-      pngs.push_back(png.filename().string());
-      fs::remove(log, ec);
-      continue;
+    if (!runPythonScript(script, args, out_dir, note)) return {};
+    if (!fs::exists(png, ec)) {
+      *note = "plots skipped: " + script.string() + " wrote no " + png.filename().string();
+      return {};
     }
-    std::string output;
-    if (std::FILE* f = std::fopen(log.c_str(), "r")) {
-      char buf[512];
-      while (std::fgets(buf, sizeof buf, f)) output = buf;  // its last line says why
-      std::fclose(f);
-    }
-    fs::remove(log, ec);
-    while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
-    *note = "plots skipped: " + (error.empty() ? python + " " + script.string() + " exited with status " +
-                                                     std::to_string(status) + (output.empty() ? "" : " (" + output + ")")
-                                               : error) +
-            " (scripts/setup.sh installs python3-matplotlib)";
-    return {};
+    pngs.push_back(png.filename().string());
   }
   return pngs;
 }

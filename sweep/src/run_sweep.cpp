@@ -32,15 +32,6 @@ std::string readText(const std::string& path) {
   return s.str();
 }
 
-std::string joinRow(const std::vector<std::string>& fields) {
-  std::string line;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i) line += ',';
-    line += fields[i];
-  }
-  return line;
-}
-
 // Work shared by this process's threads: the next point to run (from a
 // local list on rank 0, or by asking rank 0 elsewhere) and finished rows.
 class Queue {
@@ -133,7 +124,7 @@ std::size_t runSweep(const SweepSpec& spec, const fs::path& out, const SweepOpti
       omp_set_num_threads(1);  // one point, one thread: the points are the parallelism
       for (int p; (p = queue.next()) >= 0;) {
         try {
-          queue.finished(p, joinRow(runPoint(spec, base_xml, layout, points[static_cast<std::size_t>(p)], out, options)));
+          queue.finished(p, joinCsv(runPoint(spec, base_xml, layout, points[static_cast<std::size_t>(p)], out, options)));
           ++ran;
         } catch (const Interrupted&) {
           interrupted = true;

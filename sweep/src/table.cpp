@@ -53,9 +53,7 @@ bool splitCsv(const std::string& line, std::vector<std::string>* fields) {
   return true;
 }
 
-namespace {
-
-std::string joinRow(const std::vector<std::string>& fields) {
+std::string joinCsv(const std::vector<std::string>& fields) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i) line += ',';
@@ -63,8 +61,6 @@ std::string joinRow(const std::vector<std::string>& fields) {
   }
   return line;
 }
-
-}  // namespace
 
 ResultsTable::ResultsTable(std::filesystem::path file, std::vector<std::string> header)
     : file_(std::move(file)), header_(std::move(header)) {}
@@ -80,7 +76,7 @@ void ResultsTable::resume() {
   std::string line;
   int line_no = 0;
   std::vector<std::string> fields;
-  const std::string expected_header = joinRow([&] {
+  const std::string expected_header = joinCsv([&] {
     std::vector<std::string> h;
     for (const std::string& c : header_) h.push_back(csvField(c));
     return h;
@@ -129,7 +125,7 @@ void ResultsTable::add(int point, const std::vector<std::string>& fields) {
     throw std::logic_error("results row of " + std::to_string(fields.size()) + " fields for a header of " +
                            std::to_string(header_.size()));
   }
-  rows_[point] = joinRow(fields);
+  rows_[point] = joinCsv(fields);
   write();
 }
 
@@ -142,7 +138,7 @@ void ResultsTable::write() const {
     std::ofstream out(tmp, std::ios::trunc);
     std::vector<std::string> h;
     for (const std::string& c : header_) h.push_back(csvField(c));
-    out << joinRow(h) << "\n";
+    out << joinCsv(h) << "\n";
     for (const auto& [point, line] : rows_) out << line << "\n";
     out.flush();
     if (!out) {

@@ -40,6 +40,8 @@ class ResultsTable {
 
 /// A field as CSV: quoted when it holds a comma, quote or line break.
 std::string csvField(const std::string& text);
+/// Joins fields (already escaped) into one CSV line, without a newline.
+std::string joinCsv(const std::vector<std::string>& fields);
 /// Splits one CSV line into fields (quotes undone); false when malformed.
 bool splitCsv(const std::string& line, std::vector<std::string>* fields);
 
