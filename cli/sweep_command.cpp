@@ -39,7 +39,7 @@ fs::path plotScript(bool plots) {
 }
 
 int summarize(const fs::path& out, bool plots, bool quiet) {
-  const sweep::SummaryFiles files = sweep::writeSummary(out, plotScript(plots));
+  const sweep::SummaryFiles files = sweep::writeSummary(out, plots, plotScript(plots));
   if (!quiet) {
     if (plots && !files.note.empty()) std::fprintf(stderr, "warning: %s\n", files.note.c_str());
     std::printf("wrote %s and %zu plots\n", (out / "summary.md").c_str(), files.pngs.size());

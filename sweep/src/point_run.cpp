@@ -146,14 +146,25 @@ ResultLayout checkPoints(const SweepSpec& spec, const std::string& base_xml, con
                  "'"
            : std::to_string(spec.scene_line) + ": <sweep> the first point") +
         " makes a scene that cannot be evaluated: ";
+    // The scratch scene is gone when the user reads the message: its
+    // "path:line: " gives way to the base scene it was made from.
+    const auto explain = [&](std::string message) {
+      const std::string prefix = scene.string() + ":";
+      if (message.rfind(prefix, 0) == 0) {
+        const std::size_t end = message.find(": ", prefix.size());
+        if (end != std::string::npos) message = message.substr(end + 2);
+        message += " (in " + spec.scene + " with the point's values)";
+      }
+      return io::SceneError(where + message);
+    };
     ResultLayout l;
     try {
       writeText(scene, pointScene(spec, base_xml, point));
       l = layoutOf(checkScene(scene.string(), scratch / "trials"));
     } catch (const io::SceneError& e) {
-      throw io::SceneError(where + e.what());
+      throw explain(e.what());
     } catch (const std::invalid_argument& e) {
-      throw io::SceneError(where + e.what());
+      throw explain(e.what());
     }
     if (!have_layout) {
       layout = l;

@@ -100,7 +100,7 @@ std::string statsRow(const std::string& label, const Stats& s) {
 
 }  // namespace
 
-SummaryFiles writeSummary(const fs::path& out, const fs::path& plot_script) {
+SummaryFiles writeSummary(const fs::path& out, bool plots, const fs::path& plot_script) {
   const fs::path table_file = out / "results.csv";
   const Table t = readTable(table_file);
   const int status = t.column("status");
@@ -167,7 +167,9 @@ SummaryFiles writeSummary(const fs::path& out, const fs::path& plot_script) {
   }
 
   SummaryFiles files;
-  if (!plot_script.empty()) {
+  if (!plots) {
+    // Asked for none: the summary is the tables alone.
+  } else if (!plot_script.empty()) {
     // Old plots go first: a rebuilt summary shows only what this table makes.
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(out, ec)) {

@@ -290,9 +290,14 @@ TEST_P(PredictedBound, ProportionalBoundIsWhereTheEngineDiverges) {
   const double kp_bound = s.kp_bound * I / (T * T);
   SCOPED_TRACE("kp bound " + std::to_string(kp_bound));
   // The lagging loop grows or decays by a few percent per period: 2 s is
-  // thousands of periods.
+  // thousands of periods. Just above the bound the engine's hinge
+  // stabilisation (which the 1-DOF model leaves out) can hold the loop in a
+  // small limit cycle: with the ball rows at the joint centres' midpoint,
+  // Verlet at 4 steps per period and Euler at 3 stay near 0.02-0.04 rad up
+  // to 1.15x the bound and run away from 1.2x. So the runaway side is
+  // checked at 1.25x; the kp check only warns (docs/engine.md).
   EXPECT_TRUE(settled(simulateServo(integrator, dt, rate, 0.9 * kp_bound, kd, 0.0, 2.0)));
-  EXPECT_TRUE(diverged(simulateServo(integrator, dt, rate, 1.1 * kp_bound, kd, 0.0, 2.0)));
+  EXPECT_TRUE(diverged(simulateServo(integrator, dt, rate, 1.25 * kp_bound, kd, 0.0, 2.0)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, PredictedBound,

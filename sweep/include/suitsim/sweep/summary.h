@@ -16,9 +16,9 @@ struct SummaryFiles {
   std::string note;               ///< why plots were skipped, when they were
 };
 
-/// Reads DIR/results.csv and writes DIR/summary.md (and the plots when
-/// `plot_script` is not empty). Throws std::runtime_error for a missing or
+/// Reads DIR/results.csv and writes DIR/summary.md, and with `plots` the
+/// plots by `plot_script` (empty: not found, which the summary says). Throws std::runtime_error for a missing or
 /// malformed table or a file it cannot write.
-SummaryFiles writeSummary(const std::filesystem::path& out, const std::filesystem::path& plot_script);
+SummaryFiles writeSummary(const std::filesystem::path& out, bool plots, const std::filesystem::path& plot_script);
 
 }  // namespace suitsim::sweep
