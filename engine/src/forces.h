@@ -51,6 +51,10 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 /// evaluation is at the same x sets ws.solver->hinge_geometry_current to reuse it.
 void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws);
 
+/// Marks state.acceleration_cache.acceleration as the acceleration at the
+/// state as it is now, copying what it was computed from (state.cpp).
+void keepAccelerationInputs(State& state);
+
 /// The angle a hinge's geometry gives, in (-pi, pi], moved by the multiple
 /// of 2 pi that brings it nearest to `reference` (the tracked angle of the
 /// last step: a joint turns far less than pi in one step). When the two are

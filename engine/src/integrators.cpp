@@ -54,15 +54,18 @@ void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double d
   axpy(n, dt, s.velocity, s.position, ws.num_threads);  // uses the new velocity: symplectic
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
-  s.acceleration_valid = false;
+  s.acceleration_cache.filled = false;
 }
 
 void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) {
   const int n = model.num_particles;
-  if (!s.acceleration_valid) {
-    computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, s.acceleration);
+  // The last step's closing evaluation serves as this step's opening one
+  // unless the caller changed anything the forces read (state.cpp).
+  Vec3Array& acceleration = s.acceleration_cache.acceleration;
+  if (cachedAcceleration(s) == nullptr) {
+    computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, acceleration);
   }
-  axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // kick to the half step
+  axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // kick to the half step
   axpy(n, dt, s.velocity, s.position, ws.num_threads);             // drift
   // Anchors move before the closing evaluation so the cached acceleration
   // matches the anchors the next step starts from.
@@ -70,9 +73,9 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   detail::updateContactAnchors(model, s, half);
   detail::updateHingeFriction(model, s, half, ws);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
-  computeAcceleration(model, s, half, ws, s.acceleration);  // damping sees the half-step velocity
-  axpy(n, 0.5 * dt, s.acceleration, s.velocity, ws.num_threads);  // closing kick
-  s.acceleration_valid = true;
+  computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
+  axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
+  detail::keepAccelerationInputs(s);
 }
 
 void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
@@ -101,7 +104,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   axpy(n, dt / 6.0, ws.solver->sum_dv, s.velocity, t);
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
-  s.acceleration_valid = false;
+  s.acceleration_cache.filled = false;
 }
 
 }  // namespace

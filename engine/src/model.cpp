@@ -56,7 +56,6 @@ State makeState(const Model& model) {
   s.position = model.particle_initial_position;
   s.velocity = model.particle_initial_velocity;
   s.applied_force.assign(np, 0.0);
-  s.acceleration.assign(np, 0.0);
   s.anchor_u.assign(nc, 0.0);
   s.anchor_v.assign(nc, 0.0);
   s.anchor_active.assign(nc, 0);
@@ -80,6 +79,10 @@ State makeState(const Model& model) {
       s.hinge_stick_angle[h] = angle;
     }
   }
+  // Size the acceleration cache now so no step allocates; nothing is cached yet.
+  s.acceleration_cache.acceleration.assign(np, 0.0);
+  detail::keepAccelerationInputs(s);
+  s.acceleration_cache.filled = false;
   return s;
 }
 

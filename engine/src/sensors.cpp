@@ -189,7 +189,7 @@ void Sensors::addToWindow(const State& state, double weight, bool at_sample_step
 const Vec3Array& Sensors::particleAccelerations(const State& state) {
   // Velocity Verlet's cache when it is valid, else one force evaluation
   // into our own buffers.
-  if (state.acceleration_valid) return state.acceleration;
+  if (const Vec3Array* cached = cachedAcceleration(state)) return *cached;
   const PhasePoint x{state.position.x.data(), state.position.y.data(), state.position.z.data(),
                      state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
   computeAcceleration(*model_, state, x, *scratch_, scratch_acceleration_);

@@ -94,7 +94,6 @@ void JointServo::update(const Model& model, State& state) {
     // A(6) inverted: the current that makes the motor give the desired torque.
     state.hinge_current[h] = (desired_[h] - model.hinge_torque_offset[h]) / model.hinge_motor_constant[h];
   }
-  state.acceleration_valid = false;  // the applied torques changed
 }
 
 }  // namespace suitsim

@@ -164,11 +164,11 @@ std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettin
 // that set the gain. A loop that only lags may be damped by the servos of
 // the joints it is coupled to and by friction, which the 1-DOF model leaves
 // out: that is a warning (once per joint).
-void refuseDivergingServo(const TrialJob& job, const std::string& scene_path, std::vector<std::string>* warnings,
-                          std::vector<int>* warned) {
-  const std::optional<ServoStability> servo = servoCheck(job.scene, job.sim);
+void refuseDivergingServo(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path,
+                          std::vector<std::string>* warnings, std::vector<int>* warned) {
+  const std::optional<ServoStability> servo = servoCheck(scene, sim);
   if (!servo) return;
-  const io::RobotSetup& r = *job.scene.robot;
+  const io::RobotSetup& r = *scene.robot;
   for (const ServoJointCheck& j : servo->joints) {
     if (j.loop.reverses) {
       const int line = r.gain_line[j.hinge];
@@ -177,11 +177,11 @@ void refuseDivergingServo(const TrialJob& job, const std::string& scene_path, st
       std::snprintf(got, sizeof got, " (got %.6g)", value);
       throw io::SceneError(scene_path + (line > 0 ? ":" + std::to_string(line) : std::string()) +
                            ": <servo> attribute '" + j.gain + "' makes the servo loop diverge: " +
-                           describeServoCheck(job.scene.model, *servo, j) + got);
+                           describeServoCheck(scene.model, *servo, j) + got);
     }
     if (j.loop.lags && warnings && std::find(warned->begin(), warned->end(), j.hinge) == warned->end()) {
       warned->push_back(j.hinge);
-      warnings->push_back("the servo loop may diverge at " + describeServoCheck(job.scene.model, *servo, j));
+      warnings->push_back("the servo loop may diverge at " + describeServoCheck(scene.model, *servo, j));
     }
   }
 }
@@ -369,6 +369,11 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
 
 }  // namespace
 
+void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std::vector<std::string>* warnings) {
+  std::vector<int> warned;
+  refuseDivergingServo(scene, scene.simulation, scene_path, warnings, &warned);
+}
+
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
                                     const SimulationOverrides& overrides, const fs::path& out,
                                     std::vector<std::string>* warnings) {
@@ -419,7 +424,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
         throw io::SceneError(scene_path + ": <sensors> " + e.what());
       }
     }
-    refuseDivergingServo(job, scene_path, warnings, &warned);
+    refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];

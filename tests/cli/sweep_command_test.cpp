@@ -90,7 +90,7 @@ class Sweep : public suitsim::testing::CliTest {
   // `mpirun -np 2 --oversubscribe suitsim sweep ...`; -1 without MPI.
   int mpirun(const std::vector<std::string>& args) {
 #ifdef SUITSIM_MPIEXEC
-    std::string command = "timeout 900 ";
+    std::string command = "timeout " + std::to_string(guardSeconds()) + " ";
     command.append(suitsim::testing::quoted(SUITSIM_MPIEXEC)).append(" -np 2 --oversubscribe");
     if (::getuid() == 0) command.append(" --allow-run-as-root");  // CI containers run as root
     command.append(" ").append(suitsim::testing::quoted(SUITSIM_BINARY));
@@ -204,6 +204,43 @@ TEST_F(Sweep, BadInputNamesTheLineAndWritesNothing) {
                                                   {spec + ":2:", "no_such_attribute"}))
       << r.err;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Ctrl-C while the second point runs: the sweep stops with exit 130, the
+// table holds the finished row and nothing half written (no partial row, no
+// temporary table, no partial stream), and running the same command again
+// runs only the point that was cut off.
+TEST_F(Sweep, CtrlCKeepsTheFinishedRowsAndResumes) {
+  const std::string spec = sourcePath("scenes/sweeps/smoke.xml");
+  const fs::path out = dir_ / "interrupted";
+  const fs::path table = out / "results.csv";
+  // A shell starts the sweep, waits for the first row, then sends SIGINT as
+  // Ctrl-C would; the sweep's exit code goes to a file.
+  const fs::path code_file = dir_ / "code";
+  std::string script = suitsim::testing::quoted(SUITSIM_BINARY) + " sweep " + suitsim::testing::quoted(spec) +
+                       " --out " + suitsim::testing::quoted(out.string()) + " --threads 1 --quiet --no-plots 2>" +
+                       suitsim::testing::quoted((dir_ / "sweep.err").string()) + " & pid=$!; " +
+                       "while [ \"$(cat " + suitsim::testing::quoted(table.string()) +
+                       " 2>/dev/null | wc -l)\" -lt 2 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; done; " +
+                       "kill -INT $pid; wait $pid; echo $? > " + suitsim::testing::quoted(code_file.string());
+  const std::string command = "timeout " + std::to_string(guardSeconds()) + " bash -c " + suitsim::testing::quoted(script);
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  EXPECT_EQ(readFile(code_file), "130\n") << readFile(dir_ / "sweep.err");
+  const Table cut = readTable(table);
+  ASSERT_EQ(cut.rows.size(), 1u);
+  EXPECT_EQ(cut.column(0, "status"), "ok");
+  for (const auto& entry : fs::recursive_directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_EQ(name.find("partial"), std::string::npos) << entry.path();
+    EXPECT_EQ(name.find(".tmp"), std::string::npos) << entry.path();
+  }
+  const CliResult again = run({"sweep", spec, "--out", out.string(), "--threads", "1", "--no-plots"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("1 points run in"), std::string::npos) << again.err;
+  const Table whole = readTable(table);
+  ASSERT_EQ(whole.rows.size(), 2u);
+  EXPECT_EQ(whole.rows[0], cut.rows[0]);  // the kept row is not run again
+  EXPECT_EQ(whole.column(1, "status"), "ok");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -377,7 +378,6 @@ TEST(Humanoid, FloatingJvrc1ConservesMomentumUnderRandomMotorCurrents) {
     if (k % 100 == 0) {
       // Default k_T = 1 N m/A: up to 2 N m, enough to swing every link.
       for (int h = 0; h < model.num_hinges; ++h) state.hinge_current[h] = 2.0 * u(rng);
-      state.acceleration_valid = false;
     }
     step(model, state, ws, Integrator::kVelocityVerlet, 1e-4);
     drift.add(state);
@@ -428,7 +428,6 @@ double pendulumSwing(double static_max, double coulomb) {
     for (int i = 0; i < model.num_particles; ++i) {
       state.applied_force.set(i, {0.0, 0.0, (1.0 - blend) * 9.81 * model.particle_mass[i]});
     }
-    state.acceleration_valid = false;  // the applied forces changed
     step(model, state, ws, Integrator::kVelocityVerlet, dt);
     worst = std::max(worst, std::abs(jointAngle(model, state, 0) - start));
   }
@@ -474,6 +473,53 @@ TEST(Humanoid, MimicFingersFollowTheServoedThumbs) {
               lowest, worst, index, -2.0 * jointAngle(m, run.state(), thumb));
   EXPECT_LT(lowest, -0.45);  // the thumb closed
   EXPECT_LT(worst, 1e-4);
+}
+
+// Velocity Verlet reuses a step's closing force evaluation as the next
+// step's opening one. Whatever a caller edits between steps (a motor current,
+// an external force, a particle, a friction state), the next step must be the
+// one a state with no cached acceleration takes, bit for bit; left alone, the
+// cache must be used. Until the cache checked its own inputs, callers had to
+// clear a flag, and an edit without it stepped with stale forces.
+TEST(Humanoid, VerletCacheFollowsEveryEditBetweenSteps) {
+  ServoRun run(SUITSIM_SOURCE_DIR "/scenes/jvrc1_stand.xml");
+  for (int k = 0; k < 200; ++k) run.advance();  // on the ground, friction anchored, servo acting
+  const Model& model = run.model();
+  ASSERT_EQ(run.scene().simulation.integrator, Integrator::kVelocityVerlet);
+  ASSERT_NE(cachedAcceleration(run.state()), nullptr);
+
+  auto stepOnce = [&](State s) {
+    Workspace ws(model, 1);
+    step(model, s, ws, Integrator::kVelocityVerlet, run.dt());
+    return s;
+  };
+  auto sameBits = [&](const State& a, const State& b) {
+    for (int i = 0; i < model.num_particles; ++i) {
+      if (a.position.get(i) != b.position.get(i) || a.velocity.get(i) != b.velocity.get(i)) return false;
+    }
+    return true;
+  };
+  const std::vector<std::pair<std::string, std::function<void(State&)>>> edits = {
+      {"a motor current", [](State& s) { s.hinge_current[3] += 0.5; }},
+      {"an applied force", [](State& s) { s.applied_force.x[7] += 2.0; }},
+      {"a velocity", [](State& s) { s.velocity.y[11] += 0.01; }},
+      {"a position", [](State& s) { s.position.z[5] += 1e-4; }},
+      {"a contact anchor", [](State& s) { s.anchor_u[0] += 1e-4; }},
+      {"a hinge's stick state", [](State& s) { s.hinge_sticking[2] ^= 1; }},
+  };
+  for (const auto& [what, edit] : edits) {
+    State cached = run.state();
+    edit(cached);
+    State fresh = cached;
+    fresh.acceleration_cache.filled = false;
+    EXPECT_EQ(cachedAcceleration(cached), nullptr) << what;
+    EXPECT_TRUE(sameBits(stepOnce(cached), stepOnce(fresh))) << "after editing " << what;
+  }
+  // Left alone, the cache is used: it holds the evaluation at the half-step
+  // velocity (damping), so a step from it differs from a fresh one.
+  State fresh = run.state();
+  fresh.acceleration_cache.filled = false;
+  EXPECT_FALSE(sameBits(stepOnce(run.state()), stepOnce(fresh)));
 }
 
 }  // namespace

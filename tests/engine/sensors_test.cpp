@@ -285,9 +285,9 @@ TEST_F(StandingSensors, SameSeedSameRowsOtherSeedOthersAndStreamsIndependent) {
 // Without a valid cached acceleration the sensors evaluate forces into
 // their own buffers; both routes agree on a settled robot.
 TEST_F(StandingSensors, ScratchAccelerationAgreesWithTheCache) {
-  ASSERT_TRUE(state_->acceleration_valid);
+  ASSERT_NE(cachedAcceleration(*state_), nullptr);
   State uncached = *state_;
-  uncached.acceleration_valid = false;
+  uncached.acceleration_cache.filled = false;
   SensorSpec clean = scene_->robot->sensors.value();
   clean.noise = false;
   Sensors s(scene_->model, clean, scene_->simulation.dt);
@@ -399,9 +399,9 @@ TEST(Sensors, LoggedAccelerometerFollowsThePelvisThroughAFastArmSwing) {
       middle.position.x[i] = 0.5 * (before.position.x[i] + state.position.x[i]);
       middle.position.y[i] = 0.5 * (before.position.y[i] + state.position.y[i]);
       middle.position.z[i] = 0.5 * (before.position.z[i] + state.position.z[i]);
-      middle.velocity.x[i] = state.velocity.x[i] - 0.5 * dt * state.acceleration.x[i];
-      middle.velocity.y[i] = state.velocity.y[i] - 0.5 * dt * state.acceleration.y[i];
-      middle.velocity.z[i] = state.velocity.z[i] - 0.5 * dt * state.acceleration.z[i];
+      middle.velocity.x[i] = state.velocity.x[i] - 0.5 * dt * state.acceleration_cache.acceleration.x[i];
+      middle.velocity.y[i] = state.velocity.y[i] - 0.5 * dt * state.acceleration_cache.acceleration.y[i];
+      middle.velocity.z[i] = state.velocity.z[i] - 0.5 * dt * state.acceleration_cache.acceleration.z[i];
     }
     rigid_mid.push_back(rigidVelocity(middle));
   };
@@ -596,7 +596,7 @@ LoggedRun runLogged(const io::Scene& scene, const SensorSpec& spec, long num_ste
     for (int q = 0; q < 4; ++q) {
       const int i = first + q;
       mid += w[q] * (Eigen::Vector3d(after.velocity.x[i], after.velocity.y[i], after.velocity.z[i]) -
-                     0.5 * dt * Eigen::Vector3d(after.acceleration.x[i], after.acceleration.y[i], after.acceleration.z[i]));
+                     0.5 * dt * Eigen::Vector3d(after.acceleration_cache.acceleration.x[i], after.acceleration_cache.acceleration.y[i], after.acceleration_cache.acceleration.z[i]));
     }
     run.imu_mid_velocity.push_back(mid);
   };

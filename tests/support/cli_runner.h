@@ -15,6 +15,12 @@ namespace suitsim::testing {
 
 namespace fs = std::filesystem;
 
+#ifdef SUITSIM_TIME_SCALE
+inline constexpr int kTimeScale = SUITSIM_TIME_SCALE;
+#else
+inline constexpr int kTimeScale = 1;
+#endif
+
 inline std::string sourcePath(const std::string& relative) {
   return std::string(SUITSIM_SOURCE_DIR) + "/" + relative;
 }
@@ -68,7 +74,7 @@ class CliTest : public ::testing::Test {
   CliResult run(const std::vector<std::string>& args, const fs::path& working_dir = {}) {
     std::string command;
     if (!working_dir.empty()) command.append("cd ").append(quoted(working_dir.string())).append(" && ");
-    if (timeout_seconds_ > 0) command.append("timeout ").append(std::to_string(timeout_seconds_)).append(" ");
+    if (timeout_seconds_ > 0) command.append("timeout ").append(std::to_string(guardSeconds())).append(" ");
     command.append(quoted(SUITSIM_BINARY));
     for (const std::string& a : args) command.append(" ").append(quoted(a));
     const fs::path out = dir_ / "stdout.txt";
@@ -84,13 +90,17 @@ class CliTest : public ::testing::Test {
     r.out = readFile(out);
     r.err = readFile(err);
     if (timeout_seconds_ > 0) {
-      EXPECT_NE(r.exit_code, 124) << "timed out after " << timeout_seconds_ << " s (deadlock?)";
+      EXPECT_NE(r.exit_code, 124) << "timed out after " << guardSeconds() << " s (deadlock?)";
     }
     return r;
   }
 
+  /// timeout_seconds_ as the build stretches it (SUITSIM_TIME_SCALE: more
+  /// in a sanitizer build, tests/CMakeLists.txt).
+  int guardSeconds() const { return timeout_seconds_ * kTimeScale; }
+
   fs::path dir_;
-  int timeout_seconds_ = 0;  ///< > 0: run commands under `timeout`
+  int timeout_seconds_ = 0;  ///< > 0: run commands under `timeout` (release-build seconds)
 };
 
 }  // namespace suitsim::testing

@@ -132,5 +132,40 @@ TEST_F(SceneSourceTest, ABadSceneAtStartupThrowsWithFileAndLine) {
   }
 }
 
+// The viewer checks a servo as `suitsim run` does (experiment::checkServoLoops):
+// a derivative gain that certainly diverges is a scene error at its <servo>
+// line, at startup and on reload; a loop that may only lag is a warning.
+int lineOf(const std::string& path, const std::string& needle) {
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find(needle) != std::string::npos) return n;
+  }
+  return -1;
+}
+
+TEST_F(SceneSourceTest, AServoThatDivergesIsASceneErrorAtItsLine) {
+  const std::string diverging = SUITSIM_SOURCE_DIR "/tests/cli/data/servo_kd_too_large.xml";
+  const int line = lineOf(diverging, "<servo joints=\"wrist\"");
+  ASSERT_GT(line, 0);
+  SceneSource source(diverging);
+  try {
+    source.loadInitial();
+    FAIL() << "a scene whose servo diverges loaded";
+  } catch (const io::SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find(diverging + ":" + std::to_string(line) + ": <servo> attribute 'kd'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(SceneSourceTest, ALaggingServoIsAWarningNotAnError) {
+  SceneSource source(SUITSIM_SOURCE_DIR "/tests/cli/data/servo_lagging.xml");
+  source.loadInitial();
+  EXPECT_TRUE(source.error().empty());
+  ASSERT_EQ(source.warnings().size(), 1u);
+  EXPECT_NE(source.warnings()[0].find("joint 'wrist'"), std::string::npos) << source.warnings()[0];
+}
+
 }  // namespace
 }  // namespace suitsim::viewer

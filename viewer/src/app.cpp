@@ -390,7 +390,8 @@ void App::drawControls() {
 void App::drawMessages() {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool scene_error = !source_.error().empty();
-  if (!scene_error && !sim_->diverged()) return;
+  const bool advice = !source_.warnings().empty();
+  if (!scene_error && !sim_->diverged() && !advice) return;
   // Top centre, between the two panels, where it cannot be missed.
   // (In a narrow window it may cover part of the plots: it matters more.)
   const float w = std::max(360.0f, vp->Size.x - kControlsWidth - kPlotsWidth - 40.0f);
@@ -412,6 +413,11 @@ void App::drawMessages() {
         sim_->state().time);
   }
   ImGui::PopStyleColor();
+  if (advice) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+    for (const std::string& w : source_.warnings()) ImGui::TextWrapped("warning: %s", w.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::End();
 }
 

@@ -89,5 +89,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s: no trial named '%s'\n", options.scene_path.c_str(), options.trial.c_str());
     return 2;
   }
+  for (const std::string& w : source.warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());
   return suitsim::viewer::runViewer(options, std::move(source), std::move(scene));
 }

@@ -4,6 +4,8 @@
 #include <exception>
 #include <utility>
 
+#include "suitsim/experiment/trials.h"
+
 namespace suitsim::viewer {
 
 SceneSource::SceneSource(std::string path) : path_(std::move(path)) {}
@@ -32,6 +34,10 @@ io::Scene SceneSource::read(const std::string& trial) {
     wanted.clear();
   }
   io::Scene scene = io::loadScene(path_, wanted);
+  // The same servo check as `suitsim run`: a loop that reverses is a scene error.
+  std::vector<std::string> warnings;
+  experiment::checkServoLoops(scene, path_, &warnings);
+  warnings_ = std::move(warnings);
   trials_ = std::move(trials);
   trial_ = scene.trial.name;
   return scene;

@@ -31,8 +31,11 @@ class SceneSource {
   std::optional<io::Scene> reload(const std::string& trial);
 
   const std::string& path() const { return path_; }
-  /// The last read's problem; empty when it succeeded.
+  /// The last read's problem; empty when it succeeded. A scene whose servo
+  /// loop certainly diverges (experiment::checkServoLoops) is such a problem.
   const std::string& error() const { return error_; }
+  /// Advice about the scene shown (a servo loop that may lag), as of the last good read.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   /// The experiment's trials (empty for a scene without one), as of the last good read.
   const std::vector<io::TrialSpec>& trials() const { return trials_; }
   /// The trial being shown (empty: not an experiment).
@@ -53,6 +56,7 @@ class SceneSource {
   std::string path_;
   Stamp last_stamp_;
   std::string error_;
+  std::vector<std::string> warnings_;
   std::vector<io::TrialSpec> trials_;
   std::string trial_;
   int reloads_ = 0;

@@ -8,6 +8,26 @@
 
 namespace suitsim {
 
+namespace detail {
+/// Velocity Verlet needs one force evaluation per step because the closing
+/// evaluation of a step is the opening one of the next. That acceleration is
+/// kept here with a copy of every State field the forces read. It is served
+/// (cachedAcceleration) only while each of those fields is unchanged, bit for
+/// bit, so a caller may set currents or forces, move particles or edit
+/// friction state between steps without telling the engine.
+struct AccelerationCache {
+  bool filled = false;
+  Vec3Array acceleration;  ///< (m/s^2), (num_particles)
+  // The inputs it was computed from, named as in State.
+  Vec3Array position, velocity, applied_force;
+  std::vector<double> anchor_u, anchor_v;
+  std::vector<std::uint8_t> anchor_active, contact_sliding;
+  std::vector<double> hinge_current;
+  std::vector<std::uint8_t> hinge_sticking;
+  std::vector<double> hinge_stick_angle, hinge_angle, hinge_previous_velocity;
+};
+}  // namespace detail
+
 struct State {
   double time = 0.0;           ///< simulated time (s)
   Vec3Array position;          ///< particle positions (m), (num_particles)
@@ -33,15 +53,18 @@ struct State {
   std::vector<double> hinge_angle;
   std::vector<double> hinge_previous_velocity;  ///< joint rate at the end of the last step (rad/s), (num_hinges)
 
-  // Acceleration at the current state, kept by velocity Verlet so that it
-  // needs one force evaluation per step. Anything that edits the state or the
-  // applied forces between steps should clear the flag.
-  Vec3Array acceleration;              ///< (m/s^2), (num_particles)
-  bool acceleration_valid = false;
+  /// Velocity Verlet's acceleration and what it was computed from; read it
+  /// through cachedAcceleration(), never directly.
+  detail::AccelerationCache acceleration_cache;
 };
 
 /// A state at the model's initial configuration must come from the scene;
 /// this sizes every array and zeroes velocities, forces and anchors.
 State makeState(const Model& model);
+
+/// The acceleration at `state` (m/s^2, per particle) if the last velocity
+/// Verlet step left one that still applies: nothing the forces read has
+/// changed since. Otherwise nullptr, and the caller evaluates the forces.
+const Vec3Array* cachedAcceleration(const State& state);
 
 }  // namespace suitsim

@@ -56,6 +56,14 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
                                     const SimulationOverrides& overrides, const std::filesystem::path& out,
                                     std::vector<std::string>* warnings = nullptr);
 
+/// The servo check (servo_stability.h) of a scene as it will run, at its own
+/// time step and integrator: throws io::SceneError ("path:line" of the
+/// <servo> that set the gain) when a joint's held derivative gain certainly
+/// makes its loop diverge; a loop that may only lag adds a line to
+/// `warnings` (may be null). prepareTrials applies it to every trial, the
+/// viewer to every scene it loads.
+void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std::vector<std::string>* warnings);
+
 /// Called as each trial ends (serialised): the job, trials done, trials in all.
 using TrialDone = std::function<void(const TrialJob&, int, int)>;
 
