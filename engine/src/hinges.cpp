@@ -460,7 +460,7 @@ void assembleBlocks(const Model& model, Workspace& ws) {
     const std::vector<std::int32_t>& list = ws.solver->body_hinges[b];
     if (list.empty()) continue;
     // The body's pairs (ha, hb), ha eliminated first, in loop order.
-    const std::int32_t* pair_block = &ws.solver->body_pair_block[ws.solver->body_pair_begin[b]];
+    const std::int32_t* pair_block = ws.solver->body_pair_block.data() + ws.solver->body_pair_begin[b];
     if (movable(ws, b)) {
       for (int ha : list) {
         const int sa = model.hinge_parent_body[ha] == b ? 0 : 1;
@@ -538,7 +538,10 @@ void eliminate(const Model& model, Workspace& ws, int h) {
     storeRow(rhs, r);
   }
   // The blocks K_ca it updates, listed once (Workspace::hinge_fill_block).
-  const std::int32_t* fill = &ws.solver->hinge_fill_block[ws.solver->hinge_fill_begin[h]];
+  // data() + offset, not &v[offset]: a robot whose hinges couple to none
+  // (a chain of one) has no fill blocks at all, and v[0] of an empty vector
+  // is undefined (UBSan: reference binding to a null pointer).
+  const std::int32_t* fill = ws.solver->hinge_fill_block.data() + ws.solver->hinge_fill_begin[h];
   for (int kc = 0; kc < num_coupled; ++kc) {
     const int c = coupled[kc];
     const double* yc = coupledBlock(ws, h, kc);
