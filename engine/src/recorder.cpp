@@ -1,6 +1,7 @@
 #include "suitsim/recorder.h"
 
 #include <cmath>
+#include <limits>
 
 #include "suitsim/articulated.h"
 #include "suitsim/step.h"
@@ -39,13 +40,69 @@ Recorder::Recorder(const Model& model, std::vector<ChannelSpec> channels)
         break;
       case Kind::kBandLength: columns_.push_back(c.label + ".length[m]"); break;
       case Kind::kBandTension: columns_.push_back(c.label + ".tension[N]"); break;
+      case Kind::kCom:
+      case Kind::kComVelocity:
+      case Kind::kCentreOfPressure:
+      case Kind::kDcm:
+      case Kind::kVrp:
+      case Kind::kEcmp: {
+        const char* name = c.kind == Kind::kCom                ? "com"
+                           : c.kind == Kind::kComVelocity      ? "com_velocity"
+                           : c.kind == Kind::kCentreOfPressure ? "cop"
+                           : c.kind == Kind::kDcm              ? "dcm"
+                           : c.kind == Kind::kVrp              ? "vrp"
+                                                               : "ecmp";
+        const char* unit = c.kind == Kind::kComVelocity ? "[m/s]" : "[m]";
+        for (const char* axis : {"x", "y", "z"}) columns_.push_back(std::string(name) + "." + axis + unit);
+        break;
+      }
+      case Kind::kPendulumFrequency: columns_.push_back("omega[1/s]"); break;
+      case Kind::kBalanceMargin: columns_.push_back("balance_margin[m]"); break;
     }
+    const bool balance = c.kind >= Kind::kCom;
+    has_balance_ = has_balance_ || balance;
+    // The CoM and its velocity are always defined; the rest need support.
+    may_be_undefined_.resize(columns_.size(), balance && c.kind != Kind::kCom && c.kind != Kind::kComVelocity);
   }
+  support_points_.reserve(model.numContacts());
+  support_.vertices.reserve(2 * model.numContacts());
 }
 
 void Recorder::sample(const State& state, const Workspace* ws, double* row) const {
   using Kind = ChannelSpec::Kind;
   const Model& m = *model_;
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  Centroidal centre;
+  BalancePoints points;
+  Vec3 cop{kNaN, kNaN, kNaN};
+  if (has_balance_) {
+    // omega' by a backward difference over this recorder's own samples; the
+    // first sample has no past and takes 0 (a robot starting at rest).
+    centre = centroidal(m, state);
+    const double g = -(m.gravity[0] * m.ground.normal[0] + m.gravity[1] * m.ground.normal[1] +
+                       m.gravity[2] * m.ground.normal[2]);
+    const double height = centre.com[0] * m.ground.normal[0] + centre.com[1] * m.ground.normal[1] +
+                          centre.com[2] * m.ground.normal[2] - m.ground.offset;
+    const double normal_acceleration = centre.com_acceleration[0] * m.ground.normal[0] +
+                                       centre.com_acceleration[1] * m.ground.normal[1] +
+                                       centre.com_acceleration[2] * m.ground.normal[2];
+    const double omega = m.ground.enabled && centre.mass > 0.0 ? pendulumFrequency(height, normal_acceleration, g)
+                                                               : kNaN;
+    const double omega_rate = has_previous_ && state.time > previous_time_
+                                  ? (omega - previous_omega_) / (state.time - previous_time_)
+                                  : 0.0;
+    if (std::isfinite(omega)) {
+      points = balancePoints(centre, m.gravity, m.ground.normal, m.ground.offset, omega_rate);
+    } else {
+      points.omega = kNaN;
+      points.dcm = points.vrp = points.ecmp = Vec3{kNaN, kNaN, kNaN};
+    }
+    previous_time_ = state.time;
+    previous_omega_ = omega;
+    has_previous_ = true;
+    if (!centreOfPressure(m, state, &cop)) cop = {kNaN, kNaN, kNaN};
+    supportPolygon(m, state, support_points_, support_);
+  }
   for (const ChannelSpec& c : channels_) {
     switch (c.kind) {
       case Kind::kParticlePosition:
@@ -111,6 +168,32 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
             detail::evaluateBand(m, detail::phasePoint(state.position, state.velocity), c.index);
         const double length = b.length, tension = b.tension;
         *row++ = c.kind == Kind::kBandLength ? length : tension;
+        break;
+      }
+      case Kind::kCom:
+      case Kind::kComVelocity:
+      case Kind::kCentreOfPressure:
+      case Kind::kDcm:
+      case Kind::kVrp:
+      case Kind::kEcmp: {
+        const Vec3& v = c.kind == Kind::kCom                ? centre.com
+                        : c.kind == Kind::kComVelocity      ? centre.com_velocity
+                        : c.kind == Kind::kCentreOfPressure ? cop
+                        : c.kind == Kind::kDcm              ? points.dcm
+                        : c.kind == Kind::kVrp              ? points.vrp
+                                                            : points.ecmp;
+        *row++ = v[0];
+        *row++ = v[1];
+        *row++ = v[2];
+        break;
+      }
+      case Kind::kPendulumFrequency: *row++ = points.omega; break;
+      case Kind::kBalanceMargin: {
+        // The DCM's ground projection against the polygon of the contacts
+        // the ground pushes on: < 0 means no ankle or hip strategy alone can
+        // bring the CoM to rest over the feet.
+        const bool defined = !support_.empty() && std::isfinite(points.dcm[0]);
+        *row++ = defined ? polygonMargin(support_, groundCoordinates(m.ground, points.dcm)) : kNaN;
         break;
       }
     }

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "suitsim/centroidal.h"
+
 namespace suitsim::eval {
 
 namespace {
@@ -24,33 +26,25 @@ std::vector<DcmPoints> dcmPoints(const std::vector<CentroidalSample>& samples, d
     }
   }
   std::vector<DcmPoints> out(n);
-  // After (11): omega(t) = sqrt((g + c̈·n) / Δz), the frequency of the
-  // pendulum from the ground to the CoM with its vertical acceleration.
+  std::vector<Centroidal> centroidal(n);
+  const auto vec3 = [](const Eigen::Vector3d& v) { return Vec3{v.x(), v.y(), v.z()}; };
+  const Vec3 gravity_W = vec3(gravity), normal = vec3(ground.normal);
   for (std::size_t k = 0; k < n; ++k) {
     const CentroidalSample& s = samples[k];
-    const double dz = heightAboveGround(ground, s.com);
-    const double pull = g + s.com_acceleration.dot(ground.normal);
-    out[k].omega = dz > 0.0 && pull > 0.0 ? std::sqrt(pull / dz) : kNaN;
+    centroidal[k] = {mass, vec3(s.com), vec3(s.com_velocity), vec3(s.contact_force), vec3(s.com_acceleration)};
+    out[k].omega = pendulumFrequency(heightAboveGround(ground, s.com), s.com_acceleration.dot(ground.normal), g);
   }
   for (std::size_t k = 0; k < n; ++k) {
     DcmPoints& p = out[k];
-    const CentroidalSample& s = samples[k];
     if (n > 1) {
       const std::size_t a = k == 0 ? 0 : k - 1, b = k + 1 == n ? n - 1 : k + 1;
       p.omega_rate = (out[b].omega - out[a].omega) / (samples[b].time - samples[a].time);
     }
-    // (11): the 3-D DCM.
-    p.dcm = s.com + s.com_velocity / p.omega;
-    // (12)-(13): the DCM diverges from v at the rate omega - omega'/omega; v
-    // and the eCMP (15) share the denominator omega² - omega'.
-    const double stiffness = p.omega * p.omega - p.omega_rate;
-    if (stiffness > 0.0) {
-      p.vrp = s.com - s.com_acceleration / stiffness;
-      p.ecmp = s.com - s.contact_force / (mass * stiffness);
-    } else {
-      p.vrp.setConstant(kNaN);
-      p.ecmp.setConstant(kNaN);
-    }
+    // (11)-(15), as the engine computes them for the simulator's truth.
+    const BalancePoints points = balancePoints(centroidal[k], gravity_W, normal, ground.offset, p.omega_rate);
+    p.dcm = Eigen::Vector3d(points.dcm[0], points.dcm[1], points.dcm[2]);
+    p.vrp = Eigen::Vector3d(points.vrp[0], points.vrp[1], points.vrp[2]);
+    p.ecmp = Eigen::Vector3d(points.ecmp[0], points.ecmp[1], points.ecmp[2]);
     p.dcm_ground = groundCoordinates(ground, p.dcm);
     p.margin = polygon.empty() || !p.dcm.allFinite() ? kNaN : polygonMargin(polygon, p.dcm_ground);
   }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/progress.h"
 #include "suitsim/experiment/runner.h"
+#include "suitsim/centroidal.h"
 #include "suitsim/recorder.h"
 #include "suitsim/servo.h"
 #include "suitsim/servo_stability.h"
@@ -66,8 +68,87 @@ std::vector<ChannelSpec> truthChannels(const Model& model) {
   ChannelSpec ground;
   ground.kind = Kind::kGroundForce;
   channels.push_back(ground);
+  if (model.ground.enabled) {
+    // The balance the evaluator estimates from the streams (centroidal.h).
+    for (Kind kind : {Kind::kCom, Kind::kComVelocity, Kind::kCentreOfPressure, Kind::kPendulumFrequency, Kind::kDcm,
+                      Kind::kVrp, Kind::kEcmp, Kind::kBalanceMargin}) {
+      ChannelSpec c;
+      c.kind = kind;
+      channels.push_back(c);
+    }
+  }
   return channels;
 }
+
+// What summary.json says of a robot's balance. The rule for a fall: the
+// CoM's height above the ground dropped below half its height at the start
+// (a robot that sits, kneels or lies down, whatever its size); the DCM's
+// margin (centroidal.h) says how close it came before that. The margins
+// count from the first sample at which the ground carries the robot's
+// weight: a robot set down on its soles is in free fall until then, and its
+// DCM (omega near 0) means nothing.
+struct BalanceWatch {
+  static constexpr double kFallenHeightFraction = 0.5;
+  Recorder recorder;
+  std::vector<double> row;
+  double initial_height = 0.0;
+  double min_height = std::numeric_limits<double>::infinity();
+  double fell_at = -1.0;
+  double min_margin = std::numeric_limits<double>::infinity();
+  double min_margin_time = 0.0;
+  double standing_from = -1.0;
+  long samples = 0, standing = 0, outside = 0, unsupported = 0;
+
+  static std::vector<ChannelSpec> channels() {
+    std::vector<ChannelSpec> c(3);
+    c[0].kind = ChannelSpec::Kind::kCom;
+    c[1].kind = ChannelSpec::Kind::kBalanceMargin;
+    c[2].kind = ChannelSpec::Kind::kGroundForce;
+    return c;
+  }
+  explicit BalanceWatch(const Model& model) : recorder(model, channels()), row(recorder.columns().size()) {}
+
+  void sample(const Model& model, const State& state) {
+    recorder.sample(state, nullptr, row.data());
+    const GroundModel& g = model.ground;
+    const double height = g.normal[0] * row[0] + g.normal[1] * row[1] + g.normal[2] * row[2] - g.offset;
+    if (samples == 0) initial_height = height;
+    ++samples;
+    min_height = std::min(min_height, height);
+    if (fell_at < 0.0 && height < kFallenHeightFraction * initial_height) fell_at = state.time;
+    const double margin = row[3];
+    const double support = g.normal[0] * row[4] + g.normal[1] * row[5] + g.normal[2] * row[6];
+    const double weight = -centroidal(model, state).mass *
+                          (model.gravity[0] * g.normal[0] + model.gravity[1] * g.normal[1] + model.gravity[2] * g.normal[2]);
+    if (standing_from < 0.0 && support >= weight) standing_from = state.time;
+    if (standing_from < 0.0) return;
+    ++standing;
+    if (std::isnan(margin)) {
+      ++unsupported;
+    } else {
+      if (margin < 0.0) ++outside;
+      if (margin < min_margin) {
+        min_margin = margin;
+        min_margin_time = state.time;
+      }
+    }
+  }
+
+  nlohmann::ordered_json summary() const {
+    nlohmann::ordered_json j;
+    j["fell_at_s"] = fell_at >= 0.0 ? nlohmann::ordered_json(fell_at) : nlohmann::ordered_json(nullptr);
+    j["fall_rule"] = "CoM height above the ground below 0.5 of its initial height";
+    j["com_height_start_m"] = initial_height;
+    j["com_height_min_m"] = min_height;
+    j["min_balance_margin_m"] =
+        std::isfinite(min_margin) ? nlohmann::ordered_json(min_margin) : nlohmann::ordered_json(nullptr);
+    j["min_balance_margin_at_s"] = min_margin_time;
+    j["standing_from_s"] = standing_from >= 0.0 ? nlohmann::ordered_json(standing_from) : nlohmann::ordered_json(nullptr);
+    j["fraction_dcm_outside_support"] = standing > 0 ? static_cast<double>(outside) / standing : 0.0;
+    j["fraction_without_support"] = standing > 0 ? static_cast<double>(unsupported) / standing : 0.0;
+    return j;
+  }
+};
 
 void writeTrialHeader(std::FILE* f, const io::Scene& scene) {
   std::fprintf(f, "# scene: %s\n", scene.name.c_str());
@@ -266,6 +347,12 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   recorder.sample(state, &ws, row.data());
   writeCsvRow(stream.get(), state.time, row);
+  // A robot on the ground: watch its balance at the output rate.
+  std::optional<BalanceWatch> balance;
+  if (scene.robot && model.ground.enabled) {
+    balance.emplace(model);
+    balance->sample(model, state);
+  }
   double stamp = 0.0;
   if (sensors) {
     truth->sample(state, &ws, truth_row.data());
@@ -293,11 +380,16 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
         break;
       }
       recorder.sample(state, &ws, row.data());
-      if (!std::all_of(row.begin(), row.end(), [](double v) { return std::isfinite(v); })) {
+      bool finite = true;
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        finite = finite && (std::isfinite(row[c]) || (std::isnan(row[c]) && recorder.mayBeUndefined(c)));
+      }
+      if (!finite) {
         diverged = true;
         break;
       }
       writeCsvRow(stream.get(), state.time, row);
+      if (balance) balance->sample(model, state);
     }
     if ((k & 1023) == 0 && interruptSignal() != 0) {
       interrupted = true;
@@ -355,6 +447,10 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   summary["realtime_factor"] = wall > 0.0 ? state.time / wall : 0.0;
   summary["energy_start_j"] = energy_start.total();
   summary["energy_end_j"] = energy_end.total();
+  if (balance) {
+    summary["fell"] = balance->fell_at >= 0.0;
+    summary["balance"] = balance->summary();
+  }
   std::ofstream f(partialName(job.dir / "summary.json"));
   // The scene name comes from the file and need not be valid UTF-8; the
   // default handler would throw from dump().

@@ -562,11 +562,25 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
     c.kind = Kind::kCentreOfMass;
   } else if (quantity == "ground_force") {
     c.kind = Kind::kGroundForce;
-  } else {
-    if (quantity != "energy") {
-      r.failAttribute("quantity", "must be energy or ground_force when no particle, spring, body or joint is named");
-    }
+  } else if (quantity == "energy") {
     c.kind = Kind::kEnergy;
+  } else {
+    // The whole model's balance (centroidal.h).
+    static const std::pair<const char*, Kind> kBalance[] = {
+        {"com", Kind::kCom},     {"com_velocity", Kind::kComVelocity}, {"cop", Kind::kCentreOfPressure},
+        {"omega", Kind::kPendulumFrequency}, {"dcm", Kind::kDcm},      {"vrp", Kind::kVrp},
+        {"ecmp", Kind::kEcmp},   {"balance_margin", Kind::kBalanceMargin}};
+    const auto it = std::find_if(std::begin(kBalance), std::end(kBalance),
+                                 [&](const auto& b) { return quantity == b.first; });
+    if (it == std::end(kBalance)) {
+      r.failAttribute("quantity",
+                      "must be energy, ground_force, com, com_velocity, cop, omega, dcm, vrp, ecmp or balance_margin "
+                      "when no particle, spring, body, joint or band is named");
+    }
+    c.kind = it->second;
+    if (c.kind != Kind::kCom && c.kind != Kind::kComVelocity && !model.ground.enabled) {
+      r.failAttribute("quantity", "'" + quantity + "' needs a <ground> to stand on");
+    }
   }
   return c;
 }

@@ -20,6 +20,7 @@
 #include <Eigen/Core>
 
 #include "suitsim/eval/rigid_model.h"
+#include "suitsim/support_polygon.h"
 
 namespace suitsim::eval {
 
@@ -50,15 +51,15 @@ struct ContactPoint {
   Eigen::Vector3d point_F = Eigen::Vector3d::Zero();  ///< position in that frame (m)
 };
 
-/// A convex polygon in ground coordinates, vertices counter-clockwise
-/// (about the normal), no three collinear. One vertex: a point; two: a segment.
-struct SupportPolygon {
-  std::vector<Eigen::Vector2d> vertices;  ///< (m)
-  bool empty() const { return vertices.empty(); }
-};
-
-/// Convex hull of `points` (Andrew's monotone chain), counter-clockwise.
-SupportPolygon convexHull(std::vector<Eigen::Vector2d> points);
+// The support polygon and its geometry live in the engine (shared with the
+// simulator's balance channels): SupportPolygon, convexHull, polygonMargin,
+// polygonCentroid, shrinkPolygon, closestPointInPolygon.
+using suitsim::closestPointInPolygon;
+using suitsim::convexHull;
+using suitsim::polygonCentroid;
+using suitsim::polygonMargin;
+using suitsim::shrinkPolygon;
+using suitsim::SupportPolygon;
 
 /// The contact points on the ground at q: those whose height above the
 /// ground is at most `tolerance` (m), as world points. Runs forwardKinematics(q).
@@ -71,24 +72,6 @@ std::vector<Eigen::Vector3d> groundedContacts(const RigidModel& model, RigidData
 SupportPolygon supportPolygon(const RigidModel& model, RigidData& data, const Configuration& q,
                               const std::vector<ContactPoint>& contacts, const GroundPlane& ground,
                               double tolerance = 1e-3);
-
-/// Signed distance from `point` to the polygon's edge (m): positive inside,
-/// negative outside (minus the distance to the polygon). A point or a segment
-/// has no inside: the result is minus the distance to it. Throws for an
-/// empty polygon.
-double polygonMargin(const SupportPolygon& polygon, const Eigen::Vector2d& point);
-
-/// Area centroid of the polygon (the middle of a segment, the point itself).
-Eigen::Vector2d polygonCentroid(const SupportPolygon& polygon);
-
-/// The polygon shrunk by `margin` (m): the points at least `margin` inside
-/// every edge (for a convex polygon, the points whose polygonMargin >=
-/// margin). Empty when the polygon is too small (or is a point or a segment
-/// and margin > 0).
-SupportPolygon shrinkPolygon(const SupportPolygon& polygon, double margin);
-
-/// The point of the polygon nearest `point` (the point itself when inside).
-Eigen::Vector2d closestPointInPolygon(const SupportPolygon& polygon, const Eigen::Vector2d& point);
 
 /// Jacobian of the centre of mass after forwardKinematics(q): J (3 x nv),
 /// J v = CoM velocity, world.

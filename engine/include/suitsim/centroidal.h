@@ -1,0 +1,81 @@
+// A whole model's centroidal motion and the balance points built on it
+// (Lefevre et al., seed 003, (8)-(15)), from the simulator's own state: the
+// truth that an evaluator's estimate from sensor streams (eval/dcm.h) is
+// scored against, and what the Recorder's balance channels and the viewer
+// show.
+//
+// The system is every free particle of the model (a robot with what it
+// wears or holds). Its external forces are the ground's contact forces, the
+// particles' constant forces and the caller's applied forces; gravity acts
+// on its own. Particles held fixed or anchored are not part of it, so the
+// points below describe a free-standing model.
+//
+// With n the ground normal, g = -gravity·n > 0 and Δz = n·c - offset:
+//   omega = sqrt((g + c̈·n) / Δz)               after (11)
+//   ξ     = c + ċ / omega                        (11), the 3-D DCM
+//   v     = c - c̈ / (omega² - omega')            (13), the VRP
+//   r     = c - F_ext / (m (omega² - omega'))    (15), the eCMP
+// omega' (omega's rate) comes from the caller: a time series gives it, one
+// instant does not.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "suitsim/model.h"
+#include "suitsim/state.h"
+#include "suitsim/support_polygon.h"
+
+namespace suitsim {
+
+struct Centroidal {
+  double mass = 0.0;                  ///< free particles (kg)
+  Vec3 com{0.0, 0.0, 0.0};            ///< c (m)
+  Vec3 com_velocity{0.0, 0.0, 0.0};   ///< ċ (m/s)
+  Vec3 external_force{0.0, 0.0, 0.0};  ///< F_ext: every external force but gravity (N)
+  Vec3 com_acceleration{0.0, 0.0, 0.0};  ///< c̈ = F_ext / m + gravity (m/s²)
+};
+
+/// The centroidal state of the model's free particles. Mass 0 (and every
+/// vector 0) when every particle is fixed.
+Centroidal centroidal(const Model& model, const State& state);
+
+/// The centre of pressure of the ground's forces (world point on the ground
+/// plane): the point about which their moment has no component along the
+/// plane (the ZMP of the contact forces). Contact points a little below the
+/// plane, and the friction forces acting there, are accounted for exactly.
+/// Returns false (and leaves *cop) when the ground pushes on no contact.
+bool centreOfPressure(const Model& model, const State& state, Vec3* cop);
+
+/// The support polygon: the convex hull of the contacts the ground pushes
+/// on (normal force > 0), in the ground's coordinates (tangent_u · p,
+/// tangent_v · p). `scratch` is a buffer; with capacity for numContacts()
+/// points (and the polygon's for twice that) it allocates nothing. Empty
+/// without a ground or without support.
+void supportPolygon(const Model& model, const State& state, std::vector<Eigen::Vector2d>& scratch,
+                    SupportPolygon& polygon);
+
+/// Ground coordinates of a world point (its projection on the ground).
+Eigen::Vector2d groundCoordinates(const GroundModel& ground, const Vec3& p);
+
+/// The balance points of (11)-(15) at one instant. NaN where undefined:
+/// omega needs Δz > 0 and g + c̈·n > 0 (not falling freely), v and r need
+/// omega² - omega' > 0.
+struct BalancePoints {
+  double omega = 0.0;      ///< pendulum frequency (1/s)
+  Vec3 dcm{0.0, 0.0, 0.0};   ///< ξ (m)
+  Vec3 vrp{0.0, 0.0, 0.0};   ///< v (m)
+  Vec3 ecmp{0.0, 0.0, 0.0};  ///< r_ecmp (m)
+};
+
+/// omega of (11) for a CoM at height `height` above the ground with normal
+/// acceleration `normal_acceleration` (c̈·n) under gravity pull `g` (> 0).
+double pendulumFrequency(double height, double normal_acceleration, double g);
+
+/// The points of (11), (13) and (15) for the centroidal state `c`, the
+/// ground plane (unit normal, offset), gravity and omega' = `omega_rate`.
+BalancePoints balancePoints(const Centroidal& c, const Vec3& gravity, const Vec3& normal, double offset,
+                            double omega_rate);
+
+}  // namespace suitsim
