@@ -157,6 +157,14 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   }
 
   // 5. Scoring against the truth, then the report.
+  try {
+    std::vector<std::string> names;
+    for (const eval::TrialInfo& t : inputs.trials) names.push_back(t.name);
+    report::loadBalanceTruth(streams.string(), names, truth);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return opt.streams.empty() ? 1 : 2;
+  }
   const report::Score score = report::scoreEvaluation(result, truth);
   fs::create_directories(out / "curves", ec);
   report::writeCurves(out / "curves", result, score);

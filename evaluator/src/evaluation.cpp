@@ -64,6 +64,18 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
     }
     out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints));
   }
+  // The wearer's balance, trial by trial (seed 003 (11)-(15)).
+  if (!inputs.soles.empty() && !inputs.layout.force_sensors.empty()) {
+    for (const TrialInfo& t : inputs.trials) {
+      if (t.purpose != "evaluation") continue;
+      const std::filesystem::path path = t.name.empty() ? streams_dir / "sensors.csv" : streams_dir / t.name / "sensors.csv";
+      const SensorStream s = readSensorStream(path.string(), model, inputs.layout, inputs.sensor_rate_hz);
+      out.balance.push_back(estimateBalance(model, inputs.layout, s, inputs.soles, options.balance));
+      out.balance.back().trial = t.name;
+      out.balance.back().motion = t.motion;
+      out.balance.back().suit = t.suit;
+    }
+  }
   return out;
 }
 

@@ -56,6 +56,43 @@ std::string formatSig(double value, int digits) {
   return buf;
 }
 
+// The wearer's balance per trial, and what each suit changes in it: the
+// mean margin over the trial with the suit minus without, per motion.
+ordered_json balanceJson(const eval::EvaluationResult& result, const Score& score) {
+  ordered_json trials = ordered_json::object(), effect = ordered_json::object();
+  for (std::size_t k = 0; k < result.balance.size(); ++k) {
+    const eval::BalanceEstimate& b = result.balance[k];
+    const BalanceScore& t = score.balance[k];
+    trials[b.trial] = {
+        {"motion", b.motion},
+        {"suit", b.suit},
+        {"window_s", {b.window_start, b.window_end}},
+        {"estimate", {{"min_margin_m", numberOrNull(b.min_margin)},
+                      {"mean_margin_m", numberOrNull(b.mean_margin)},
+                      {"weighed_mass_kg", b.mass}}},
+        {"truth", t.has_truth ? ordered_json{{"min_margin_m", t.true_min_margin}, {"mean_margin_m", t.true_mean_margin}}
+                              : ordered_json(nullptr)},
+        {"margin_rmse_m", t.has_truth ? numberOrNull(t.margin_rmse) : ordered_json(nullptr)}};
+  }
+  for (std::size_t k = 0; k < result.balance.size(); ++k) {
+    const eval::BalanceEstimate& worn = result.balance[k];
+    if (worn.suit == "none") continue;
+    for (std::size_t j = 0; j < result.balance.size(); ++j) {
+      const eval::BalanceEstimate& bare = result.balance[j];
+      if (bare.suit != "none" || bare.motion != worn.motion) continue;
+      const BalanceScore &tw = score.balance[k], &tb = score.balance[j];
+      effect[worn.motion][worn.suit] = {
+          {"mean_margin_change_m", numberOrNull(worn.mean_margin - bare.mean_margin)},
+          {"min_margin_change_m", numberOrNull(worn.min_margin - bare.min_margin)},
+          {"true_mean_margin_change_m",
+           tw.has_truth && tb.has_truth ? numberOrNull(tw.true_mean_margin - tb.true_mean_margin) : ordered_json(nullptr)},
+          {"true_min_margin_change_m",
+           tw.has_truth && tb.has_truth ? numberOrNull(tw.true_min_margin - tb.true_min_margin) : ordered_json(nullptr)}};
+    }
+  }
+  return {{"trials", trials}, {"suit_effect", effect}};
+}
+
 ordered_json reportJson(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
                         const ordered_json& identification, const std::vector<std::string>& plots) {
   ordered_json report;
@@ -129,6 +166,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                               {"apriori_total_mass_kg", identification["apriori_total_mass_kg"]},
                               {"condition_number", identification["condition_number"]},
                               {"validation", identification["validation"]}};
+  report["balance"] = balanceJson(result, score);
   report["plots"] = plots;
   report["simulation_wall_time_s"] = run.simulation_wall_s;
   report["wall_time_s"] = run.wall_s;
@@ -191,6 +229,24 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
       md += " | " + formatSig(cs.rmse[m]) + " (" + formatSig(cs.moving_rmse[m]) + ")";
     }
     md += " | " + formatSig(cs.model_rms) + " |\n";
+  }
+  if (!result.balance.empty()) {
+    md += "\n## Balance (seed 003, (11)-(15))\n\n"
+          "The DCM's margin to the support polygon (m, > 0 inside), estimated from the sensor streams (encoders "
+          "and the a-priori model for the CoM, the feet's force sensors for its acceleration and the support) and "
+          "the simulator's, over each trial without its ends (the filter's edges and the robot settling; "
+          "report.json gives the window), and the RMSE between the two. report.json's suit_effect says how each "
+          "suit changes the margins of its motion.\n\n| trial | motion | suit | min margin | true min | mean margin | "
+          "true mean | RMSE |\n"
+          "|---|---|---|---|---|---|---|---|\n";
+    for (std::size_t k = 0; k < result.balance.size(); ++k) {
+      const eval::BalanceEstimate& b = result.balance[k];
+      const BalanceScore& t = score.balance[k];
+      const auto cell = [](bool ok, double v) { return ok && std::isfinite(v) ? formatSig(v, 3) : std::string("-"); };
+      md += "| " + b.trial + " | " + b.motion + " | " + b.suit + " | " + cell(true, b.min_margin) + " | " +
+            cell(t.has_truth, t.true_min_margin) + " | " + cell(true, b.mean_margin) + " | " +
+            cell(t.has_truth, t.true_mean_margin) + " | " + cell(t.has_truth, t.margin_rmse) + " |\n";
+    }
   }
   if (!plots.empty()) {
     md += "\n## Plots\n\nShaded: the joint rests in either trial (static friction, A(7)-(8), makes the torque "

@@ -1,6 +1,8 @@
 #include "suitsim/report/scoring.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "suitsim/eval/wires.h"
@@ -95,6 +97,42 @@ Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) 
     }
     cs.model_rms = rms(cs.model.col(j));
     score.curves.push_back(std::move(cs));
+  }
+  for (const eval::BalanceEstimate& b : result.balance) {
+    BalanceScore bs;
+    bs.trial = b.trial;
+    const auto it = truth.balance.find(b.trial);
+    if (it != truth.balance.end() && !it->second.time.empty()) {
+      // The truth at the estimate's times (the sensors' stamps are the
+      // truth's sample times; linear interpolation covers any other rate).
+      const Truth::BalanceSeries& t = it->second;
+      double sum = 0.0, sq = 0.0, lowest = std::numeric_limits<double>::infinity();
+      int defined = 0;
+      for (Eigen::Index k = 0; k < b.time.size(); ++k) {
+        if (b.time[k] < b.window_start || b.time[k] > b.window_end) continue;
+        const auto hi = std::lower_bound(t.time.begin(), t.time.end(), b.time[k] - 1e-9);
+        if (hi == t.time.end()) break;
+        const std::size_t j = static_cast<std::size_t>(hi - t.time.begin());
+        double truth_margin = t.margin[j];
+        if (j > 0 && t.time[j] > b.time[k]) {
+          const double w = (b.time[k] - t.time[j - 1]) / (t.time[j] - t.time[j - 1]);
+          truth_margin = (1.0 - w) * t.margin[j - 1] + w * t.margin[j];
+        }
+        if (!std::isfinite(truth_margin)) continue;
+        sum += truth_margin;
+        lowest = std::min(lowest, truth_margin);
+        ++defined;
+        const double estimate = b.points[static_cast<std::size_t>(k)].margin;
+        if (!std::isfinite(estimate)) continue;
+        sq += (estimate - truth_margin) * (estimate - truth_margin);
+        ++bs.compared;
+      }
+      bs.has_truth = defined > 0;
+      bs.true_min_margin = lowest;
+      bs.true_mean_margin = defined > 0 ? sum / defined : 0.0;
+      bs.margin_rmse = bs.compared > 0 ? std::sqrt(sq / bs.compared) : std::nan("");
+    }
+    score.balance.push_back(bs);
   }
   return score;
 }

@@ -56,6 +56,12 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
         in.layout.force_sensors.push_back(mountOf(f.name, f.body, f.frame, robot));
       }
       in.layout.has_currents = !spec.currents.hinges.empty();
+      const RigidModel rigid = makeRigidModel(robot.apriori);
+      for (const suitsim::ContactPoint& c : robot.contacts) {
+        const int frame = frameIndex(rigid, c.link);
+        if (frame < 0) throw std::invalid_argument(scene_path + ": contact link '" + c.link + "' is no link of the robot");
+        in.soles.push_back({frame, Eigen::Vector3d(c.position[0], c.position[1], c.position[2])});
+      }
       in.validation_joints = scene.evaluation.validation_joints;
     }
     TrialInfo t;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "suitsim/eval/balance_estimate.h"
 #include "suitsim/eval/inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/suit_fit.h"
@@ -21,6 +22,7 @@ struct EvaluationOptions {
   /// Fit joints for every motion, overriding the scene's and the derived
   /// choice (the CLI's --band-joints); empty: as the scene says, or derived.
   std::vector<std::string> band_joints;
+  BalanceEstimateOptions balance;  ///< the wearer's balance (balance_estimate.h)
 };
 
 /// A motion run without and with a suit: what approach A, A(3), needs.
@@ -39,6 +41,9 @@ struct EvaluationResult {
   IdentificationOutcome identification;
   std::vector<SupportCurves> curves;  ///< one per TrialPair, pairTrials order
   std::vector<SuitFit> suits;         ///< per suit, in the order suits are first worn
+  /// The wearer's balance in every evaluation trial, scene order (empty for
+  /// a robot without force sensors or contact points).
+  std::vector<BalanceEstimate> balance;
 };
 
 /// The whole evaluation from the streams in `streams_dir` (one directory per

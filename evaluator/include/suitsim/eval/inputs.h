@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "suitsim/eval/balance.h"
 #include "suitsim/eval/identification.h"
 #include "suitsim/eval/streams.h"
 #include "suitsim/eval/wires.h"
@@ -37,6 +38,9 @@ struct EvaluationInputs {
   std::string scene_name;
   RobotDescription apriori;     ///< the a-priori robot (never the true one)
   SensorLayout layout;          ///< sensor mounting, link frames
+  /// Where the robot touches the ground, as designed (the scene's <contact>
+  /// points, frames of makeRigidModel(apriori)): the soles' corners.
+  std::vector<ContactPoint> soles;
   double sensor_rate_hz = 0.0;
   std::vector<TrialInfo> trials;  ///< every trial of the experiment (one unnamed for a plain scene)
   /// Joints the validation reports (A §5.2), as declared; empty: derived.

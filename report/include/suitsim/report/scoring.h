@@ -31,10 +31,22 @@ struct CurveScore {
   double model_rms = 0.0;            ///< RMS of the model curve there (N m)
 };
 
+/// The wearer's balance in one trial: the evaluator's estimate (from the
+/// sensor streams) against the simulator's margin, over the estimate's times.
+struct BalanceScore {
+  std::string trial;
+  bool has_truth = false;
+  double true_min_margin = 0.0;   ///< (m)
+  double true_mean_margin = 0.0;  ///< (m)
+  double margin_rmse = 0.0;       ///< estimate − truth, where both are defined (m)
+  int compared = 0;               ///< samples compared
+};
+
 struct Score {
   double total_mass = 0.0;           ///< true (kg)
   std::vector<SuitScore> suits;      ///< EvaluationResult::suits order
   std::vector<CurveScore> curves;    ///< EvaluationResult::curves order
+  std::vector<BalanceScore> balance;  ///< EvaluationResult::balance order
 };
 
 /// Scores `result` against `truth`. Throws std::invalid_argument when the

@@ -15,9 +15,22 @@ struct Truth {
   double total_mass = 0.0;
   /// Per trial name: the bands as simulated (true stiffness, resolved natural length).
   std::map<std::string, std::vector<RobotBand>> bands;
+  /// Per trial name: the simulator's balance margin (truth.csv, centroidal.h).
+  struct BalanceSeries {
+    std::vector<double> time;    ///< (s)
+    std::vector<double> margin;  ///< DCM's margin to the support polygon (m); NaN where undefined
+  };
+  std::map<std::string, BalanceSeries> balance;
 };
 
 /// Reads the truth of every trial of the scene (throws io::SceneError).
 Truth loadTruth(const std::string& scene_path);
+
+/// Adds the balance margins of `trials` from STREAMS/<trial>/truth.csv
+/// (STREAMS/truth.csv for an unnamed trial). A trial whose truth.csv is
+/// missing, or has no balance_margin column (streams of a robot without a
+/// ground), gets none; a file that cannot be parsed throws std::runtime_error
+/// naming the file and line.
+void loadBalanceTruth(const std::string& streams_dir, const std::vector<std::string>& trials, Truth& truth);
 
 }  // namespace suitsim::report
