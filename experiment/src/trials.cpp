@@ -142,7 +142,8 @@ struct BalanceWatch {
     j["com_height_min_m"] = min_height;
     j["min_balance_margin_m"] =
         std::isfinite(min_margin) ? nlohmann::ordered_json(min_margin) : nlohmann::ordered_json(nullptr);
-    j["min_balance_margin_at_s"] = min_margin_time;
+    j["min_balance_margin_at_s"] =
+        std::isfinite(min_margin) ? nlohmann::ordered_json(min_margin_time) : nlohmann::ordered_json(nullptr);
     j["standing_from_s"] = standing_from >= 0.0 ? nlohmann::ordered_json(standing_from) : nlohmann::ordered_json(nullptr);
     j["fraction_dcm_outside_support"] = standing > 0 ? static_cast<double>(outside) / standing : 0.0;
     j["fraction_without_support"] = standing > 0 ? static_cast<double>(unsupported) / standing : 0.0;

@@ -120,6 +120,26 @@ TEST_F(EvaluateProtocol, DefaultNoiseAndStribeck) {
             id["validation"]["sliding_torque_rmse_nm"]["apriori"].get<double>());
   EXPECT_GT(id["validation"]["sliding_torque_rmse_nm"]["samples"].get<int>(), 100);
   EXPECT_FALSE(id["validation"]["in_sample"].get<bool>());
+  // The wearer's balance from the streams against the simulator's margin
+  // (measured: minimum margins 0.5-2.2 mm off, RMSE 2.9 mm over margins of
+  // 40-90 mm; the suits change the margins by about 10 um).
+  ASSERT_TRUE(r.contains("balance")) << r.dump();
+  for (const char* trial : {"bend_none", "bend_normal", "bend_modified", "twist_none", "twist_normal", "twist_modified"}) {
+    SCOPED_TRACE(trial);
+    const json& b = r["balance"]["trials"][trial];
+    ASSERT_TRUE(b["truth"].is_object()) << b;
+    const double est = b["estimate"]["min_margin_m"].get<double>(), truth = b["truth"]["min_margin_m"].get<double>();
+    EXPECT_GT(truth, 0.02);
+    EXPECT_NEAR(est, truth, 0.006);
+    EXPECT_LT(b["margin_rmse_m"].get<double>(), 0.006);
+    // The force sensors weigh the robot as it is (payloads and suit included).
+    EXPECT_NEAR(b["estimate"]["weighed_mass_kg"].get<double>(), kTrueMass, 0.01 * kTrueMass);
+  }
+  for (const char* motion : {"bend", "twist"}) {
+    for (const char* suit : {"normal", "modified"}) {
+      EXPECT_TRUE(r["balance"]["suit_effect"][motion][suit]["true_mean_margin_change_m"].is_number()) << motion << suit;
+    }
+  }
   // The report and its pieces.
   const std::string md = readFile(out_ / "report.md");
   EXPECT_NE(md.find("| (b) | approach A, identified |"), std::string::npos);

@@ -49,6 +49,15 @@ TEST_F(H1Evaluate, ProtocolEvaluatesEndToEndWithDerivedJoints) {
           << name << ": " << g;
     }
   }
+  // The wearer's balance (measured: RMSE 3-6 mm, minimum margins within
+  // 2 mm of the simulator's 108-115 mm).
+  for (const auto& [trial, b] : report["balance"]["trials"].items()) {
+    SCOPED_TRACE(trial);
+    ASSERT_TRUE(b["truth"].is_object()) << b;
+    EXPECT_NEAR(b["estimate"]["min_margin_m"].get<double>(), b["truth"]["min_margin_m"].get<double>(), 0.008);
+    EXPECT_LT(b["margin_rmse_m"].get<double>(), 0.01);
+  }
+  EXPECT_EQ(report["balance"]["trials"].size(), 6u);
   // Validation on a joint that slides, where the identified model beats the
   // a-priori one (the protocol's 6 kg hidden payload).
   const json id = json::parse(readFile(out / "identification.json"));
