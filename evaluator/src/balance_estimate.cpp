@@ -16,8 +16,13 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 BalanceEstimate estimateBalance(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
-                                const std::vector<ContactPoint>& soles, const BalanceEstimateOptions& options) {
+                                const std::vector<ContactPoint>& soles, const std::vector<HeldLoad>& held,
+                                const BalanceEstimateOptions& options) {
   if (layout.force_sensors.empty()) throw std::invalid_argument("balance: the robot has no force sensor");
+  if (!(stream.rate_hz > 2.0 * options.cutoff_hz)) {
+    throw std::invalid_argument("balance: the stream's rate is too low for the " + std::to_string(options.cutoff_hz) +
+                                " Hz filter");
+  }
   const int n = stream.numSamples();
   const int num_sensors = static_cast<int>(layout.force_sensors.size());
   const auto frameOf = [&](const std::string& link) {
@@ -26,6 +31,13 @@ BalanceEstimate estimateBalance(const RigidModel& model, const SensorLayout& lay
     return f;
   };
   const int stance = frameOf(layout.force_sensors[0].link);
+  std::vector<int> held_frame;
+  double held_mass = 0.0;
+  for (const HeldLoad& h : held) {
+    held_frame.push_back(frameOf(h.link));
+    held_mass += h.mass;
+  }
+  const double model_mass = model.totalMass();
   const int imu = frameOf(layout.imu.link);
   std::vector<int> sensor_frame(num_sensors);
   std::vector<std::vector<int>> sensor_soles(num_sensors);  // sole points on each sensor's body
@@ -67,7 +79,12 @@ BalanceEstimate estimateBalance(const RigidModel& model, const SensorLayout& lay
     const Eigen::Matrix3d R_SB = data.frame_R_W[stance].transpose();
     const Eigen::Vector3d p_BS = data.frame_p_W[stance];
     const auto toS = [&](const Eigen::Vector3d& p_B) { return Eigen::Vector3d(R_SB * (p_B - p_BS)); };
-    out.com.row(k) = toS(centerOfMass(model, data, q)).transpose();
+    Eigen::Vector3d moment_B = model_mass * centerOfMass(model, data, q);
+    for (std::size_t h = 0; h < held.size(); ++h) {
+      const int f = held_frame[h];
+      moment_B += held[h].mass * (data.frame_p_W[f] + data.frame_R_W[f] * held[h].com);
+    }
+    out.com.row(k) = toS(moment_B / (model_mass + held_mass)).transpose();
     for (std::size_t c = 0; c < soles.size(); ++c) {
       const int f = soles[c].frame;
       sole_S[k][c] = toS(data.frame_p_W[f] + data.frame_R_W[f] * soles[c].point_F);

@@ -70,7 +70,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       if (t.purpose != "evaluation") continue;
       const std::filesystem::path path = t.name.empty() ? streams_dir / "sensors.csv" : streams_dir / t.name / "sensors.csv";
       const SensorStream s = readSensorStream(path.string(), model, inputs.layout, inputs.sensor_rate_hz);
-      out.balance.push_back(estimateBalance(model, inputs.layout, s, inputs.soles, options.balance));
+      out.balance.push_back(estimateBalance(model, inputs.layout, s, inputs.soles, t.held, options.balance));
       out.balance.back().trial = t.name;
       out.balance.back().motion = t.motion;
       out.balance.back().suit = t.suit;

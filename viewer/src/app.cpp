@@ -319,6 +319,7 @@ void App::drawControls() {
   ImGui::Checkbox("contact forces", &layers_.contact_forces);
   ImGui::SameLine(150);
   ImGui::Checkbox("centre of mass", &layers_.centre_of_mass);
+  ImGui::Checkbox("balance (DCM orange, VRP green, CoP cyan)", &layers_.balance);
 
   const GlyphScales& scales = drawing_->scales();
   ImGui::TextDisabled("length scale %.3g m, weight %.3g N", scales.length, scales.weight);

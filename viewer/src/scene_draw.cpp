@@ -15,6 +15,10 @@ constexpr Colour kViaPointColour{0.14f, 0.14f, 0.16f, 1.0f};
 constexpr Colour kContactForceColour{0.10f, 0.75f, 0.95f, 1.0f};  // cyan
 constexpr Colour kContactIdleColour{0.30f, 0.32f, 0.36f, 1.0f};
 constexpr Colour kComColour{0.85f, 0.25f, 0.85f, 1.0f};  // magenta
+constexpr Colour kSupportColour{0.95f, 0.95f, 0.35f, 1.0f};  // pale yellow: the support polygon's edge
+constexpr Colour kDcmColour{1.00f, 0.55f, 0.10f, 1.0f};      // orange
+constexpr Colour kVrpColour{0.20f, 0.80f, 0.35f, 1.0f};      // green
+constexpr Colour kCopColour{0.10f, 0.75f, 0.95f, 1.0f};      // cyan, like the contact forces it summarises
 
 // A robot's glyphs as shares of the length scale, so that they keep their
 // proportions on any robot (in brackets on a 1.6 m one). Chosen by eye: a
@@ -398,6 +402,50 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
       const bool touching = norm(f) > 1e-6f;
       if (scene.robot) list->sphere(p, 0.8f * feature_, touching ? kContactForceColour : kContactIdleColour);
       if (touching) list->arrow(p, p + style.force_scale * f, 0.45f * feature_, kContactForceColour);
+    }
+  }
+
+  if (layers.balance && scene.robot && m.ground.enabled) {
+    // Seed 003 (11)-(15), as the Recorder's balance channels compute them.
+    const GroundModel& g = m.ground;
+    const Vec3f n = toVec3f(g.normal), u = toVec3f(g.tangent_u), v = toVec3f(g.tangent_v);
+    // Drawn just above the soles (which are drawn with a thickness) so the
+    // polygon and the points on the ground stay visible over the feet.
+    const auto onGround = [&](const Eigen::Vector2d& uv) {
+      return static_cast<float>(uv.x()) * u + static_cast<float>(uv.y()) * v +
+             (static_cast<float>(g.offset) + sole_thickness_ + 3.0f * lift_) * n;
+    };
+    if (support_points_.capacity() < static_cast<std::size_t>(m.numContacts())) {
+      support_points_.reserve(m.numContacts());
+      support_.vertices.reserve(2 * m.numContacts());
+    }
+    supportPolygon(m, state, support_points_, support_);
+    const std::size_t nv = support_.vertices.size();
+    for (std::size_t k = 0; k < nv && nv > 1; ++k) {
+      list->capsule(onGround(support_.vertices[k]), onGround(support_.vertices[(k + 1) % nv]), 0.4f * feature_,
+                    kSupportColour);
+    }
+    const Centroidal c = centroidal(m, state);
+    const double height = dot(toVec3f(c.com), n) - g.offset;
+    const double omega = pendulumFrequency(height, c.com_acceleration[0] * g.normal[0] + c.com_acceleration[1] * g.normal[1] +
+                                                       c.com_acceleration[2] * g.normal[2],
+                                           -(m.gravity[0] * g.normal[0] + m.gravity[1] * g.normal[1] + m.gravity[2] * g.normal[2]));
+    // omega' from the previous frame drawn; a jump back in time (a reset) restarts it.
+    const double omega_rate = previous_time_ >= 0.0 && state.time > previous_time_
+                                  ? (omega - previous_omega_) / (state.time - previous_time_)
+                                  : 0.0;
+    previous_time_ = state.time;
+    previous_omega_ = omega;
+    if (std::isfinite(omega)) {
+      const BalancePoints p = balancePoints(c, m.gravity, g.normal, g.offset, omega_rate);
+      const Vec3f dcm = toVec3f(p.dcm);
+      list->sphere(dcm, 0.7f * com_radius_, kDcmColour);
+      list->disc(onGround(groundCoordinates(g, p.dcm)), n, 1.2f * com_radius_, 3.0f * lift_, kDcmColour);
+      if (std::isfinite(p.vrp[0])) list->sphere(toVec3f(p.vrp), 0.5f * com_radius_, kVrpColour);
+    }
+    Vec3 cop{};
+    if (centreOfPressure(m, state, &cop)) {
+      list->disc(onGround(groundCoordinates(g, cop)), n, 0.8f * com_radius_, 4.0f * lift_, kCopColour);
     }
   }
 

@@ -1,8 +1,9 @@
 // What the engine's state looks like: links as solid rods between their
 // joints (feet as soles through their contact points), particles, springs,
 // suit bands through their via points coloured by tension, the ground's
-// force on every contact as an arrow, and the centre of mass with its
-// projection on the ground. Reads the engine only through its public
+// force on every contact as an arrow, the centre of mass with its
+// projection on the ground, and the balance: the support polygon, the DCM
+// (with its ground projection), the VRP and the centre of pressure. Reads the engine only through its public
 // Model, State and Workspace.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "draw_list.h"
+#include "suitsim/centroidal.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
@@ -25,6 +27,7 @@ struct Layers {
   bool via_points = true;
   bool contact_forces = true;
   bool centre_of_mass = true;
+  bool balance = true;  ///< support polygon, DCM, VRP and centre of pressure (centroidal.h)
   bool ground = true;
 };
 
@@ -125,6 +128,11 @@ class SceneDrawing {
   float sole_thickness_ = 0.025f, sole_margin_ = 0.01f;  // (m)
   float lift_ = 0.001f;  // what a glyph on the ground is raised by, so it does not flicker against it (m)
   bool has_fixed_ = false;
+  // The balance layer: omega's previous value for omega' (VRP, (13)) and
+  // buffers for the support polygon (drawing is logically const).
+  mutable double previous_time_ = -1.0, previous_omega_ = 0.0;
+  mutable std::vector<Eigen::Vector2d> support_points_;
+  mutable SupportPolygon support_;
 };
 
 }  // namespace suitsim::viewer

@@ -16,8 +16,8 @@
 //  - the external force: the force sensors' sum, so c̈ = F / m + g, with m
 //    the mean normal force over g: the force sensors weigh the robot as it
 //    is (with its suit and loads), which the a-priori model does not know;
-//  - the centre of mass: the a-priori model at the encoders' angles (zero-
-//    phase filtered), differentiated for ċ;
+//  - the centre of mass: the a-priori model with the loads the trial holds,
+//    at the encoders' angles (zero-phase filtered), differentiated for ċ;
 //  - the centre of pressure: the point of the ground where the sensors'
 //    summed wrench has no moment along the plane;
 //  - the support polygon: the sole points of the feet whose sensor carries
@@ -33,6 +33,7 @@
 
 #include "suitsim/eval/balance.h"
 #include "suitsim/eval/dcm.h"
+#include "suitsim/eval/identification.h"
 #include "suitsim/eval/streams.h"
 
 namespace suitsim::eval {
@@ -63,7 +64,10 @@ struct BalanceEstimate {
 /// (frames of `model`). Throws std::invalid_argument when the layout has no
 /// force sensor or no contact point lies on a force sensor's link, and
 /// StreamError when the force sensors never carry the robot.
+/// `held`: the loads the trial holds (known to the experimenter), added to
+/// the model's centre of mass.
 BalanceEstimate estimateBalance(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
-                                const std::vector<ContactPoint>& soles, const BalanceEstimateOptions& options = {});
+                                const std::vector<ContactPoint>& soles, const std::vector<HeldLoad>& held = {},
+                                const BalanceEstimateOptions& options = {});
 
 }  // namespace suitsim::eval
