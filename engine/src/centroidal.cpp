@@ -105,6 +105,25 @@ void supportPolygon(const Model& model, const State& state, std::vector<Eigen::V
   if (!scratch.empty()) convexHull(scratch, polygon);
 }
 
+void footprintPolygon(const Model& model, const State& state, std::vector<Eigen::Vector2d>& scratch,
+                      SupportPolygon& polygon) {
+  scratch.clear();
+  polygon.vertices.clear();
+  const GroundModel& g = model.ground;
+  if (!g.enabled) return;
+  const auto bodyOf = [&](int c) { return model.particle_body[model.contact_particle[c][0]]; };
+  for (int c = 0; c < model.numContacts(); ++c) {
+    // Is some contact of c's body pushed by the ground? (Contacts per body
+    // are few; a quadratic scan allocates nothing.)
+    bool touches = false;
+    for (int d = 0; d < model.numContacts() && !touches; ++d) {
+      touches = bodyOf(d) == bodyOf(c) && dot(groundForce(model, state, d), g.normal) > 0.0;
+    }
+    if (touches) scratch.push_back(groundCoordinates(g, contactPoint(model, state, c)));
+  }
+  if (!scratch.empty()) convexHull(scratch, polygon);
+}
+
 double pendulumFrequency(double height, double normal_acceleration, double g) {
   // After (11): the pendulum from the ground to the CoM, stiffened by the
   // CoM's own acceleration along the normal.

@@ -57,9 +57,12 @@ Recorder::Recorder(const Model& model, std::vector<ChannelSpec> channels)
         break;
       }
       case Kind::kPendulumFrequency: columns_.push_back("omega[1/s]"); break;
+      case Kind::kAppliedForce:
+        for (const char* axis : {"x", "y", "z"}) columns_.push_back(std::string("applied_force.") + axis + "[N]");
+        break;
       case Kind::kBalanceMargin: columns_.push_back("balance_margin[m]"); break;
     }
-    const bool balance = c.kind >= Kind::kCom;
+    const bool balance = c.kind >= Kind::kCom;  // the balance kinds close the enum
     has_balance_ = has_balance_ || balance;
     // The CoM and its velocity are always defined; the rest need support.
     may_be_undefined_.resize(columns_.size(), balance && c.kind != Kind::kCom && c.kind != Kind::kComVelocity);
@@ -188,6 +191,18 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
         break;
       }
       case Kind::kPendulumFrequency: *row++ = points.omega; break;
+      case Kind::kAppliedForce: {
+        double f[3] = {0.0, 0.0, 0.0};
+        for (int i = 0; i < m.num_particles; ++i) {
+          f[0] += state.applied_force.x[i];
+          f[1] += state.applied_force.y[i];
+          f[2] += state.applied_force.z[i];
+        }
+        *row++ = f[0];
+        *row++ = f[1];
+        *row++ = f[2];
+        break;
+      }
       case Kind::kBalanceMargin: {
         // The DCM's ground projection against the polygon of the contacts
         // the ground pushes on: < 0 means no ankle or hip strategy alone can

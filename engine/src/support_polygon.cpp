@@ -123,25 +123,40 @@ Vector2d polygonCentroid(const SupportPolygon& polygon) {
 }
 
 SupportPolygon shrinkPolygon(const SupportPolygon& polygon, double margin) {
+  std::vector<Vector2d> work;
+  SupportPolygon out;
+  shrinkPolygon(polygon, margin, work, out);
+  return out;
+}
+
+void shrinkPolygon(const SupportPolygon& polygon, double margin, std::vector<Vector2d>& work, SupportPolygon& out) {
   const std::size_t n = polygon.vertices.size();
-  if (margin <= 0.0) return polygon;
-  if (n < 3) return {};
+  if (margin <= 0.0) {
+    out.vertices.assign(polygon.vertices.begin(), polygon.vertices.end());
+    return;
+  }
+  out.vertices.clear();
+  if (n < 3) return;
   // Clip the polygon by each edge's half-plane moved inward by `margin`
   // (Sutherland-Hodgman): for a convex polygon the result is the set of
-  // points at least `margin` from every edge line.
-  std::vector<Vector2d> out = polygon.vertices;
-  for (std::size_t k = 0; k < n && !out.empty(); ++k) {
-    std::vector<Vector2d> next;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      const Vector2d& p = out[i];
-      const Vector2d& q = out[(i + 1) % out.size()];
+  // points at least `margin` from every edge line. `work` holds the current
+  // clip, `out` the next; each edge adds at most one vertex.
+  work.assign(polygon.vertices.begin(), polygon.vertices.end());
+  for (std::size_t k = 0; k < n && !work.empty(); ++k) {
+    std::vector<Vector2d>& next = out.vertices;
+    next.clear();
+    for (std::size_t i = 0; i < work.size(); ++i) {
+      const Vector2d& p = work[i];
+      const Vector2d& q = work[(i + 1) % work.size()];
       const double dp = edgeDistance(polygon, k, p) - margin, dq = edgeDistance(polygon, k, q) - margin;
       if (dp >= 0.0) next.push_back(p);
       if ((dp >= 0.0) != (dq >= 0.0)) next.push_back(p + dp / (dp - dq) * (q - p));
     }
-    out = std::move(next);
+    work.swap(next);
   }
-  return convexHull(std::move(out));
+  // The clip is convex by construction; the hull orders it and drops
+  // repeated or collinear vertices.
+  convexHull(work, out);
 }
 
 Vector2d closestPointInPolygon(const SupportPolygon& polygon, const Vector2d& point) {

@@ -1,5 +1,7 @@
 #include "suitsim/experiment/runner.h"
 
+#include <optional>
+
 namespace suitsim::experiment {
 
 TrialRunner::TrialRunner(const io::Scene& scene, double dt, int threads, Sensors* sensors)
@@ -15,10 +17,25 @@ TrialRunner::TrialRunner(const io::Scene& scene, double dt, int threads, Sensors
     servo_ = std::make_unique<JointServo>(scene.model, state_, scene.robot->motion, scene.robot->gains,
                                           scene.robot->servo_rate);
   }
+  // Pushes and a balance assist, at their points of the built model.
+  if (scene.robot && (!scene.robot->pushes.empty() || scene.robot->assist)) {
+    std::vector<PushSpec> pushes;
+    for (const auto& [at, push] : scene.robot->pushes) {
+      pushes.push_back(push);
+      pushes.back().at = io::robotForcePoint(scene.model, *scene.robot, at);
+    }
+    std::optional<BalanceAssistSpec> assist;
+    if (scene.robot->assist) {
+      assist = scene.robot->assist->second;
+      assist->at = io::robotForcePoint(scene.model, *scene.robot, scene.robot->assist->first);
+    }
+    external_ = std::make_unique<ExternalForces>(scene.model, dt, std::move(pushes), assist ? &*assist : nullptr);
+  }
 }
 
 bool TrialRunner::start(double* sensor_row, double* stamp) {
   if (servo_) servo_->update(*model_, state_);
+  if (external_) external_->update(*model_, state_);
   return sensors_ && sensor_row && sensors_->startLog(state_, sensor_row, stamp);
 }
 

@@ -452,6 +452,11 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     summary["fell"] = balance->fell_at >= 0.0;
     summary["balance"] = balance->summary();
   }
+  if (const ExternalForces* external = runner.externalForces(); external && external->hasAssist()) {
+    summary["assist"] = {{"peak_force_n", external->peakForce()},
+                         {"impulse_n_s", external->impulse()},
+                         {"time_dcm_outside_region_s", external->timeOutside()}};
+  }
   std::ofstream f(partialName(job.dir / "summary.json"));
   // The scene name comes from the file and need not be valid UTF-8; the
   // default handler would throw from dump().

@@ -5,6 +5,7 @@
 // without its servo (it collapses).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -116,6 +117,71 @@ TEST_F(RobotBalance, RobotWithoutItsServoFalls) {
   EXPECT_GT(b["fell_at_s"].get<double>(), 0.0);
   EXPECT_LT(b["fell_at_s"].get<double>(), 2.0);
   EXPECT_LT(b["com_height_min_m"].get<double>(), 0.5 * b["com_height_start_m"].get<double>());
+}
+
+TEST_F(RobotBalance, ShovedRobotFallsAloneAndTheAssistBringsItsDcmBack) {
+  // JVRC-1, the shipped pair of scenes (100 N for 0.2 s at the chest).
+  const json alone = runFor(sourcePath("scenes/jvrc1_push.xml"), "4", "push");
+  EXPECT_TRUE(alone["fell"].get<bool>()) << alone.dump(2);
+  EXPECT_FALSE(alone.contains("assist"));
+  const json helped = runFor(sourcePath("scenes/jvrc1_push_assist.xml"), "4", "push_assist");
+  EXPECT_FALSE(helped["fell"].get<bool>()) << helped.dump(2);
+  const json& a = helped["assist"];
+  // Measured: peak 290 N, 40.5 N s, DCM outside the region for 0.31 s.
+  EXPECT_GT(a["peak_force_n"].get<double>(), 50.0);
+  EXPECT_LE(a["peak_force_n"].get<double>(), 400.0 + 1e-9);  // the scene's limit
+  EXPECT_GT(a["time_dcm_outside_region_s"].get<double>(), 0.0);
+  EXPECT_LT(a["time_dcm_outside_region_s"].get<double>(), 1.0);
+  // The DCM is back over the feet at the end, and the assist let go.
+  const std::vector<double> margin = column(out_ / "stream.csv", "balance_margin[m]");
+  const std::vector<double> fx = column(out_ / "stream.csv", "applied_force.x[N]");
+  ASSERT_FALSE(margin.empty());
+  EXPECT_GT(margin.back(), 0.01);
+  EXPECT_LT(std::abs(fx.back()), 1.0);
+  const double peak_applied = *std::max_element(fx.begin(), fx.end(), [](double x, double y) { return std::abs(x) < std::abs(y); });
+  EXPECT_GT(std::abs(peak_applied), 50.0);
+
+  // H1: a shove at the torso that fells it alone (150 N for 0.2 s).
+  std::string text = readFile(sourcePath("scenes/h1_stand.xml"));
+  text = std::regex_replace(text, std::regex("\\.\\./models/"), sourcePath("models") + "/");
+  const std::string push = R"(<push link="torso_link" point="0 0 0.3" force="150 0 0" start="1" duration="0.2"/>)";
+  const std::string assist =
+      R"(<assist link="pelvis" law="acceleration" kp="5" max_force="400" bandwidth="20" rate="200" margin="0.02"/>)";
+  std::string pushed = text, assisted = text;
+  pushed.insert(pushed.find("</robot>"), push + "\n");
+  assisted.insert(assisted.find("</robot>"), push + "\n" + assist + "\n");
+  std::ofstream(dir_ / "h1_push.xml") << pushed;
+  std::ofstream(dir_ / "h1_push_assist.xml") << assisted;
+  EXPECT_TRUE(runFor(dir_ / "h1_push.xml", "4", "h1_push")["fell"].get<bool>());
+  const json h1 = runFor(dir_ / "h1_push_assist.xml", "4", "h1_push_assist");
+  EXPECT_FALSE(h1["fell"].get<bool>()) << h1.dump(2);
+  EXPECT_GT(h1["assist"]["peak_force_n"].get<double>(), 50.0);
+}
+
+TEST_F(RobotBalance, BadPushesAndAssistsExit2NamingTheLine) {
+  const std::string text = readFile(sourcePath("scenes/jvrc1_push_assist.xml"));
+  struct Case {
+    std::string from, to, fragment;
+  };
+  const std::vector<Case> cases = {
+      {R"(law="acceleration")", R"(law="pid")", "'law'"},
+      {R"(<push link="WAIST_R_S")", R"(<push link="CHEST")", "names no link"},
+      {R"(max_force="400")", R"(max_force="-1")", "'max_force'"},
+      {R"(duration="0.2")", R"(duration="0")", "'duration'"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.to);
+    std::string bad = std::regex_replace(text, std::regex("\\.\\./models/"), sourcePath("models") + "/");
+    ASSERT_NE(bad.find(c.from), std::string::npos);
+    bad.replace(bad.find(c.from), c.from.size(), c.to);
+    const fs::path path = dir_ / "bad.xml";
+    std::ofstream(path) << bad;
+    const auto r = run({"run", path.string(), "--out", (dir_ / "bad_out").string(), "--quiet"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(path.string() + ":"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "bad_out"));
+  }
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ const std::vector<BadScene>& badScenes() {
       {"record_unknown_body", 6, {"<record>", "'body'", "names no cloth, block or robot body", "(got 'sheet')"}},
       {"record_wrong_quantity", 6, {"<record>", "'quantity'", "position or velocity", "(got 'tension')"}},
       {"record_balance_without_ground", 6, {"<record>", "'quantity'", "'dcm' needs a <ground>", "(got 'dcm')"}},
-      {"record_unknown_whole_quantity", 6, {"<record>", "'quantity'", "com, com_velocity, cop, omega, dcm, vrp, ecmp or balance_margin", "(got 'capture_point')"}},
+      {"record_unknown_whole_quantity", 6, {"<record>", "'quantity'", "com, com_velocity, cop, omega, dcm, vrp, ecmp or", "(got 'capture_point')"}},
       // Suit bands inside <robot>, A(21)-(25).
       {"band_one_via_point", 8, {"<band>", "'links'", "at least two via points", "(got 'upper')"}},
       {"band_count_mismatch", 8, {"<band>", "'points'", "one point per link", "3 links, 2 points"}},

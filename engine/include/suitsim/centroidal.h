@@ -56,6 +56,14 @@ bool centreOfPressure(const Model& model, const State& state, Vec3* cop);
 void supportPolygon(const Model& model, const State& state, std::vector<Eigen::Vector2d>& scratch,
                     SupportPolygon& polygon);
 
+/// The footprint: the convex hull of every contact of the bodies that touch
+/// the ground (a body with at least one contact the ground pushes on), in
+/// ground coordinates. A foot rolling onto its toes keeps its whole sole in
+/// the footprint, where the support polygon shrinks to the toes: the region
+/// a balance controller steers back into. Buffers as for supportPolygon.
+void footprintPolygon(const Model& model, const State& state, std::vector<Eigen::Vector2d>& scratch,
+                      SupportPolygon& polygon);
+
 /// Ground coordinates of a world point (its projection on the ground).
 Eigen::Vector2d groundCoordinates(const GroundModel& ground, const Vec3& p);
 

@@ -29,6 +29,7 @@ struct ChannelSpec {
     kGroundForce,       ///< total ground reaction force on the model (N)
     kBandLength,        ///< band `index` wire length l (m), A(23)
     kBandTension,       ///< band `index` tension f (N), >= 0, 0 when slack, A(25)
+    kAppliedForce,      ///< sum of the forces applied from outside (pushes, a balance assist) (N)
     // Balance of the whole model (centroidal.h; seed 003 (11)-(15)). NaN
     // where undefined: no ground support, a CoM falling freely, omega' too big.
     kCom,               ///< centre of mass of the free particles (m)

@@ -41,6 +41,11 @@ Eigen::Vector2d polygonCentroid(const SupportPolygon& polygon);
 /// and margin > 0).
 SupportPolygon shrinkPolygon(const SupportPolygon& polygon, double margin);
 
+/// The same, written into `out` using `work` as a buffer: allocates nothing
+/// once both have capacity for 4 polygon.vertices.size() points.
+void shrinkPolygon(const SupportPolygon& polygon, double margin, std::vector<Eigen::Vector2d>& work,
+                   SupportPolygon& out);
+
 /// The point of the polygon nearest `point` (the point itself when inside).
 Eigen::Vector2d closestPointInPolygon(const SupportPolygon& polygon, const Eigen::Vector2d& point);
 

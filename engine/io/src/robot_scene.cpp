@@ -703,6 +703,39 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
 
   if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
 
+  // Forces from outside (balance_assist.h), each at a point of a link.
+  const auto linkPoint = [&](const ElementReader& cr, const XMLElement* c) {
+    RobotSetup::LinkPoint at;
+    at.link = robot.findLink(cr.text("link"));
+    if (at.link < 0) cr.failAttribute("link", "names no link of the robot");
+    at.point = cr.vec3("point", {0.0, 0.0, 0.0});
+    at.line = c->GetLineNum();
+    return at;
+  };
+  for (const XMLElement* c : children("push")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    PushSpec p;
+    p.force = cr.vec3("force");
+    p.start = cr.nonNegative("start", cr.number("start"));
+    p.duration = cr.positive("duration", cr.number("duration"));
+    setup.pushes.emplace_back(linkPoint(cr, c), p);
+  }
+  for (const XMLElement* c : children("assist")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    BalanceAssistSpec a;
+    const std::string law = cr.has("law") ? cr.text("law") : "force";
+    if (law == "force") a.law = BalanceAssistSpec::Law::kForce;
+    else if (law == "acceleration") a.law = BalanceAssistSpec::Law::kAcceleration;
+    else cr.failAttribute("law", "must be force (seed 003 (19)) or acceleration ((20))");
+    a.kp = cr.positive("kp", cr.number("kp"));
+    a.max_force = cr.positive("max_force", cr.number("max_force"));
+    a.bandwidth_hz = cr.positive("bandwidth", cr.number("bandwidth"));
+    a.rate_hz = cr.positive("rate", cr.number("rate"));
+    a.margin = cr.nonNegative("margin", cr.number("margin", 0.0));
+    if (!builder.ground().enabled) cr.fail("needs a <ground>: the balance region is the support polygon on it");
+    setup.assist.emplace(linkPoint(cr, c), a);
+  }
+
   // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no
   // friction, no torque offset, the true motor constants.
   RobotDescription& apriori = setup.apriori;
@@ -810,6 +843,11 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
 
   return setup;
+}
+
+BodyForcePoint robotForcePoint(const Model& model, const RobotSetup& robot, const RobotSetup::LinkPoint& at) {
+  const int body = robot.compiled.link_body[at.link];
+  return bodyForcePoint(model, body, robot.compiled.link_in_body[at.link].apply(at.point));
 }
 
 }  // namespace suitsim::io

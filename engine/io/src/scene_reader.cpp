@@ -109,6 +109,16 @@ constexpr AttributeRule kServoAttributes[] = {
     {"joints", ValueKind::kText, false}, {"kp", ValueKind::kNumber, true}, {"kd", ValueKind::kNumber, true},
     {"rate", ValueKind::kNumber, false},
 };
+constexpr AttributeRule kPushAttributes[] = {
+    {"link", ValueKind::kText, true},       {"point", ValueKind::kVec3, false}, {"force", ValueKind::kVec3, true},
+    {"start", ValueKind::kNumber, true},    {"duration", ValueKind::kNumber, true},
+};
+constexpr AttributeRule kAssistAttributes[] = {
+    {"link", ValueKind::kText, true},          {"point", ValueKind::kVec3, false},
+    {"law", ValueKind::kText, false},          {"kp", ValueKind::kNumber, true},
+    {"max_force", ValueKind::kNumber, true},   {"bandwidth", ValueKind::kNumber, true},
+    {"rate", ValueKind::kNumber, true},        {"margin", ValueKind::kNumber, false},
+};
 constexpr AttributeRule kPayloadAttributes[] = {
     {"link", ValueKind::kText, true}, {"mass", ValueKind::kNumber, true}, {"com", ValueKind::kVec3, false},
     {"radius", ValueKind::kNumber, false},
@@ -188,6 +198,7 @@ constexpr ElementRule kRobotChildren[] = {
     {"suit", kSuitAttributes, false, kSuitChildren},
     {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
     {"band", kBandAttributes, false, {}},           {"sensors", kSensorsAttributes, true, kSensorsChildren},
+    {"push", kPushAttributes, false, {}},           {"assist", kAssistAttributes, true, {}},
 };
 constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false},
                                                     {"band", ValueKind::kText, false}};
@@ -564,6 +575,8 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
     c.kind = Kind::kGroundForce;
   } else if (quantity == "energy") {
     c.kind = Kind::kEnergy;
+  } else if (quantity == "applied_force") {
+    c.kind = Kind::kAppliedForce;
   } else {
     // The whole model's balance (centroidal.h).
     static const std::pair<const char*, Kind> kBalance[] = {
@@ -574,7 +587,8 @@ ChannelSpec readRecord(const ElementReader& r, const Model& model, const Names& 
                                  [&](const auto& b) { return quantity == b.first; });
     if (it == std::end(kBalance)) {
       r.failAttribute("quantity",
-                      "must be energy, ground_force, com, com_velocity, cop, omega, dcm, vrp, ecmp or balance_margin "
+                      "must be energy, ground_force, applied_force, com, com_velocity, cop, omega, dcm, vrp, ecmp or "
+                      "balance_margin "
                       "when no particle, spring, body, joint or band is named");
     }
     c.kind = it->second;

@@ -8,6 +8,8 @@
 //   2. after_step(state)      the caller samples what acted during the step
 //                             (truth channels: motor torques of that step);
 //   3. servo update           currents for step k + 1 (A(6): tau = k_T u + tau_o);
+//      external forces        pushes and the balance assist for step k + 1
+//                             (balance_assist.h; the assist measures step k's state);
 //   4. sensors logStep        the logged current is the mean of the commands
 //                             either side of its stamp (sensors.h), so the
 //                             servo must have set step k + 1's first.
@@ -16,6 +18,7 @@
 
 #include <memory>
 
+#include "suitsim/balance_assist.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
@@ -43,6 +46,7 @@ class TrialRunner {
     ++steps_;
     after_step(static_cast<const State&>(state_));
     if (servo_) servo_->update(*model_, state_);
+    if (external_) external_->update(*model_, state_);
     return sensors_ && sensor_row && sensors_->logStep(state_, steps_, sensor_row, stamp);
   }
   bool advance(double* sensor_row = nullptr, double* stamp = nullptr) {
@@ -57,6 +61,8 @@ class TrialRunner {
   Workspace& workspace() { return *workspace_; }
   const Workspace& workspace() const { return *workspace_; }
   const JointServo* servo() const { return servo_.get(); }
+  /// Pushes and the balance assist; null when the scene has neither.
+  const ExternalForces* externalForces() const { return external_.get(); }
   long steps() const { return steps_; }
   double dt() const { return dt_; }
 
@@ -67,6 +73,7 @@ class TrialRunner {
   State state_;
   std::unique_ptr<Workspace> workspace_;
   std::unique_ptr<JointServo> servo_;
+  std::unique_ptr<ExternalForces> external_;
   Sensors* sensors_;
   long steps_ = 0;
 };

@@ -12,6 +12,7 @@
 #include "suitsim/model.h"
 #include "suitsim/recorder.h"
 #include "suitsim/robot.h"
+#include "suitsim/balance_assist.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 
@@ -71,7 +72,20 @@ struct RobotSetup {
   /// The robot's <sensors>, resolved to model indices (see sensors.h); empty
   /// when the scene has none.
   std::optional<SensorSpec> sensors;
+  /// Forces from outside (balance_assist.h): <push> disturbances and an
+  /// <assist>, each at a point of a link (the `at` weights are resolved on
+  /// the built model: robotForcePoint).
+  struct LinkPoint {
+    int link = -1;               ///< description link
+    Vec3 point{0.0, 0.0, 0.0};   ///< in the link frame (m)
+    int line = 0;                ///< of its element in the scene
+  };
+  std::vector<std::pair<LinkPoint, PushSpec>> pushes;
+  std::optional<std::pair<LinkPoint, BalanceAssistSpec>> assist;
 };
+
+/// The body point of a robot link's point on the built model.
+BodyForcePoint robotForcePoint(const Model& model, const RobotSetup& robot, const RobotSetup::LinkPoint& at);
 
 /// One trial of an experiment, A §5: a reference motion run with one suit
 /// (or none). A scene with an <experiment> element lists several; each loads
