@@ -10,7 +10,9 @@
 #include "robots.h"
 #include "run_helpers.h"
 #include "suitsim/articulated.h"
+#include "suitsim/balance_assist.h"
 #include "suitsim/builder.h"
+#include "suitsim/recorder.h"
 #include "suitsim/step.h"
 
 namespace {
@@ -81,6 +83,51 @@ TEST(Allocation, HingesAndMimicCouplingsAllocateNothing) {
     }
     EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
   }
+}
+
+TEST(Allocation, BalanceChannelsPushesAndTheAssistAllocateNothing) {
+  // A block sliding off its footprint: the assist works (support polygon,
+  // footprint, shrink, hull) and the Recorder's balance channels sample.
+  ModelBuilder b;
+  b.setGround(testing::groundModel(5e3, 50.0, 0.6, 0.4));
+  b.addBlock({.name = "box", .origin = {0, 0, 0.0}, .nx = 4, .ny = 4, .nz = 3, .spacing = 0.05, .mass = 1.0,
+              .stiffness = 3e3, .damping = 0.5, .velocity = {2.0, 0, 0}});
+  const Model model = b.build();
+  State state = makeState(model);
+  Workspace ws(model);
+  PushSpec push;
+  push.at.first_particle = 0;
+  push.force = {5.0, 0.0, 0.0};
+  push.start = 0.0;
+  push.duration = 1.0;
+  BalanceAssistSpec assist;
+  assist.at.first_particle = 4;
+  assist.kp = 3.0;
+  assist.max_force = 50.0;
+  assist.bandwidth_hz = 10.0;
+  assist.rate_hz = 1000.0;
+  assist.margin = 0.01;
+  ExternalForces external(model, 1e-4, {push}, &assist);
+  std::vector<ChannelSpec> channels(4);
+  channels[0].kind = ChannelSpec::Kind::kDcm;
+  channels[1].kind = ChannelSpec::Kind::kBalanceMargin;
+  channels[2].kind = ChannelSpec::Kind::kCentreOfPressure;
+  channels[3].kind = ChannelSpec::Kind::kAppliedForce;
+  const Recorder recorder(model, channels);
+  std::vector<double> row(recorder.columns().size());
+  for (int k = 0; k < 5; ++k) {
+    step(model, state, ws, Integrator::kVelocityVerlet, 1e-4);
+    external.update(model, state);
+    recorder.sample(state, &ws, row.data());
+  }
+  const long before = g_allocations.load();
+  for (int k = 0; k < 300; ++k) {
+    step(model, state, ws, Integrator::kVelocityVerlet, 1e-4);
+    external.update(model, state);
+    recorder.sample(state, &ws, row.data());
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GT(external.peakForce(), 0.0);  // the assist did work
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ constexpr Colour kSupportColour{0.95f, 0.95f, 0.35f, 1.0f};  // pale yellow: the
 constexpr Colour kDcmColour{1.00f, 0.55f, 0.10f, 1.0f};      // orange
 constexpr Colour kVrpColour{0.20f, 0.80f, 0.35f, 1.0f};      // green
 constexpr Colour kCopColour{0.10f, 0.75f, 0.95f, 1.0f};      // cyan, like the contact forces it summarises
+constexpr Colour kAppliedForceColour{0.95f, 0.20f, 0.20f, 1.0f};  // red: a push or a balance assist
 
 // A robot's glyphs as shares of the length scale, so that they keep their
 // proportions on any robot (in brackets on a 1.6 m one). Chosen by eye: a
@@ -446,6 +447,26 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
     Vec3 cop{};
     if (centreOfPressure(m, state, &cop)) {
       list->disc(onGround(groundCoordinates(g, cop)), n, 0.8f * com_radius_, 4.0f * lift_, kCopColour);
+    }
+  }
+
+  if (layers.contact_forces) {
+    // Forces applied from outside (pushes, a balance assist), one arrow per
+    // body at the point they act on: a force F at weights w puts w_k F on
+    // particle k, so w_k = f_k·F / |F|².
+    for (int b = 0; b < m.num_bodies; ++b) {
+      const int first = m.body_particle_begin[b];
+      if (m.body_particle_end[b] - first != 4) continue;
+      Vec3f f{0.0f, 0.0f, 0.0f};
+      for (int k = 0; k < 4; ++k) f = f + toVec3f(state.applied_force.get(first + k));
+      const float f2 = dot(f, f);
+      if (!(f2 > 1e-12f)) continue;
+      Vec3f at{0.0f, 0.0f, 0.0f};
+      for (int k = 0; k < 4; ++k) {
+        at = at + (dot(toVec3f(state.applied_force.get(first + k)), f) / f2) * particle(state, first + k);
+      }
+      // Pointing at where it pushes: the arrow ends at the point.
+      list->arrow(at - style.force_scale * f, at, 0.6f * feature_, kAppliedForceColour);
     }
   }
 
