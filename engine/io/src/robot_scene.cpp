@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -413,7 +414,7 @@ MotionTable readMotionCsv(const std::string& path) {
 }
 
 RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder,
-                     const TrialSpec& trial) {
+                     const TrialSpec& trial, const Realism& realism) {
   const ElementReader r = checkedReader(scene_path, element);
   RobotSetup setup;
   const bool inline_links = element->FirstChildElement("link") != nullptr;
@@ -662,6 +663,20 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
     const char* name = suit->Attribute("name");
     if (name && trial.suit == name) setup.bands = worn;
+  }
+  // The suit as worn (docs/realism.md): each via point moved by a random
+  // vector of RMS length via_point_offset, drawn per band name and via
+  // point so that a band sits the same in every trial that wears it.
+  for (RobotBand& band : setup.bands) {
+    setup.band_designed_points.push_back(band.points);
+    if (!(realism.via_point_offset > 0.0)) continue;
+    std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};
+    std::mt19937_64 rng(seq);
+    std::normal_distribution<double> unit(0.0, 1.0);
+    const double sigma = realism.via_point_offset / std::sqrt(3.0);  // per axis
+    for (Vec3& p : band.points) {
+      for (double& x : p) x += sigma * unit(rng);
+    }
   }
 
   // Compile the true robot into particles.

@@ -19,8 +19,9 @@ namespace suitsim::io {
 /// trial's suit and the trial's motion (an empty trial name: the robot's
 /// only motion, bands outside suits). Every suit and motion is checked,
 /// whichever is chosen. Throws SceneError.
+/// `realism`: the error sources the truth gets (scene.h).
 RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder,
-                     const TrialSpec& trial);
+                     const TrialSpec& trial, const Realism& realism = {});
 
 /// URDF roll-pitch-yaw (rad) as a rotation: R = Rz(yaw) Ry(pitch) Rx(roll).
 Eigen::Matrix3d rpyToMatrix(const Vec3& rpy);

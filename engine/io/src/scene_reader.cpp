@@ -213,9 +213,14 @@ constexpr AttributeRule kEvaluationAttributes[] = {{"validation_joints", ValueKi
 constexpr ElementRule kExperimentChildren[] = {{"trial", kTrialAttributes, false, {}},
                                                {"evaluation", kEvaluationAttributes, true, {}}};
 constexpr AttributeRule kNoAttributes[] = {{"name", ValueKind::kText, false}};
+// <realism>: error sources of a real evaluation (docs/realism.md).
+constexpr AttributeRule kRealismAttributes[] = {{"seed", ValueKind::kInteger, false}};
+constexpr AttributeRule kViaPointsAttributes[] = {{"offset", ValueKind::kNumber, true}};
+constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
+    {"realism", kRealismAttributes, true, kRealismChildren},
     {"simulation", kSimulationAttributes, true, {}}, {"world", kWorldAttributes, true, {}},
     {"ground", kGroundAttributes, true, {}},         {"particle", kParticleAttributes, false, {}},
     {"spring", kSpringAttributes, false, {}},        {"cloth", kClothAttributes, false, {}},
@@ -616,7 +621,7 @@ const XMLElement* checkScene(const std::string& path, tinyxml2::XMLDocument& doc
   // Pass 1: unknown elements and attributes, anywhere in the file.
   const ElementReader root_reader(path, root, {"name", "relative_to"});
   rejectUnknownChildren(path, root, {"simulation", "world", "ground", "particle", "spring", "cloth", "block", "record",
-                                     "robot", "experiment"});
+                                     "robot", "experiment", "realism"});
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     checkNames(path, e, ruleFor(e));
   }
@@ -824,6 +829,16 @@ Scene loadScene(const std::string& path, const std::string& trial_name) {
     builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
   }
   if (const XMLElement* e = root->FirstChildElement("ground")) readGround(readerFor(path, e), builder);
+  if (const XMLElement* e = root->FirstChildElement("realism")) {
+    const ElementReader r = readerFor(path, e);
+    const int seed = r.integer("seed", 1);
+    if (seed < 0) r.failAttribute("seed", "must be >= 0");
+    scene.realism.seed = static_cast<std::uint64_t>(seed);
+    if (const XMLElement* v = e->FirstChildElement("via_points")) {
+      const ElementReader vr = readerFor(path, v, kRealismChildren[0]);
+      scene.realism.via_point_offset = vr.nonNegative("offset", vr.number("offset"));
+    }
+  }
 
   Names names;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
@@ -837,7 +852,7 @@ Scene loadScene(const std::string& path, const std::string& trial_name) {
     } else if (tag == "block") {
       readBlock(readerFor(path, e), builder, names);
     } else if (tag == "robot") {
-      scene.robot = readRobot(path, e, builder, scene.trial);
+      scene.robot = readRobot(path, e, builder, scene.trial, scene.realism);
       // Robot bodies can be recorded like cloths and blocks (their com).
       const RobotSetup& robot = *scene.robot;
       // Every link, merged ones too, names the body it belongs to.

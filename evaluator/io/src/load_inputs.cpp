@@ -75,7 +75,12 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       t.held.push_back({h.link, h.mass, Eigen::Vector3d(h.com[0], h.com[1], h.com[2]), h.radius});
     }
     // The routing only: routeOf drops stiffness and natural length.
-    for (const RobotBand& b : robot.bands) t.bands.push_back(routeOf(b));
+    // The suit as designed: the evaluator never sees where the bands sit as worn.
+    for (std::size_t b = 0; b < robot.bands.size(); ++b) {
+      RobotBand designed = robot.bands[b];
+      designed.points = robot.band_designed_points[b];
+      t.bands.push_back(routeOf(designed));
+    }
     in.trials.push_back(std::move(t));
   }
   return in;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <cstdint>
 #include <optional>
 
 #include "suitsim/articulated.h"
@@ -81,6 +82,9 @@ struct RobotSetup {
     int line = 0;                ///< of its element in the scene
   };
   std::vector<std::pair<LinkPoint, PushSpec>> pushes;
+  /// Each band's via points as designed (bands[k].points is the band as
+  /// worn: the same unless <realism> moves them), link frames (m).
+  std::vector<std::vector<Vec3>> band_designed_points;
   std::optional<std::pair<LinkPoint, BalanceAssistSpec>> assist;
 };
 
@@ -112,6 +116,17 @@ struct EvaluationSpec {
   int line = 0;  ///< line of <evaluation>, 0 when absent
 };
 
+/// Error sources a real evaluation meets and the simulated world otherwise
+/// leaves out (docs/realism.md): the scene's <realism> element. Zero: off.
+struct Realism {
+  std::uint64_t seed = 1;       ///< draws of every random source
+  /// The suit as worn, not as designed: each band via point of the truth
+  /// sits this far (RMS of the 3-D displacement, m) from its designed place,
+  /// in a random direction; the evaluator's wire model keeps the design.
+  double via_point_offset = 0.0;
+  bool any() const { return via_point_offset > 0.0; }
+};
+
 struct Scene {
   std::string path;   ///< the file it was read from
   std::string name;   ///< the scene's name attribute, or the file's stem
@@ -121,6 +136,7 @@ struct Scene {
   std::vector<ChannelSpec> channels;  ///< what `suitsim run` records
   std::optional<RobotSetup> robot;    ///< the scene's robot, if it has one
   EvaluationSpec evaluation;          ///< evaluation settings of the experiment
+  Realism realism;                    ///< the error sources switched on (<realism>)
 };
 
 /// The trials of the scene's <experiment>, in file order; empty when it has

@@ -1,0 +1,114 @@
+// <realism> (docs/realism.md): the suit as worn. The truth's band via points
+// move by the declared RMS offset, reproducibly, the same in every trial
+// that wears the band, and the evaluator's inputs keep the design.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "suitsim/eval/load_inputs.h"
+#include "suitsim/io/scene.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using suitsim::io::loadScene;
+using suitsim::io::SceneError;
+
+std::string source(const std::string& rel) { return std::string(SUITSIM_SOURCE_DIR) + "/" + rel; }
+
+// The protocol with a <realism> element (and absolute model paths).
+std::string protocolWith(const std::string& realism, const std::string& name) {
+  std::ifstream in(source("scenes/jvrc1_protocol.xml"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  for (std::size_t at = text.find("../models/"); at != std::string::npos; at = text.find("../models/", at)) {
+    text.replace(at, 10, source("models/"));
+  }
+  text.insert(text.find("<simulation"), realism + "\n  ");
+  const fs::path path = fs::path(::testing::TempDir()) / (name + ".xml");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+double rmsOffset(const suitsim::io::RobotSetup& robot, int* count) {
+  double sum = 0.0;
+  *count = 0;
+  for (std::size_t b = 0; b < robot.bands.size(); ++b) {
+    for (std::size_t j = 0; j < robot.bands[b].points.size(); ++j) {
+      for (int k = 0; k < 3; ++k) {
+        const double d = robot.bands[b].points[j][k] - robot.band_designed_points[b][j][k];
+        sum += d * d;
+      }
+      ++*count;
+    }
+  }
+  return std::sqrt(sum / *count);
+}
+
+TEST(Realism, ViaPointsSitTheirRmsOffsetAwayAndTheEvaluatorKeepsTheDesign) {
+  const std::string plain = protocolWith("", "plain");
+  const std::string worn = protocolWith(R"(<realism seed="3"><via_points offset="0.005"/></realism>)", "worn");
+  const suitsim::io::Scene a = loadScene(plain, "bend_normal"), b = loadScene(worn, "bend_normal");
+  ASSERT_TRUE(a.robot && b.robot);
+  ASSERT_EQ(a.robot->bands.size(), b.robot->bands.size());
+  // The design is the file's, and the plain scene wears it as designed.
+  for (std::size_t k = 0; k < a.robot->bands.size(); ++k) {
+    EXPECT_EQ(b.robot->band_designed_points[k], a.robot->bands[k].points);
+    EXPECT_EQ(a.robot->band_designed_points[k], a.robot->bands[k].points);
+  }
+  int n = 0;
+  const double rms = rmsOffset(*b.robot, &n);
+  std::printf("[measured] %d via points, RMS offset %.4g m (declared 0.005)\n", n, rms);
+  ASSERT_GE(n, 8);
+  EXPECT_GT(rms, 0.6 * 0.005);
+  EXPECT_LT(rms, 1.4 * 0.005);
+  // Every point moved; the same band sits the same in another trial.
+  const suitsim::io::Scene twist = loadScene(worn, "twist_normal");
+  for (std::size_t k = 0; k < b.robot->bands.size(); ++k) {
+    for (std::size_t j = 0; j < b.robot->bands[k].points.size(); ++j) {
+      EXPECT_NE(b.robot->bands[k].points[j], b.robot->band_designed_points[k][j]);
+    }
+    EXPECT_EQ(twist.robot->bands[k].points, b.robot->bands[k].points) << b.robot->bands[k].name;
+  }
+  // Another seed, another fit of the suit.
+  const suitsim::io::Scene other =
+      loadScene(protocolWith(R"(<realism seed="4"><via_points offset="0.005"/></realism>)", "other"), "bend_normal");
+  EXPECT_NE(other.robot->bands[0].points, b.robot->bands[0].points);
+  // The evaluator's inputs: the design, whatever the truth wears.
+  const suitsim::eval::EvaluationInputs in = suitsim::eval::loadEvaluationInputs(worn);
+  bool found = false;
+  for (const suitsim::eval::TrialInfo& t : in.trials) {
+    if (t.name != "bend_normal") continue;
+    found = true;
+    ASSERT_EQ(t.bands.size(), a.robot->bands.size());
+    for (std::size_t k = 0; k < t.bands.size(); ++k) {
+      for (std::size_t j = 0; j < t.bands[k].points.size(); ++j) {
+        for (int c = 0; c < 3; ++c) EXPECT_EQ(t.bands[k].points[j][c], a.robot->bands[k].points[j][c]);
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(Realism, BadRealismNamesTheLine) {
+  const auto fails = [](const std::string& realism, const std::string& fragment) {
+    try {
+      loadScene(protocolWith(realism, "bad"), "bend_normal");
+      ADD_FAILURE() << "accepted: " << realism;
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bad.xml:"), std::string::npos) << e.what();
+    }
+  };
+  fails(R"(<realism><via_points offset="-0.001"/></realism>)", "'offset'");
+  fails(R"(<realism><backlash width="0.01"/></realism>)", "unknown element");
+  fails(R"(<realism seed="-2"/>)", "'seed'");
+  fails(R"(<realism><via_points/></realism>)", "missing required attribute 'offset'");
+}
+
+}  // namespace
