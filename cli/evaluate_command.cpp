@@ -44,6 +44,7 @@ struct EvaluateOptions {
   bool quiet = false;
   bool plots = true;
   std::string streams;  // evaluate existing streams instead of simulating
+  std::string realism;  // --realism: "ideal" or a realism file (empty: as the scene says)
   std::vector<std::string> band_joints;  // joints A(26) fits on for every motion (empty: scene or derived)
   eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
 };
@@ -70,7 +71,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   report::Truth truth;
   try {
     inputs = eval::loadEvaluationInputs(opt.scene);
-    truth = report::loadTruth(opt.scene);
+    truth = report::loadTruth(opt.scene, opt.overrides.realism ? &*opt.overrides.realism : nullptr);
     if (inputs.trials.front().name.empty()) {
       std::fprintf(stderr,
                    "error: %s: no <experiment>: the evaluation needs trials (identification trials without the suit, "
@@ -179,6 +180,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.scene_path = opt.scene;
   run.noise = opt.overrides.noise == 0 ? "off" : (opt.overrides.noise == 1 ? "on" : "scene");
   run.stribeck = opt.overrides.no_stribeck ? "off" : "scene";
+  run.realism = truth.realism;
   run.streams_dir = opt.streams;
   run.num_trials = inputs.trials.size();
   run.simulation_wall_s = sim_wall;
@@ -248,12 +250,23 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       },
       "joint names separated by commas", "the joints A(26) fits on for every motion (default: the scene's or derived)");
   addRestRowsOption(*app, &opt->rest_rows);
+  addTextOption(*app, "--realism", "ideal|FILE", &opt->realism,
+                "error sources of the truth: ideal (none) or a realism file, replacing the scene's <realism> "
+                "(docs/realism.md)");
   app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
   return {app, [opt, app] {
             // The choices, as the experiment library takes them.
             if (!opt->noise.empty()) opt->overrides.noise = opt->noise == "on" ? 1 : 0;
             opt->overrides.no_stribeck = opt->stribeck == "off";
+            if (!opt->realism.empty()) {
+              try {
+                opt->overrides.realism = io::realismOption(opt->realism);
+              } catch (const io::SceneError& e) {
+                std::fprintf(stderr, "error: %s\n", e.what());
+                return 2;
+              }
+            }
             return evaluateChecked(*opt, *app);
           }};
 }

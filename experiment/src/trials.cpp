@@ -492,7 +492,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
   }
   for (const io::TrialSpec& t : trials) {
     TrialJob job;
-    job.scene = io::loadScene(scene_path, t.name);
+    job.scene = io::loadScene(scene_path, t.name, overrides.realism ? &*overrides.realism : nullptr);
     job.dir = t.name.empty() ? out : out / t.name;
     jobs.push_back(std::move(job));
   }

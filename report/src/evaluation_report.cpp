@@ -97,7 +97,11 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                         const ordered_json& identification, const std::vector<std::string>& plots) {
   ordered_json report;
   report["scene"] = result.scene_name;
-  report["settings"] = {{"noise", run.noise}, {"stribeck", run.stribeck}};
+  report["settings"] = {{"noise", run.noise},
+                        {"stribeck", run.stribeck},
+                        {"realism", run.realism.source},
+                        {"realism_sources",
+                         {{"seed", run.realism.seed}, {"via_point_offset_m", run.realism.via_point_offset}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];
@@ -177,7 +181,8 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
                            const std::vector<std::string>& plots, const std::string& plot_note) {
   const eval::IdentificationOutcome& id = result.identification;
   std::string md = "# suitsim evaluation: " + result.scene_name + "\n\n";
-  md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck + ". " +
+  md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck +
+        ", realism " + run.realism.source + (run.realism.any() ? " (error sources on: docs/realism.md)" : "") + ". " +
         std::to_string(run.num_trials) +
         (run.streams_dir.empty() ? " trials simulated in " : " trials read from " + run.streams_dir + "; simulation ") +
         formatSig(run.simulation_wall_s) + " s; whole evaluation " + formatSig(run.wall_s) + " s.\n\n";

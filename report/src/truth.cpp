@@ -10,12 +10,13 @@
 
 namespace suitsim::report {
 
-Truth loadTruth(const std::string& scene_path) {
+Truth loadTruth(const std::string& scene_path, const io::Realism* realism) {
   Truth truth;
   std::vector<io::TrialSpec> trials = io::listTrials(scene_path);
   if (trials.empty()) trials.push_back(io::TrialSpec{});
   for (const io::TrialSpec& t : trials) {
-    const io::Scene scene = io::loadScene(scene_path, t.name);
+    const io::Scene scene = io::loadScene(scene_path, t.name, realism);
+    if (&t == &trials.front()) truth.realism = scene.realism;
     if (!scene.robot) continue;
     truth.bands[t.name] = scene.robot->bands;
     if (t.purpose == "identification" || truth.total_mass == 0.0) truth.total_mass = scene.robot->truth.totalMass();

@@ -795,7 +795,48 @@ std::vector<TrialSpec> listTrials(const std::string& path) {
   return readTrials(path, checkScene(path, doc));
 }
 
-Scene loadScene(const std::string& path, const std::string& trial_name) {
+namespace {
+
+// <realism> in a scene or as a realism file's root (passes 1-3 done).
+Realism readRealism(const std::string& path, const XMLElement* e) {
+  Realism realism;
+  const ElementReader r = readerFor(path, e);
+  const int seed = r.integer("seed", 1);
+  if (seed < 0) r.failAttribute("seed", "must be >= 0");
+  realism.seed = static_cast<std::uint64_t>(seed);
+  if (const XMLElement* v = e->FirstChildElement("via_points")) {
+    const ElementReader vr = readerFor(path, v, kRealismChildren[0]);
+    realism.via_point_offset = vr.nonNegative("offset", vr.number("offset"));
+  }
+  return realism;
+}
+
+}  // namespace
+
+Realism loadRealism(const std::string& path) {
+  tinyxml2::XMLDocument doc;
+  loadXml(path, doc);
+  const XMLElement* root = doc.RootElement();
+  if (std::string(root->Name()) != "realism") {
+    throw SceneError(path + ":" + std::to_string(root->GetLineNum()) + ": <" + root->Name() +
+                     "> the root element of a realism file must be <realism>");
+  }
+  checkNames(path, root, ruleFor(root));
+  Realism realism = readRealism(path, root);
+  realism.source = path;
+  return realism;
+}
+
+Realism realismOption(const std::string& value) {
+  if (value == "ideal") {
+    Realism ideal;
+    ideal.source = "ideal";
+    return ideal;
+  }
+  return loadRealism(value);
+}
+
+Scene loadScene(const std::string& path, const std::string& trial_name, const Realism* realism) {
   tinyxml2::XMLDocument doc;
   const XMLElement* root = checkScene(path, doc);
   const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
@@ -829,15 +870,10 @@ Scene loadScene(const std::string& path, const std::string& trial_name) {
     builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
   }
   if (const XMLElement* e = root->FirstChildElement("ground")) readGround(readerFor(path, e), builder);
-  if (const XMLElement* e = root->FirstChildElement("realism")) {
-    const ElementReader r = readerFor(path, e);
-    const int seed = r.integer("seed", 1);
-    if (seed < 0) r.failAttribute("seed", "must be >= 0");
-    scene.realism.seed = static_cast<std::uint64_t>(seed);
-    if (const XMLElement* v = e->FirstChildElement("via_points")) {
-      const ElementReader vr = readerFor(path, v, kRealismChildren[0]);
-      scene.realism.via_point_offset = vr.nonNegative("offset", vr.number("offset"));
-    }
+  if (realism) {
+    scene.realism = *realism;
+  } else if (const XMLElement* e = root->FirstChildElement("realism")) {
+    scene.realism = readRealism(path, e);
   }
 
   Names names;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct SimulationOverrides {
   int threads = -1;
   int noise = -1;          ///< sensor noise: -1 as the scene says, 0 off, 1 on
   bool no_stribeck = false;  ///< switch the joints' Stribeck drop off
+  std::optional<io::Realism> realism;  ///< replaces the scene's <realism> (--realism)
 };
 
 struct TrialJob {

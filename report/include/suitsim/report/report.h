@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suitsim/eval/evaluation.h"
+#include "suitsim/io/scene.h"
 #include "suitsim/report/scoring.h"
 
 namespace suitsim::report {
@@ -24,6 +25,7 @@ struct RunInfo {
   std::string scene_path;
   std::string noise = "scene";     ///< "on", "off" or "scene"
   std::string stribeck = "scene";  ///< "off" or "scene"
+  io::Realism realism;             ///< the error sources the truth had (docs/realism.md)
   std::string streams_dir;         ///< non-empty: streams read from here instead of simulated
   std::size_t num_trials = 0;
   double simulation_wall_s = 0.0;

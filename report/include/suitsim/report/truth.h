@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
+#include "suitsim/io/scene.h"
 
 namespace suitsim::report {
 
@@ -21,10 +22,14 @@ struct Truth {
     std::vector<double> margin;  ///< DCM's margin to the support polygon (m); NaN where undefined
   };
   std::map<std::string, BalanceSeries> balance;
+  /// The error sources the truth was made with (the first trial's; every
+  /// trial of a scene has the same).
+  io::Realism realism;
 };
 
-/// Reads the truth of every trial of the scene (throws io::SceneError).
-Truth loadTruth(const std::string& scene_path);
+/// Reads the truth of every trial of the scene (throws io::SceneError);
+/// `realism` non-null replaces the scene's <realism> (the bands as worn).
+Truth loadTruth(const std::string& scene_path, const io::Realism* realism = nullptr);
 
 /// Adds the balance margins of `trials` from STREAMS/<trial>/truth.csv
 /// (STREAMS/truth.csv for an unnamed trial). A trial whose truth.csv is

@@ -124,8 +124,18 @@ struct Realism {
   /// sits this far (RMS of the 3-D displacement, m) from its designed place,
   /// in a random direction; the evaluator's wire model keeps the design.
   double via_point_offset = 0.0;
+  /// Where it came from: "scene" (the scene's <realism> or none), "ideal"
+  /// (every source off), or the path of a realism file.
+  std::string source = "scene";
   bool any() const { return via_point_offset > 0.0; }
 };
+
+/// A realism file: an XML file whose root is <realism>, with the children a
+/// scene's <realism> takes. Throws SceneError naming the file and line.
+Realism loadRealism(const std::string& path);
+
+/// The `--realism` choice: "ideal" (every source off) or a realism file.
+Realism realismOption(const std::string& value);
 
 struct Scene {
   std::string path;   ///< the file it was read from
@@ -146,6 +156,7 @@ std::vector<TrialSpec> listTrials(const std::string& path);
 /// Reads and validates a scene. For a scene with an <experiment>, `trial`
 /// names the trial to load (empty: the first one); for any other scene it
 /// must be empty. Throws SceneError naming file and line.
-Scene loadScene(const std::string& path, const std::string& trial = {});
+/// `realism` non-null replaces the scene's own <realism>.
+Scene loadScene(const std::string& path, const std::string& trial = {}, const Realism* realism = nullptr);
 
 }  // namespace suitsim::io
