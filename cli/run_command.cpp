@@ -54,7 +54,10 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
 
   const fs::path out(opt.out_dir);
   std::vector<TrialJob> jobs;
-  const experiment::SimulationOverrides overrides{opt.duration, opt.dt, opt.threads};
+  experiment::SimulationOverrides overrides;
+  overrides.duration = opt.duration;
+  overrides.dt = opt.dt;
+  overrides.threads = opt.threads;
   if (const int code = prepareJobs(opt.scene_path, opt.trial, overrides, out, opt.quiet, usage_error, &jobs)) return code;
   const bool is_experiment = !jobs.front().scene.trial.name.empty();
 

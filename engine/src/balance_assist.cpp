@@ -70,19 +70,13 @@ void ExternalForces::add(State& state, const BodyForcePoint& at, const Vec3& f) 
 void ExternalForces::control(const Model& model, const State& state) {
   const GroundModel& g = model.ground;
   const Centroidal c = centroidal(model, state);
-  const double height = dot(c.com, g.normal) - g.offset;
-  const double omega = pendulumFrequency(height, dot(c.com_acceleration, g.normal), -dot(model.gravity, g.normal));
-  const double omega_rate =
-      has_previous_ && state.time > previous_time_ ? (omega - previous_omega_) / (state.time - previous_time_) : 0.0;
-  previous_time_ = state.time;
-  previous_omega_ = omega;
-  has_previous_ = true;
+  const BalancePoints p = tracker_.update(model, c, state.time);
   outside_ = false;
-  if (!g.enabled || !std::isfinite(omega)) {
-    command_ = {0.0, 0.0, 0.0};  // airborne or fallen: nothing to steer
+  if (!std::isfinite(p.omega)) {
+    command_ = {0.0, 0.0, 0.0};  // no ground, airborne or fallen: nothing to steer
     return;
   }
-  const BalancePoints p = balancePoints(c, model.gravity, g.normal, g.offset, omega_rate);
+  const double omega = p.omega, omega_rate = p.omega_rate;
   footprintPolygon(model, state, points_, polygon_);
   shrinkPolygon(polygon_, assist_.margin, work_, region_);
   const Eigen::Vector2d xi_g = groundCoordinates(g, p.dcm);

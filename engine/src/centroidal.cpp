@@ -136,6 +136,7 @@ BalancePoints balancePoints(const Centroidal& c, const Vec3& gravity, const Vec3
   BalancePoints p;
   const double g = -dot(gravity, normal);
   p.omega = pendulumFrequency(dot(c.com, normal) - offset, dot(c.com_acceleration, normal), g);
+  p.omega_rate = omega_rate;
   // (13) and (15) share the stiffness omega² - omega' of (12).
   const double stiffness = p.omega * p.omega - omega_rate;
   const bool repellent = stiffness > 0.0;
@@ -145,6 +146,27 @@ BalancePoints balancePoints(const Centroidal& c, const Vec3& gravity, const Vec3
     p.ecmp[k] = repellent && c.mass > 0.0 ? c.com[k] - c.external_force[k] / (c.mass * stiffness) : kNaN;  // (15)
   }
   return p;
+}
+
+BalancePoints BalanceTracker::update(const Model& model, const Centroidal& c, double time) {
+  const GroundModel& g = model.ground;
+  const double omega = g.enabled && c.mass > 0.0 ? pendulumFrequency(dot(c.com, g.normal) - g.offset,
+                                                                      dot(c.com_acceleration, g.normal),
+                                                                      -dot(model.gravity, g.normal))
+                                                 : kNaN;
+  const double omega_rate =
+      has_previous_ && time > previous_time_ ? (omega - previous_omega_) / (time - previous_time_) : 0.0;
+  previous_time_ = time;
+  previous_omega_ = omega;
+  has_previous_ = true;
+  if (!std::isfinite(omega)) {
+    BalancePoints none;
+    none.omega = kNaN;
+    none.omega_rate = omega_rate;
+    none.dcm = none.vrp = none.ecmp = Vec3{kNaN, kNaN, kNaN};
+    return none;
+  }
+  return balancePoints(c, model.gravity, g.normal, g.offset, omega_rate);
 }
 
 }  // namespace suitsim

@@ -82,27 +82,7 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
     // omega' by a backward difference over this recorder's own samples; the
     // first sample has no past and takes 0 (a robot starting at rest).
     centre = centroidal(m, state);
-    const double g = -(m.gravity[0] * m.ground.normal[0] + m.gravity[1] * m.ground.normal[1] +
-                       m.gravity[2] * m.ground.normal[2]);
-    const double height = centre.com[0] * m.ground.normal[0] + centre.com[1] * m.ground.normal[1] +
-                          centre.com[2] * m.ground.normal[2] - m.ground.offset;
-    const double normal_acceleration = centre.com_acceleration[0] * m.ground.normal[0] +
-                                       centre.com_acceleration[1] * m.ground.normal[1] +
-                                       centre.com_acceleration[2] * m.ground.normal[2];
-    const double omega = m.ground.enabled && centre.mass > 0.0 ? pendulumFrequency(height, normal_acceleration, g)
-                                                               : kNaN;
-    const double omega_rate = has_previous_ && state.time > previous_time_
-                                  ? (omega - previous_omega_) / (state.time - previous_time_)
-                                  : 0.0;
-    if (std::isfinite(omega)) {
-      points = balancePoints(centre, m.gravity, m.ground.normal, m.ground.offset, omega_rate);
-    } else {
-      points.omega = kNaN;
-      points.dcm = points.vrp = points.ecmp = Vec3{kNaN, kNaN, kNaN};
-    }
-    previous_time_ = state.time;
-    previous_omega_ = omega;
-    has_previous_ = true;
+    points = tracker_.update(m, centre, state.time);
     if (!centreOfPressure(m, state, &cop)) cop = {kNaN, kNaN, kNaN};
     supportPolygon(m, state, support_points_, support_);
   }

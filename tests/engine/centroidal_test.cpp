@@ -79,8 +79,9 @@ TEST(Centroidal, CentreOfPressureCancelsTheInPlaneMomentWithFrictionBelowThePlan
 TEST(Centroidal, SupportPolygonHoldsOnlyTheContactsTheGroundPushes) {
   ModelBuilder b;
   b.setGround(testing::groundModel(1e4, 0.0, 0.5, 0.4));
+  const char* names[] = {"p0", "p1", "p2", "p3"};
   for (int i = 0; i < 4; ++i) {
-    b.addParticle({.name = "p" + std::to_string(i),
+    b.addParticle({.name = names[i],
                    .position = {0.2 * (i & 1), 0.1 * (i >> 1), i == 3 ? 0.01 : -1e-3},
                    .mass = 1.0});
   }
@@ -100,7 +101,7 @@ Model table(double half_width, double height) {
   const int top = b.addParticle({.name = "top", .position = {0, 0, height}, .mass = 20.0, .contact = false});
   for (int i = 0; i < 4; ++i) {
     const double x = (i & 1) ? half_width : -half_width, y = (i & 2) ? half_width : -half_width;
-    const int leg = b.addParticle({.name = "leg" + std::to_string(i), .position = {x, y, 0}, .mass = 0.5});
+    const int leg = b.addParticle({.name = std::to_string(i).insert(0, "leg"), .position = {x, y, 0}, .mass = 0.5});
     b.addSpring({.a = top, .b = leg, .stiffness = 1e6, .damping = 200.0});
   }
   for (int i = 1; i <= 4; ++i) {

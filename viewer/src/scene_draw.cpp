@@ -426,19 +426,9 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
       list->capsule(onGround(support_.vertices[k]), onGround(support_.vertices[(k + 1) % nv]), 0.4f * feature_,
                     kSupportColour);
     }
-    const Centroidal c = centroidal(m, state);
-    const double height = dot(toVec3f(c.com), n) - g.offset;
-    const double omega = pendulumFrequency(height, c.com_acceleration[0] * g.normal[0] + c.com_acceleration[1] * g.normal[1] +
-                                                       c.com_acceleration[2] * g.normal[2],
-                                           -(m.gravity[0] * g.normal[0] + m.gravity[1] * g.normal[1] + m.gravity[2] * g.normal[2]));
     // omega' from the previous frame drawn; a jump back in time (a reset) restarts it.
-    const double omega_rate = previous_time_ >= 0.0 && state.time > previous_time_
-                                  ? (omega - previous_omega_) / (state.time - previous_time_)
-                                  : 0.0;
-    previous_time_ = state.time;
-    previous_omega_ = omega;
-    if (std::isfinite(omega)) {
-      const BalancePoints p = balancePoints(c, m.gravity, g.normal, g.offset, omega_rate);
+    const BalancePoints p = tracker_.update(m, centroidal(m, state), state.time);
+    if (std::isfinite(p.omega)) {
       const Vec3f dcm = toVec3f(p.dcm);
       list->sphere(dcm, 0.7f * com_radius_, kDcmColour);
       list->disc(onGround(groundCoordinates(g, p.dcm)), n, 1.2f * com_radius_, 3.0f * lift_, kDcmColour);

@@ -128,9 +128,9 @@ class SceneDrawing {
   float sole_thickness_ = 0.025f, sole_margin_ = 0.01f;  // (m)
   float lift_ = 0.001f;  // what a glyph on the ground is raised by, so it does not flicker against it (m)
   bool has_fixed_ = false;
-  // The balance layer: omega's previous value for omega' (VRP, (13)) and
-  // buffers for the support polygon (drawing is logically const).
-  mutable double previous_time_ = -1.0, previous_omega_ = 0.0;
+  // The balance layer: omega's past for omega' (VRP, (13)) and buffers for
+  // the support polygon (drawing is logically const).
+  mutable BalanceTracker tracker_;
   mutable std::vector<Eigen::Vector2d> support_points_;
   mutable SupportPolygon support_;
 };

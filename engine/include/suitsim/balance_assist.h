@@ -94,8 +94,8 @@ class ExternalForces {
   bool has_assist_ = false;
   BalanceAssistSpec assist_;
   long every_ = 1, count_ = 0;
-  double previous_time_ = 0.0, previous_omega_ = 0.0;
-  bool has_previous_ = false, outside_ = false;
+  BalanceTracker tracker_;
+  bool outside_ = false;
   Vec3 command_{0.0, 0.0, 0.0}, applied_{0.0, 0.0, 0.0};
   double peak_ = 0.0, impulse_ = 0.0, time_outside_ = 0.0;
   std::vector<int> touched_;  // particles whose applied force this object owns

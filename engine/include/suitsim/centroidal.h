@@ -72,6 +72,7 @@ Eigen::Vector2d groundCoordinates(const GroundModel& ground, const Vec3& p);
 /// omega² - omega' > 0.
 struct BalancePoints {
   double omega = 0.0;      ///< pendulum frequency (1/s)
+  double omega_rate = 0.0; ///< the omega' the points were built with (1/s²)
   Vec3 dcm{0.0, 0.0, 0.0};   ///< ξ (m)
   Vec3 vrp{0.0, 0.0, 0.0};   ///< v (m)
   Vec3 ecmp{0.0, 0.0, 0.0};  ///< r_ecmp (m)
@@ -85,5 +86,20 @@ double pendulumFrequency(double height, double normal_acceleration, double g);
 /// ground plane (unit normal, offset), gravity and omega' = `omega_rate`.
 BalancePoints balancePoints(const Centroidal& c, const Vec3& gravity, const Vec3& normal, double offset,
                             double omega_rate);
+
+/// The balance points of a trajectory sampled in time order: keeps omega's
+/// previous value and gives (11)-(15) with omega' as the backward difference
+/// over successive calls (0 at the first, and after time went back: a reset).
+/// Every point is NaN without a ground, without free mass, or where omega is
+/// undefined. Shared by the Recorder's channels, the balance assist and the
+/// viewer, so all three show the same points.
+class BalanceTracker {
+ public:
+  BalancePoints update(const Model& model, const Centroidal& c, double time);
+
+ private:
+  double previous_time_ = 0.0, previous_omega_ = 0.0;
+  bool has_previous_ = false;
+};
 
 }  // namespace suitsim

@@ -72,8 +72,7 @@ class Recorder {
   bool has_balance_ = false;
   // Balance channels' memory and buffers (sample() is logically const: it
   // keeps only omega's previous value and preallocated scratch space).
-  mutable double previous_time_ = 0.0, previous_omega_ = 0.0;
-  mutable bool has_previous_ = false;
+  mutable BalanceTracker tracker_;
   mutable std::vector<Eigen::Vector2d> support_points_;
   mutable SupportPolygon support_;
 };
