@@ -145,6 +145,7 @@ void addRobotTree(const RobotDescription& robot, const CompiledRobot& compiled, 
       e["coulomb_nm"] = a.coulomb;
       e["static_max_nm"] = a.static_max;
       e["stribeck_velocity_rad_s"] = a.stribeck_velocity;
+      e["armature_kg_m2"] = a.armature;
     }
     joints.push_back(std::move(e));
   }

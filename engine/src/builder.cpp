@@ -204,6 +204,7 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
     throw ModelError(label + ": friction parameters must be >= 0");
   }
   if (j.static_max < j.coulomb) throw ModelError(label + ": static friction must be >= Coulomb friction");
+  if (!(j.armature >= 0.0) || !std::isfinite(j.armature)) throw ModelError(label + ": armature must be finite and >= 0");
   if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
   if (!std::isfinite(spec.initial_angle)) throw ModelError(label + ": initial angle must be finite");
   for (int b : {spec.parent_body, spec.child_body}) {
@@ -221,6 +222,9 @@ int ModelBuilder::addCoupling(const CouplingSpec& spec) {
   const std::string label = "coupling of hinge '" + hinges_[spec.follower].name + "' to '" +
                             hinges_[spec.leader].name + "'";
   if (spec.leader == spec.follower) throw ModelError(label + ": a hinge cannot follow itself");
+  if (hinges_[spec.follower].actuation.armature > 0.0) {
+    throw ModelError(label + ": a follower has no motor of its own, so no armature (give it to the leader)");
+  }
   if (!std::isfinite(spec.multiplier) || !std::isfinite(spec.offset)) {
     throw ModelError(label + ": multiplier and offset must be finite");
   }
@@ -442,6 +446,7 @@ Model ModelBuilder::build() const {
     m.hinge_coulomb.push_back(h.actuation.coulomb);
     m.hinge_static_max.push_back(h.actuation.static_max);
     m.hinge_stribeck_velocity.push_back(h.actuation.stribeck_velocity);
+    m.hinge_armature.push_back(h.actuation.armature);
     m.hinge_lower.push_back(h.lower);
     m.hinge_upper.push_back(h.upper);
     m.hinge_initial_angle.push_back(h.initial_angle);

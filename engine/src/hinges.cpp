@@ -88,6 +88,30 @@
 // to it (unwrapAngle), which holds while a joint turns less than pi per
 // step. Limits, servo, stick angle and recordings all use the tracked angle.
 //
+// Armature (a motor's rotor seen through its gear train, I_a = I_rotor
+// N^2) adds I_a to the joint's generalised inertia, as MuJoCo's joint
+// armature does: the rotor pushes back on the joint with the torque
+// -I_a theta''. That torque depends on the acceleration the solve is
+// finding, so it cannot be added as a force beforehand (explicitly, a
+// stiff servo against the small inertia of a light link would still set
+// the step). It is the angle row again: a slipping hinge with armature
+// keeps its sixth row, whose multiplier mu is the rotor's torque pair and
+// whose equation mu = -I_a theta'' reads, theta'' = grad theta . p'' +
+// angleQuadratic,
+//
+//   grad theta . p''(lambda) + mu / I_a = -angleQuadratic - grad theta . p''_free,
+//
+// the row's diagonal gaining 1 / I_a (K stays symmetric positive definite,
+// and the block elimination is unchanged). Exact at the acceleration level,
+// the joint then responds to a torque as a joint of inertia M_hh + I_a in
+// the joint space (servo_stability.cpp), which is what lets a stiff servo
+// run at a long period. The rotor's own gyroscopic and spin momentum is
+// left out (as in MuJoCo); its kinetic energy 0.5 I_a theta'^2 is counted
+// (energy.cpp). While static friction holds the hinge, the row holds the
+// angle instead and its multiplier carries the rotor's torque too, which
+// is then only the stabilisation's (theta'' about zero). A <mimic> follower
+// has no rotor (ModelBuilder::addCoupling).
+//
 // Couplings (URDF <mimic>). A coupling holds e = theta_f - m theta_l - c
 // = 0 between a follower hinge f and its leader l. Its row is the
 // follower's angle row minus m times the leader's: torque mu on the
@@ -238,7 +262,9 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
   const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  ws.solver->hinge_rows[h] = sticking ? 6 : 5;
+  const bool armature = follows < 0 && model.hinge_armature[h] > 0.0;
+  ws.solver->hinge_rows[h] = sticking || armature ? 6 : 5;
+  ws.solver->hinge_stick_row[h] = sticking ? 1 : 0;
   double* target = &ws.solver->hinge_target[h * kRows];
   const V3 n = vec(g.n), n_dot = vec(g.n_dot);
   const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]);
@@ -273,7 +299,12 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
     point_grad[kThetaA + d] = g.dtheta[kA][d];
     point_grad[kThetaJp + d] = g.dtheta[kJp][d];
   }
-  target[5] = -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]);
+  // Held by static friction: theta'' drives the angle back to where it
+  // stuck. Else, with armature: the rotor's row (see the note), whose
+  // target is theta'''s velocity part, also kept for a breakaway.
+  const double quadratic = armature ? angleQuadratic(g) : 0.0;
+  ws.solver->hinge_armature_target[h] = -quadratic;
+  target[5] = sticking ? -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]) : -quadratic;
 
   // Each row's wrench on a body that takes forces rigidly. A row's point
   // pairs (A and J_p, C_k and J_c, ...) carry opposite forces, so only the
@@ -354,7 +385,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   addRow(model, ws, h, 5, applied);
   // From here on a row takes part in the solve only while it is active: a
   // slipping hinge's angle row drops out.
-  if (!sticking) clearAngleRow(ws, h);
+  if (!sticking && !armature) clearAngleRow(ws, h);
   ws.hinge_motor_torque[h] = motor;
   ws.hinge_friction_torque[h] = friction;
   ws.solver->hinge_slipped[h] = 0;
@@ -509,6 +540,10 @@ void assembleBlocks(const Model& model, Workspace& ws) {
   for (int h = 0; h < nh; ++h) {
     double* k = diagonalBlock(ws, h);
     for (int r = ws.solver->hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
+    // The rotor's row: mu / I_a joins theta'' (see the note).
+    if (ws.solver->hinge_rows[h] == kRows && !ws.solver->hinge_stick_row[h]) {
+      k[(kRows - 1) * kStride + kRows - 1] += 1.0 / model.hinge_armature[h];
+    }
   }
 }
 
@@ -766,6 +801,8 @@ void solveCouplings(const Model& model, Workspace& ws) {
 void initHingeWorkspace(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   ws.solver->hinge_rows.assign(nh, 5);
+  ws.solver->hinge_stick_row.assign(nh, 0);
+  ws.solver->hinge_armature_target.assign(nh, 0.0);
   ws.solver->hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
   ws.solver->hinge_target.assign(nh * kRows, 0.0);
   ws.solver->hinge_rhs.assign(nh * kStride, 0.0);
@@ -921,17 +958,23 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       // level (tau_s^max with the Stribeck term, tau_c without).
       bool resolve = false;
       for (int h = 0; h < nh; ++h) {
-        if (ws.solver->hinge_rows[h] != 6) continue;
+        if (ws.solver->hinge_rows[h] != 6 || !ws.solver->hinge_stick_row[h]) continue;
         const double hold = ws.solver->hinge_lambda[h * kRows + 5];
         if (std::abs(hold) <= model.hinge_static_max[h]) continue;
         const double level =
             model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
         const double breakaway = (hold > 0.0 ? 1.0 : -1.0) * level;
         addRow(model, ws, h, 5, breakaway);
-        clearAngleRow(ws, h);
         ws.hinge_friction_torque[h] += breakaway;
         ws.solver->hinge_slipped[h] = 1;
-        ws.solver->hinge_rows[h] = 5;
+        ws.solver->hinge_stick_row[h] = 0;
+        if (model.hinge_armature[h] > 0.0 && model.hinge_follower_coupling[h] < 0) {
+          // Slipping now: the row turns into the rotor's.
+          ws.solver->hinge_target[h * kRows + 5] = ws.solver->hinge_armature_target[h];
+        } else {
+          clearAngleRow(ws, h);
+          ws.solver->hinge_rows[h] = 5;
+        }
         resolve = true;
       }
       if (!resolve) break;
@@ -968,7 +1011,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
           acc[c] += s;
         }
       }
-      if (rows == 6) ws.hinge_friction_torque[h] += lambda[5];
+      if (rows == 6 && ws.solver->hinge_stick_row[h]) ws.hinge_friction_torque[h] += lambda[5];
     }
     // The couplings' torque pairs, mu times their moments.
     for (int c = 0; c < model.num_couplings; ++c) {

@@ -346,8 +346,9 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     spec.child_arm = weights(h.child_body, arm * e1);
     spec.child_arm2 = weights(h.child_body, arm * e2);
     spec.actuation = joint.actuation;
-    // A follower has no motor: the coupling is its drive (friction stays).
-    if (leader_of[h.joint] >= 0) spec.actuation.torque_offset = 0.0;
+    // A follower has no motor: the coupling is its drive (friction stays),
+    // and it has no rotor of its own (its leader's armature moves both).
+    if (leader_of[h.joint] >= 0) spec.actuation.torque_offset = spec.actuation.armature = 0.0;
     spec.lower = joint.type == JointType::kContinuous ? -1e300 : joint.lower;
     spec.upper = joint.type == JointType::kContinuous ? 1e300 : joint.upper;
     spec.initial_angle = angles[h.joint];  // the pose the bodies were placed in above

@@ -155,6 +155,12 @@ std::vector<double> hingeEffectiveInertia(const Model& model) {
       }
     }
   }
+  // A rotor adds its reflected inertia to its joint's coordinate (hinges.cpp).
+  for (int h = 0; h < nh; ++h) {
+    if (hinge_column[h] >= 0) {
+      M(hinge_column[h], hinge_column[h]) += model.hinge_armature[h];
+    }
+  }
   const Eigen::LDLT<Eigen::MatrixXd> ldlt(M);
   const Eigen::MatrixXd inverse = ldlt.solve(Eigen::MatrixXd::Identity(n, n));
   for (int h = 0; h < nh; ++h) {

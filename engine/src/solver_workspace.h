@@ -22,6 +22,10 @@ struct SolverWorkspace {
   // the two bodies; the symmetric system K stored as 6 x 6 blocks for the
   // hinge pairs that share a body only (the elimination creates no others).
   std::vector<int> hinge_rows;                          ///< active rows, (num_hinges)
+  /// What a hinge's sixth (angle) row does while active: 1 static friction
+  /// holds the angle, 0 the armature resists its acceleration, (num_hinges).
+  std::vector<std::uint8_t> hinge_stick_row;
+  std::vector<double> hinge_armature_target;  ///< the rotor row's target, -angleQuadratic, (num_hinges)
   std::vector<double> hinge_grad;                       ///< particle gradients, for bodies with a fixed particle only, (num_hinges x 6 x 8 x 3)
   std::vector<double> hinge_target, hinge_lambda;  ///< (num_hinges x 6)
   std::vector<double> hinge_rhs;  ///< right-hand sides, padded like the blocks' rows, (num_hinges x 8)

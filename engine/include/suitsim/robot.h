@@ -47,6 +47,10 @@ struct JointActuation {
   double coulomb = 0.0;          ///< tau_c: Coulomb friction (N m)
   double static_max = 0.0;       ///< tau_s^max: largest static friction (N m), >= coulomb
   double stribeck_velocity = 0.0;  ///< speed scale of the Stribeck drop (rad/s); 0 disables it
+  /// Rotor inertia reflected through the gear train, I_rotor N^2 (kg m^2):
+  /// the joint's generalised inertia gains it (as MuJoCo's joint armature).
+  /// 0: no rotor. Last, so positional initialisers of the fields above hold.
+  double armature = 0.0;
 };
 
 /// URDF <mimic>: the joint's angle follows another joint's,

@@ -516,6 +516,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       // Coulomb friction raises it.
       a.static_max = cr.nonNegative("static", cr.number("static", std::max(a.static_max, a.coulomb)));
       a.stribeck_velocity = cr.nonNegative("stribeck_velocity", cr.number("stribeck_velocity", a.stribeck_velocity));
+      a.armature = cr.nonNegative("armature", cr.number("armature", a.armature));
       if (a.static_max < a.coulomb) {
         cr.failAttribute("static", "must be >= coulomb (" + std::to_string(a.coulomb) + ") for joint '" +
                                        robot.joints[j].name + "'");

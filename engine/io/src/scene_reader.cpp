@@ -102,7 +102,7 @@ constexpr AttributeRule kActuationAttributes[] = {
     {"joints", ValueKind::kText, false},          {"motor_constant", ValueKind::kNumber, false},
     {"torque_offset", ValueKind::kNumber, false}, {"viscous", ValueKind::kNumber, false},
     {"coulomb", ValueKind::kNumber, false},       {"static", ValueKind::kNumber, false},
-    {"stribeck_velocity", ValueKind::kNumber, false},
+    {"stribeck_velocity", ValueKind::kNumber, false}, {"armature", ValueKind::kNumber, false},
 };
 constexpr AttributeRule kContactAttributes[] = {{"link", ValueKind::kText, true}, {"points", ValueKind::kText, true}};
 constexpr AttributeRule kServoAttributes[] = {
