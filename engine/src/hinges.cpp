@@ -255,6 +255,17 @@ inline double* blockAt(Workspace& ws, int index) { return &ws.solver->hinge_bloc
 inline double* diagonalBlock(Workspace& ws, int h) { return blockAt(ws, ws.solver->hinge_block_begin[h]); }
 inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws.solver->hinge_block_begin[h] + 1 + k); }
 
+// While static friction holds a hinge with armature, its row's multiplier
+// is the friction plus the rotor's torque -I_a theta'', theta'' the row's
+// target plus its velocity part: the rotor's share, which static friction
+// does not have to hold. With the stabilisation's w^2 (1e6 /s^2 at 1000
+// rad/s) a micro-radian of drift asks for I_a N m of it, so leaving it in
+// the friction breaks hinges loose that friction would hold.
+inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
+  if (!(m.hinge_armature[h] > 0.0) || m.hinge_follower_coupling[h] >= 0) return 0.0;
+  return -m.hinge_armature[h] * (ws.solver->hinge_target[h * kRows + 5] - ws.solver->hinge_armature_target[h]);
+}
+
 // ---- one force evaluation's stages ----------------------------------------
 
 // Rows, targets, wrenches and the applied torques of hinge h.
@@ -959,7 +970,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
       bool resolve = false;
       for (int h = 0; h < nh; ++h) {
         if (ws.solver->hinge_rows[h] != 6 || !ws.solver->hinge_stick_row[h]) continue;
-        const double hold = ws.solver->hinge_lambda[h * kRows + 5];
+        const double hold = ws.solver->hinge_lambda[h * kRows + 5] - heldRotorTorque(model, ws, h);
         if (std::abs(hold) <= model.hinge_static_max[h]) continue;
         const double level =
             model.hinge_stribeck_velocity[h] > 0.0 ? model.hinge_static_max[h] : model.hinge_coulomb[h];
@@ -1011,7 +1022,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
           acc[c] += s;
         }
       }
-      if (rows == 6 && ws.solver->hinge_stick_row[h]) ws.hinge_friction_torque[h] += lambda[5];
+      if (rows == 6 && ws.solver->hinge_stick_row[h]) ws.hinge_friction_torque[h] += lambda[5] - heldRotorTorque(model, ws, h);
     }
     // The couplings' torque pairs, mu times their moments.
     for (int c = 0; c < model.num_couplings; ++c) {

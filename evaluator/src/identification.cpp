@@ -87,7 +87,7 @@ MatrixXd perSample(const MatrixXd& rows, const VectorXd& phi, int nv) {
 
 // The ξ columns of joint row i at sample t (A(12) with our signs).
 struct JointRow {
-  double u = 0.0, qd = 0.0, coulomb = 0.0, stat = 0.0, offset = 0.0;
+  double u = 0.0, qd = 0.0, coulomb = 0.0, stat = 0.0, offset = 0.0, qdd = 0.0;
   bool used = false;  ///< false: the row is left out of the least squares
 };
 
@@ -198,10 +198,12 @@ void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters&
         r.u = -u;
         r.qd = qd;
         r.offset = -1.0;
+        r.qdd = o.fit_armature ? d.qdd(t, i) : 0.0;  // the rotor's I_a θ̈
         if (!sign_rule || std::abs(qd) > stop_velocity) {
           r.coulomb = qd > 0.0 ? 1.0 : -1.0;  // sliding (the only rows Excluded keeps)
         } else {
-          const double held = xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F[k](t, 6 + i);
+          const double held = xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F[k](t, 6 + i) -
+                              (o.fit_armature ? xi_ref.armature[i] * d.qdd(t, i) : 0.0);
           r.stat = held > 0.0 ? 1.0 : (held < 0.0 ? -1.0 : 0.0);
         }
       }
@@ -210,7 +212,7 @@ void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters&
   }
 }
 
-// Column of joint i's parameter k (0..4) in x = [φ; ξ].
+// Column of joint i's parameter k (0..kXiBlocks-1) in x = [φ; ξ].
 int xiColumn(const Problem& p, int k, int i) { return p.nb + k * p.nj + i; }
 
 double zValue(const JointRow& r, int k) {
@@ -219,7 +221,8 @@ double zValue(const JointRow& r, int k) {
     case 1: return r.qd;
     case 2: return r.coulomb;
     case 3: return r.stat;
-    default: return r.offset;
+    case 4: return r.offset;
+    default: return r.qdd;
   }
 }
 
@@ -233,15 +236,15 @@ struct ReducedRows {
 
 /// Rows of one equation e over all trials and samples, reduced block by
 /// block. A base equation touches φ only: its triangle is (nb+1)². A joint
-/// equation touches φ and its own joint's five ξ columns, nothing else, so
-/// it is reduced with those five first: the top five rows of its triangle
+/// equation touches φ and its own joint's six ξ columns, nothing else, so
+/// it is reduced with those six first: the top six rows of its triangle
 /// are final rows of M (no other equation has entries in those columns) and
 /// the rest, zero in them, is an (nb+1)² triangle in φ like a base
 /// equation's, merged with the others afterwards. This keeps the work near
-/// 2 r nb² flops instead of 2 r (nb + 5 nj)².
+/// 2 r nb² flops instead of 2 r (nb + 6 nj)².
 struct EquationReduction {
   double rows = 0;      // rows used
-  MatrixXd joint_rows;  // (5 x nb + 6): [ξ_i | φ | F] rows (joint equations only)
+  MatrixXd joint_rows;  // (6 x nb + 7): [ξ_i | φ | F] rows (joint equations only)
   MatrixXd phi_triangle;  // (nb+1 x nb+1): [φ | F]
 };
 
@@ -249,7 +252,7 @@ constexpr int kBlockRows = 1024;  // rows per re-factorisation: a few MB of scra
 
 EquationReduction reduceEquation(const Problem& p, int e, double weight) {
   const bool joint = e >= 6;
-  const int lead = joint ? 5 : 0, cols = lead + p.nb + 1;
+  const int lead = joint ? kXi : 0, cols = lead + p.nb + 1;
   const double s = std::sqrt(weight);
   EquationReduction out;
   TriangularAccumulator acc(cols);
@@ -273,7 +276,7 @@ EquationReduction reduceEquation(const Problem& p, int e, double weight) {
   }
   acc.addRows(block.topRows(filled));
   const MatrixXd& T = acc.triangle();
-  if (joint) out.joint_rows = T.topRows(5);
+  if (joint) out.joint_rows = T.topRows(kXi);
   out.phi_triangle = T.bottomRightCorner(p.nb + 1, p.nb + 1);
   return out;
 }
@@ -282,7 +285,7 @@ EquationReduction reduceEquation(const Problem& p, int e, double weight) {
 /// the joint rows and ξ too. Equations are reduced in parallel on `threads`
 /// and merged in a fixed order: the result does not depend on the count.
 ReducedRows reduceRows(const Problem& p, const VectorXd& weight, bool joints, int threads) {
-  const int P = p.nb + (joints ? 5 * p.nj : 0);
+  const int P = p.nb + (joints ? kXi * p.nj : 0);
   const int ne = joints ? p.nv : 6;
   std::vector<EquationReduction> parts(static_cast<std::size_t>(ne));
   {
@@ -294,13 +297,13 @@ ReducedRows reduceRows(const Problem& p, const VectorXd& weight, bool joints, in
   for (EquationReduction& part : parts) triangles.push_back(std::move(part.phi_triangle));
   const MatrixXd phi = mergeTriangles(std::move(triangles), p.nb + 1, threadCount(threads));
   ReducedRows out;
-  const int joint_rows = joints ? 5 * p.nj : 0;
+  const int joint_rows = joints ? kXi * p.nj : 0;
   out.Mc = MatrixXd::Zero(joint_rows + p.nb + 1, P + 1);
   for (int i = 0; joints && i < p.nj; ++i) {
     const MatrixXd& jr = parts[static_cast<std::size_t>(6 + i)].joint_rows;
-    for (int a = 0; a < 5; ++a) out.Mc.middleRows(5 * i, 5).col(xiColumn(p, a, i)) = jr.col(a);
-    out.Mc.middleRows(5 * i, 5).leftCols(p.nb) = jr.middleCols(5, p.nb);
-    out.Mc.middleRows(5 * i, 5).col(P) = jr.col(5 + p.nb);
+    for (int a = 0; a < kXi; ++a) out.Mc.middleRows(kXi * i, kXi).col(xiColumn(p, a, i)) = jr.col(a);
+    out.Mc.middleRows(kXi * i, kXi).leftCols(p.nb) = jr.middleCols(kXi, p.nb);
+    out.Mc.middleRows(kXi * i, kXi).col(P) = jr.col(kXi + p.nb);
   }
   out.Mc.bottomRows(p.nb + 1).leftCols(p.nb) = phi.leftCols(p.nb);
   out.Mc.bottomRows(p.nb + 1).col(P) = phi.col(p.nb);
@@ -316,7 +319,7 @@ bool rowResidual(const Problem& p, std::size_t k, const MatrixXd& y, const Vecto
   const int i = e - 6;
   const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
   if (!z.used) return false;
-  for (int a = 0; a < 5; ++a) *res += zValue(z, a) * x[xiColumn(p, a, i)];
+  for (int a = 0; a < kXi; ++a) *res += zValue(z, a) * x[xiColumn(p, a, i)];
   return true;
 }
 
@@ -350,7 +353,8 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int i = 0; i < p.nj; ++i) {
         if (std::abs(d.qd(t, i)) > o.stop_velocity || p.follower[static_cast<std::size_t>(i)]) continue;
-        const double h = x[xiColumn(p, 0, i)] * d.current(t, i) + x[xiColumn(p, 4, i)] - y(t, 6 + i) + p.F[k](t, 6 + i);
+        const double h = x[xiColumn(p, 0, i)] * d.current(t, i) + x[xiColumn(p, 4, i)] - y(t, 6 + i) + p.F[k](t, 6 + i) -
+                         (o.fit_armature ? x[xiColumn(p, 5, i)] * d.qdd(t, i) : 0.0);
         held[static_cast<std::size_t>(i)].push_back(std::abs(h));
       }
     }
@@ -428,7 +432,7 @@ struct Solution {
 
 /// A(13)-(20): two passes (unit weights, then inverse residual variances).
 Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, const IdentificationOptions& o) {
-  const int P = p.nb + (joints ? 5 * p.nj : 0);
+  const int P = p.nb + (joints ? kXi * p.nj : 0);
   VectorXd weight = VectorXd::Ones(p.nv);
   Solution s;
   for (int pass = 0; pass < 2; ++pass) {
@@ -441,16 +445,18 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
     const double sigma_phi = Eigen::BDCSVD<MatrixXd>(M.leftCols(p.nb)).singularValues().maxCoeff();
     wreg.head(p.nb).setConstant(o.w_phi * sigma_phi * sigma_phi);
     if (joints) {
-      double lambda_T = 0.0, lambda_d = 0.0;
+      double lambda_T = 0.0, lambda_d = 0.0, lambda_a = 0.0;
       for (std::size_t k = 0; k < p.z.size(); ++k) {
-        VectorXd sum_u = VectorXd::Zero(p.nj), sum_d = VectorXd::Zero(p.nj);
+        VectorXd sum_u = VectorXd::Zero(p.nj), sum_d = VectorXd::Zero(p.nj), sum_a = VectorXd::Zero(p.nj);
         for (std::size_t r = 0; r < p.z[k].size(); ++r) {
           const int i = static_cast<int>(r % p.nj);
           sum_u[i] += weight[6 + i] * p.z[k][r].u * p.z[k][r].u;
           sum_d[i] += weight[6 + i] * p.z[k][r].qd * p.z[k][r].qd;
+          sum_a[i] += weight[6 + i] * p.z[k][r].qdd * p.z[k][r].qdd;
         }
         lambda_T += sum_u.maxCoeff();
         lambda_d += sum_d.maxCoeff();
+        lambda_a += sum_a.maxCoeff();
       }
       const double wj_max = weight.tail(p.nj).maxCoeff();
       wreg.segment(p.nb, p.nj).setConstant(o.w_T * lambda_T);
@@ -458,6 +464,9 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
       wreg.segment(p.nb + 2 * p.nj, p.nj).setConstant(o.w_c * p.samples * wj_max);
       wreg.segment(p.nb + 3 * p.nj, p.nj).setConstant(o.w_s * p.samples * wj_max);
       wreg.segment(p.nb + 4 * p.nj, p.nj).setConstant(o.w_o * p.samples * wj_max);
+      // Not fitted (fit_armature off): the column is zero and the
+      // regularisation holds the value where the a-priori set has it.
+      wreg.segment(p.nb + 5 * p.nj, p.nj).setConstant(o.fit_armature ? o.w_a * lambda_a : 1.0);
     }
     // A(15) as stacked rows under the data, solved by orthogonal factorisation.
     s.x = solveRegularisedLeastSquares(M, c, wreg, x_ref);
@@ -609,25 +618,26 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
 }
 
 Eigen::VectorXd JointParameters::stacked() const {
-  VectorXd xi(5 * motor_constant.size());
-  xi << motor_constant, viscous, coulomb, static_max, offset;
+  VectorXd xi(kXi * motor_constant.size());
+  xi << motor_constant, viscous, coulomb, static_max, offset, armature;
   return xi;
 }
 
 JointParameters JointParameters::fromStacked(const Eigen::VectorXd& xi) {
-  const Eigen::Index n = xi.size() / 5;
+  const Eigen::Index n = xi.size() / kXi;
   JointParameters j;
   j.motor_constant = xi.segment(0, n);
   j.viscous = xi.segment(n, n);
   j.coulomb = xi.segment(2 * n, n);
   j.static_max = xi.segment(3 * n, n);
   j.offset = xi.segment(4 * n, n);
+  j.armature = xi.segment(5 * n, n);
   return j;
 }
 
 JointParameters jointParameters(const RigidModel& model, const RobotDescription& description) {
   const int nj = model.num_joints;
-  VectorXd xi(5 * nj);
+  VectorXd xi(kXi * nj);
   for (int i = 0; i < nj; ++i) {
     const JointActuation& a = description.joints[model.joint_source[i]].actuation;
     xi[i] = a.motor_constant;
@@ -635,6 +645,7 @@ JointParameters jointParameters(const RigidModel& model, const RobotDescription&
     xi[2 * nj + i] = a.coulomb;
     xi[3 * nj + i] = a.static_max;
     xi[4 * nj + i] = a.torque_offset;
+    xi[5 * nj + i] = a.armature;
   }
   return JointParameters::fromStacked(xi);
 }
@@ -658,7 +669,14 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   out.phi_apriori = base.fromStandard(standardParameters(model));
   out.xi_apriori = xi_apriori;
   Problem p = buildProblem(model, base, trials, true, options.threads);
-  VectorXd x_ref(p.nb + 5 * p.nj);
+  if (!options.fit_armature) {
+    // The rotors taken as the a-priori set gives them: I_a θ̈ is known and
+    // moves to the right-hand side, k_T u + τ_o − I_a θ̈ = Y_j φ + τ_f − F_j.
+    for (std::size_t k = 0; k < p.trials.size(); ++k) {
+      for (int i = 0; i < p.nj; ++i) p.F[k].col(6 + i) -= xi_apriori.armature[i] * p.trials[k]->qdd.col(i);
+    }
+  }
+  VectorXd x_ref(p.nb + kXi * p.nj);
   x_ref << out.phi_apriori, xi_apriori.stacked();
   // A(8)-(9) takes the static friction's sign from the a-priori model; a
   // model far off (missing payloads) gets many signs wrong. Each further
@@ -668,7 +686,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   assignJointRows(p, out.phi_apriori, xi_apriori, options);
   Solution s = solveRegularised(p, true, x_ref, options);
   for (int round = 1; sign_rule && round < options.sign_rounds; ++round) {
-    assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(5 * p.nj)), options);
+    assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(kXi * p.nj)), options);
     s = solveRegularised(p, true, x_ref, options);
   }
   if (!sign_rule) {
@@ -683,10 +701,17 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
     }
     s.unexcited -= p.nj;  // the τ_s^max columns, estimated apart
   }
+  if (!options.fit_armature) {
+    for (int i = 0; i < p.nj; ++i) {
+      s.x[xiColumn(p, 5, i)] = x_ref[xiColumn(p, 5, i)];  // exactly, not to the regularisation's rounding
+      s.relative_std[xiColumn(p, 5, i)] = std::numeric_limits<double>::quiet_NaN();
+    }
+    s.unexcited -= p.nj;  // the armature columns, held at the a-priori values
+  }
   out.phi = s.x.head(p.nb);
-  out.xi = JointParameters::fromStacked(s.x.tail(5 * p.nj));
+  out.xi = JointParameters::fromStacked(s.x.tail(kXi * p.nj));
   out.phi_relative_std = s.relative_std.head(p.nb);
-  out.xi_relative_std = JointParameters::fromStacked(s.relative_std.tail(5 * p.nj));
+  out.xi_relative_std = JointParameters::fromStacked(s.relative_std.tail(kXi * p.nj));
   out.correlation_samples = s.correlation_samples;
   out.condition_number = s.condition_number;
   out.unexcited_columns = s.unexcited;
@@ -726,7 +751,8 @@ Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& x
   MatrixXd tau(n, nj);
   for (int t = 0; t < n; ++t) {
     for (int i = 0; i < nj; ++i) {
-      const double drive = xi.motor_constant[i] * motion.current(t, i) + xi.offset[i];
+      // The rotor takes I_a θ̈ of what the motor makes before the link sees it.
+      const double drive = xi.motor_constant[i] * motion.current(t, i) + xi.offset[i] - xi.armature[i] * motion.qdd(t, i);
       const double qd = motion.qd(t, i);
       double friction;
       if (std::abs(qd) > stop_velocity) {

@@ -114,6 +114,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
     p["coulomb"] = estimate(xi.coulomb[i], ref.coulomb[i], rs.coulomb[i]);
     p["static_max"] = estimate(xi.static_max[i], ref.static_max[i], rs.static_max[i]);
     p["offset"] = estimate(xi.offset[i], ref.offset[i], rs.offset[i]);
+    p["armature"] = estimate(xi.armature[i], ref.armature[i], rs.armature[i]);
     jp[model.joint_name[i]] = p;
   }
   j["joint_parameters"] = jp;
@@ -123,6 +124,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
   ex["motor_constant"] = determined(rs.motor_constant);
   ex["viscous"] = determined(rs.viscous);
   ex["coulomb"] = determined(rs.coulomb);
+  ex["armature"] = determined(rs.armature);
   j["determined_to_half_percent"] = ex;
   return j;
 }

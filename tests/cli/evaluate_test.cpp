@@ -1,7 +1,7 @@
 // `suitsim evaluate` on the shipped protocol, scored against the truth
 // (issue 6 and the accuracy points of issue 5). Each test runs the whole
 // evaluation once (simulation of every trial included), so the file is the
-// slowest of the suite: about a minute per run on two cores.
+// slowest of the suite: 20-60 s per run on two cores.
 //
 //  - Default noise, Stribeck on: approach A within 3 % of the true type-A
 //    stiffness for both suits, approach B reported, the a-priori row
@@ -94,9 +94,10 @@ TEST_F(EvaluateProtocol, DefaultNoiseAndStribeck) {
     EXPECT_LT(std::abs(err(s, "approach_a")), 0.03);
     ASSERT_TRUE(s["approach_b"]["stiffness_n_per_m"].is_number());
     // B from the identified model fitted on sliding samples only (the
-    // default): within 3 % like A (measured A +0.35 / +0.38 %, B +0.66 /
-    // +0.33 %; B was 18-40 % with the paper's sign rule and 1e-5
-    // regularisation).
+    // default): within 3 % like A (measured A +0.59 / +0.67 %, B +0.94 /
+    // +0.53 %, with the rotors and the 1 kHz servo; before them A +0.35 /
+    // +0.38 %, B +0.66 / +0.33 %; B was 18-40 % with the paper's sign rule
+    // and 1e-5 regularisation).
     EXPECT_LT(std::abs(err(s, "approach_b")), 0.03);
     // "Clearly worse": the a-priori model's error is several times A's and
     // B's, or its curve determines no stiffness at all (measured: -56 +- 59
@@ -160,7 +161,7 @@ TEST_F(EvaluateProtocol, CleanSensorsWithoutStribeck) {
   const json r = evaluate(sourcePath("scenes/jvrc1_protocol.xml"), {"--noise", "off", "--stribeck", "off", "--no-plots"},
                           "clean");
   // Issue 6 on noise-free streams: A and B within 0.5 % (measured A +0.38 /
-  // +0.40 %, B -0.17 / -0.14 %). Before the second band fit took the type-B
+  // +0.40 %, B -0.17 / -0.14 %, with the rotors identified as well). Before the second band fit took the type-B
   // bands' share off the bend's curve it was A +1.7 / +1.1 %, B +1.3 /
   // +0.7 %; before the accelerometer read the window's velocity change, A
   // +1.8 / +1.2 %.

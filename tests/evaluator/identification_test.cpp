@@ -67,12 +67,13 @@ RobotDescription treeRobot() {
   addJoint(robot, "knee", JointType::kRevolute, tail, tip, {-0.25, 0.0, 0.0}, {0.1, 0.0, 0.0}, {0.3, 0.0, 1.0});
   // Geared servos: k_T in N m/A, friction of a few tenths of a N m, the
   // breakaway torque above the Coulomb level, a small offset.
+  // Each has a rotor: I_a of a few hundredths of a kg m^2 (reflected).
   struct Actuator {
-    double k_T, k_d, tau_c, tau_s, tau_o;
+    double k_T, k_d, tau_c, tau_s, tau_o, armature;
   };
   const Actuator actuators[5] = {
-      {0.12, 0.8, 0.35, 0.55, 0.03},  {0.18, 0.5, 0.25, 0.40, -0.02}, {0.10, 0.3, 0.20, 0.30, 0.01},
-      {0.15, 0.9, 0.45, 0.70, -0.04}, {0.14, 0.4, 0.30, 0.45, 0.015},
+      {0.12, 0.8, 0.35, 0.55, 0.03, 0.06},  {0.18, 0.5, 0.25, 0.40, -0.02, 0.04}, {0.10, 0.3, 0.20, 0.30, 0.01, 0.01},
+      {0.15, 0.9, 0.45, 0.70, -0.04, 0.05}, {0.14, 0.4, 0.30, 0.45, 0.015, 0.02},
   };
   for (int j = 0; j < 5; ++j) {
     JointActuation& a = robot.joints[j].actuation;
@@ -81,6 +82,7 @@ RobotDescription treeRobot() {
     a.coulomb = actuators[j].tau_c;
     a.static_max = actuators[j].tau_s;
     a.torque_offset = actuators[j].tau_o;
+    a.armature = actuators[j].armature;
   }
   return robot;
 }
@@ -112,6 +114,7 @@ RobotDescription aprioriRobot() {
     a.coulomb *= off[j][2];
     a.static_max *= off[j][3];
     a.torque_offset *= off[j][4];
+    a.armature *= off[j][0];
   }
   return robot;
 }
@@ -271,14 +274,15 @@ MotionData makeTrial(const RigidModel& model, const BaseParameters& base, const 
   // Right-hand side A(10): a wrench on the base link alone balances the base
   // rows, F_o = Y_o φ, and does not enter the joint rows (F_j = 0), so the
   // joints carry τ = Y_j φ, which the actuators deliver through A(6)-(7):
-  // k_T u + τ_o − τ_f = τ.
+  // k_T u + τ_o − I_a θ̈ − τ_f = τ (the rotor takes I_a θ̈ first).
   const MatrixXd tau = inverseDynamics(model, base, phi, d);
   d.F = MatrixXd::Zero(kSamples, model.nv);
   d.F.leftCols(6) = tau.leftCols(6);
   d.current.resize(kSamples, nj);
   for (int i = 0; i < nj; ++i) {
-    d.current.col(i) =
-        (tau.col(6 + i) + friction.col(i) - VectorXd::Constant(kSamples, xi.offset[i])) / xi.motor_constant[i];
+    d.current.col(i) = (tau.col(6 + i) + friction.col(i) + xi.armature[i] * d.qdd.col(i) -
+                        VectorXd::Constant(kSamples, xi.offset[i])) /
+                       xi.motor_constant[i];
   }
   return d;
 }
@@ -294,7 +298,7 @@ MotionData makeTrial(const RigidModel& model, const BaseParameters& base, const 
 // sample here (about 3 % of the rest samples), but 1 does not depend on that.
 IdentificationOptions options(RestRows rest_rows) {
   IdentificationOptions o;
-  o.w_phi = o.w_T = o.w_d = o.w_c = o.w_s = o.w_o = 1e-12;
+  o.w_phi = o.w_T = o.w_d = o.w_c = o.w_s = o.w_o = o.w_a = 1e-12;
   o.rest_rows = rest_rows;
   o.static_quantile = 1.0;
   return o;
@@ -339,7 +343,7 @@ const Case& wristNeverSlides() {
 }
 
 struct Errors {
-  double phi = 0.0, k_T = 0.0, k_d = 0.0, tau_c = 0.0, tau_s = 0.0, tau_o = 0.0;  // worst over joints
+  double phi = 0.0, k_T = 0.0, k_d = 0.0, tau_c = 0.0, tau_s = 0.0, tau_o = 0.0, armature = 0.0;  // worst over joints
 };
 
 // Relative errors (τ_o: absolute, it is small) of an identification, over
@@ -353,13 +357,14 @@ Errors errorsOf(const Case& c, const RobotIdentification& r, const std::vector<i
     e.tau_c = std::max(e.tau_c, relativeError(r.xi.coulomb[i], c.xi.coulomb[i]));
     e.tau_s = std::max(e.tau_s, relativeError(r.xi.static_max[i], c.xi.static_max[i]));
     e.tau_o = std::max(e.tau_o, std::abs(r.xi.offset[i] - c.xi.offset[i]));
+    e.armature = std::max(e.armature, relativeError(r.xi.armature[i], c.xi.armature[i]));
   }
   return e;
 }
 
 void print(const char* label, const Errors& e) {
-  std::printf("[measured] %s: phi %.3g, k_T %.3g, k_d %.3g, tau_c %.3g, tau_s %.3g (rel); tau_o %.3g N m\n", label,
-              e.phi, e.k_T, e.k_d, e.tau_c, e.tau_s, e.tau_o);
+  std::printf("[measured] %s: phi %.3g, k_T %.3g, k_d %.3g, tau_c %.3g, tau_s %.3g, I_a %.3g (rel); tau_o %.3g N m\n",
+              label, e.phi, e.k_T, e.k_d, e.tau_c, e.tau_s, e.armature, e.tau_o);
 }
 
 const std::vector<int> kAllJoints = {0, 1, 2, 3, 4};
@@ -384,6 +389,7 @@ TEST(IdentifyRobot, ExcludedRestRowsRecoverEveryParameterFromExactData) {
   EXPECT_LT(e.k_d, 1e-6);
   EXPECT_LT(e.tau_c, 1e-6);
   EXPECT_LT(e.tau_o, 1e-6);
+  EXPECT_LT(e.armature, 1e-6);
   // τ_s^max is the largest hold at rest: the breakaway samples, exactly the
   // bound, seen through the identified k_T, τ_o and φ.
   EXPECT_LT(e.tau_s, 1e-5);
@@ -391,6 +397,32 @@ TEST(IdentifyRobot, ExcludedRestRowsRecoverEveryParameterFromExactData) {
   // Only τ_s^max has no row, and it is estimated apart: nothing unexcited.
   EXPECT_EQ(c.excluded.unexcited_columns, 0);
   EXPECT_TRUE(std::isfinite(c.excluded.condition_number));
+}
+
+// The rotors not fitted (IdentificationOptions::fit_armature off): taken
+// at the a-priori values as known. At the true values everything comes
+// back as when they are fitted; ignored (zero) they bias k_T and φ, which
+// is what the armature column is for.
+TEST(IdentifyRobot, ArmatureHeldAtItsAprioriValueOrIgnored) {
+  const Case& c = everyJointSlides();
+  IdentificationOptions o = options(RestRows::Excluded);
+  o.fit_armature = false;
+  JointParameters known = c.xi_apriori;
+  known.armature = c.xi.armature;
+  const RobotIdentification held = identifyRobot(c.apriori_model, c.base, known, c.trials, o);
+  const Errors e_held = errorsOf(c, held, kAllJoints);
+  print("armature known", e_held);
+  EXPECT_LT(e_held.phi, 1e-6);
+  EXPECT_LT(e_held.k_T, 1e-6);
+  EXPECT_EQ(e_held.armature, 0.0);
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(std::isnan(held.xi_relative_std.armature[i]));
+  EXPECT_EQ(held.unexcited_columns, 0);
+  JointParameters ignorant = c.xi_apriori;
+  ignorant.armature.setZero();
+  const RobotIdentification ignored = identifyRobot(c.apriori_model, c.base, ignorant, c.trials, o);
+  const Errors e_ignored = errorsOf(c, ignored, kAllJoints);
+  print("armature ignored", e_ignored);
+  EXPECT_GT(std::max(e_ignored.phi, e_ignored.k_T), 1e-3);
 }
 
 // --threads reaches the identification (issue 15) and changes nothing in the
@@ -486,17 +518,19 @@ TEST(IdentifyRobot, JointThatNeverSlidesKeepsItsAprioriParameters) {
   EXPECT_NEAR(r.xi.viscous[i], c.xi_apriori.viscous[i], 1e-9);
   EXPECT_NEAR(r.xi.coulomb[i], c.xi_apriori.coulomb[i], 1e-9);
   EXPECT_NEAR(r.xi.offset[i], c.xi_apriori.offset[i], 1e-9);
+  EXPECT_NEAR(r.xi.armature[i], c.xi_apriori.armature[i], 1e-9);
   // τ_s^max still comes from the holds at rest (through the a-priori k_T
   // and τ_o, so not the truth): finite and positive.
   EXPECT_TRUE(std::isfinite(r.xi.static_max[i]));
   EXPECT_GT(r.xi.static_max[i], 0.0);
-  EXPECT_EQ(r.unexcited_columns, 4);  // the wrist's k_T, k_d, τ_c, τ_o
+  EXPECT_EQ(r.unexcited_columns, 5);  // the wrist's k_T, k_d, τ_c, τ_o, I_a
   // Their relative std is the data's own, and the data have nothing on
   // them: infinite, however firmly the regularisation holds the values.
   EXPECT_TRUE(std::isinf(r.xi_relative_std.motor_constant[i]));
   EXPECT_TRUE(std::isinf(r.xi_relative_std.viscous[i]));
   EXPECT_TRUE(std::isinf(r.xi_relative_std.coulomb[i]));
   EXPECT_TRUE(std::isinf(r.xi_relative_std.offset[i]));
+  EXPECT_TRUE(std::isinf(r.xi_relative_std.armature[i]));
   // So are the base parameters that would tell hand from forearm, while
   // the sliding joints' estimates keep a std of rounding.
   int loose = 0;

@@ -753,10 +753,11 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
 
   // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no
-  // friction, no torque offset, the true motor constants.
+  // friction, no torque offset, the true motor constants, and the true
+  // armature (rotor inertia and gear ratio are datasheet values).
   RobotDescription& apriori = setup.apriori;
   apriori = without_payloads;
-  bool keep_payloads = false, keep_friction = false, keep_offset = false;
+  bool keep_payloads = false, keep_friction = false, keep_offset = false, keep_armature = true;
   double kt_scale = 1.0, com_shift = 0.0;
   int seed = 1;
   if (const XMLElement* a = element->FirstChildElement("apriori")) {
@@ -764,6 +765,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     keep_payloads = ar.boolean("payloads", false);
     keep_friction = ar.boolean("friction", false);
     keep_offset = ar.boolean("torque_offset", false);
+    keep_armature = ar.boolean("armature", true);
     kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
     com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
     seed = ar.integer("seed", 1);
@@ -776,6 +778,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       j.actuation.viscous = j.actuation.coulomb = j.actuation.static_max = j.actuation.stribeck_velocity = 0.0;
     }
     if (!keep_offset) j.actuation.torque_offset = 0.0;
+    if (!keep_armature) j.actuation.armature = 0.0;
     j.actuation.motor_constant *= kt_scale;
   }
   for (RobotLink& l : apriori.links) {

@@ -127,6 +127,7 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"payloads", ValueKind::kBoolean, false},     {"friction", ValueKind::kBoolean, false},
     {"motor_constant_scale", ValueKind::kNumber, false}, {"torque_offset", ValueKind::kBoolean, false},
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
+    {"armature", ValueKind::kBoolean, false},
 };
 constexpr AttributeRule kBandAttributes[] = {
     {"name", ValueKind::kText, true},   {"stiffness", ValueKind::kNumber, true},

@@ -7,9 +7,12 @@
 //   joint rows  Y_j φ + Z ξ     = F_j                      (A(11) lower)
 // φ: base parameters (base_parameters.h); F = Σ_k J_kᵀ F_k^ext, the force
 // sensors' wrenches mapped to generalised forces, A(10);
-// ξ = [k_T; k_d; τ_c; τ_s^max; τ_o] (5 blocks of num_joints), and row i of
-// Z, A(12) with our signs (friction opposes motion, τ = k_T u + τ_o):
-//   [ −u_i,  θ̇_i,  sgn θ̇_i (moving),  s_i (stopped),  −1 ]
+// ξ = [k_T; k_d; τ_c; τ_s^max; τ_o; I_a] (6 blocks of num_joints), and row
+// i of Z, A(12) with our signs (friction opposes motion, τ = k_T u + τ_o)
+// and the armature I_a (the rotor's inertia through its gear, which takes
+// I_a θ̈ of the motor's torque; the standard extra column of robot
+// identification, not in A(12)):
+//   [ −u_i,  θ̇_i,  sgn θ̇_i (moving),  s_i (stopped),  −1,  θ̈_i ]
 // where "moving" is |θ̇_i| > stop_velocity and, for a stopped joint, s_i is
 // the sign rule A(8)-(9): the sign of k_T u + τ_o − Y_j φ + F_j evaluated
 // with the a-priori parameters (the residual the static friction must hold).
@@ -78,6 +81,9 @@ struct MotionData {
 MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
                            const ConditioningOptions& options = {});
 
+/// Blocks of ξ: k_T, k_d, τ_c, τ_s^max, τ_o, I_a.
+constexpr int kXi = 6;
+
 /// The joint parameters ξ, one entry per movable joint (model order).
 struct JointParameters {
   Eigen::VectorXd motor_constant;  ///< k_T (N m / A)
@@ -85,7 +91,8 @@ struct JointParameters {
   Eigen::VectorXd coulomb;         ///< τ_c (N m)
   Eigen::VectorXd static_max;      ///< τ_s^max (N m)
   Eigen::VectorXd offset;          ///< τ_o (N m)
-  /// Stacked [k_T; k_d; τ_c; τ_s; τ_o] (5 num_joints).
+  Eigen::VectorXd armature;        ///< I_a, reflected rotor inertia (kg m²)
+  /// Stacked [k_T; k_d; τ_c; τ_s; τ_o; I_a] (kXi num_joints).
   Eigen::VectorXd stacked() const;
   static JointParameters fromStacked(const Eigen::VectorXd& xi);
 };
@@ -95,7 +102,8 @@ JointParameters jointParameters(const RigidModel& model, const RobotDescription&
 
 struct IdentificationOptions {
   double stop_velocity = 0.01;  ///< |θ̇| below this (rad/s): the joint is at rest, A(7)
-  /// A(16)-(17) normalised regularisation weights w_φ, w_T, w_d, w_c, w_s, w_o.
+  /// A(16)-(17) normalised regularisation weights w_φ, w_T, w_d, w_c, w_s, w_o
+  /// (and w_a for the armature, normalised like w_d by its column's scale).
   /// Small: they only have to hold what the motions do not excite (a joint
   /// that never slides, the mass distribution along an unmoved axis). At
   /// 1e-5 they pulled well-excited parameters a few per cent toward the
@@ -103,7 +111,11 @@ struct IdentificationOptions {
   /// at 1e-7 still 1-3 % for leg and shoulder inertia combinations that
   /// double support barely moves. 1e-8 to 1e-10 give the same validation
   /// RMSE with the default noise.
-  double w_phi = 1e-8, w_T = 1e-8, w_d = 1e-8, w_c = 1e-8, w_s = 1e-8, w_o = 1e-8;
+  double w_phi = 1e-8, w_T = 1e-8, w_d = 1e-8, w_c = 1e-8, w_s = 1e-8, w_o = 1e-8, w_a = 1e-8;
+  /// Fit each joint's armature I_a (a column θ̈_i). Off: the a-priori
+  /// values are taken as known (zero where the a-priori set has none: the
+  /// rotors ignored), and their relative std is NaN.
+  bool fit_armature = true;
   /// Rounds of the static-friction sign rule: 1 takes the signs from the
   /// a-priori model as A(9) does; each further round from the last estimate.
   /// Used only with `rest_rows = RestRows::SignRule`.
@@ -183,7 +195,7 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
 Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
                                 const MotionData& motion, int threads = 0);
 
-/// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o − τ_f,
+/// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o − I_a θ̈ − τ_f,
 /// (N x num_joints). A stopped joint's static friction takes the sign of
 /// what it must hold, A(8)-(9), from `inverse_dynamics` (inverseDynamics of
 /// the same motion) and the contact forces.
