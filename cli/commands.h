@@ -29,5 +29,6 @@ Command addSweepSummaryCommand(CLI::App& suitsim);
 
 /// --rest-rows exclude|sign-rule (identify and evaluate).
 CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::RestRows* rows);
+CLI::Option* addArmatureOption(CLI::App& command, eval::IdentificationOptions::Armature* armature);
 
 }  // namespace suitsim::cli

@@ -81,6 +81,14 @@ CLI::Option* addRestRowsOption(CLI::App& app, eval::IdentificationOptions::RestR
       "exclude or sign-rule", "how the identification treats resting joints (docs/method.md, Resting joints)");
 }
 
+CLI::Option* addArmatureOption(CLI::App& app, eval::IdentificationOptions::Armature* armature) {
+  return addParsedOption(
+      app, "--armature", "fit|known|ignored",
+      [armature](const std::string& v) { return eval::parseArmature(v, armature); }, "fit, known or ignored",
+      "the motors' rotors: fit their armature (default), take the a-priori values as known, or ignore them "
+      "(docs/method.md)");
+}
+
 Command addIdentifyCommand(CLI::App& suitsim) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* app = suitsim.add_subcommand(
@@ -89,6 +97,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addTextOption(*app, "--streams", "DIR", &opt->streams, "the trials' streams (DIR/<trial>/sensors.csv)")->required();
   addTextOption(*app, "--out", "OUT", &opt->out, "where to write identification.json (created if needed)")->required();
   addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
+  addArmatureOption(*app, &opt->pipeline.identification.armature);
   // The result does not depend on it (identification_test SameBitsForAnyThreadCount).
   addThreadsOption(*app, &opt->pipeline.identification.threads,
                    "threads for the identification (default: one per core); the result is the same for any");

@@ -198,12 +198,12 @@ void assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters&
         r.u = -u;
         r.qd = qd;
         r.offset = -1.0;
-        r.qdd = o.fit_armature ? d.qdd(t, i) : 0.0;  // the rotor's I_a θ̈
+        r.qdd = o.fitArmature() ? d.qdd(t, i) : 0.0;  // the rotor's I_a θ̈
         if (!sign_rule || std::abs(qd) > stop_velocity) {
           r.coulomb = qd > 0.0 ? 1.0 : -1.0;  // sliding (the only rows Excluded keeps)
         } else {
           const double held = xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F[k](t, 6 + i) -
-                              (o.fit_armature ? xi_ref.armature[i] * d.qdd(t, i) : 0.0);
+                              (o.fitArmature() ? xi_ref.armature[i] * d.qdd(t, i) : 0.0);
           r.stat = held > 0.0 ? 1.0 : (held < 0.0 ? -1.0 : 0.0);
         }
       }
@@ -354,7 +354,7 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
       for (int i = 0; i < p.nj; ++i) {
         if (std::abs(d.qd(t, i)) > o.stop_velocity || p.follower[static_cast<std::size_t>(i)]) continue;
         const double h = x[xiColumn(p, 0, i)] * d.current(t, i) + x[xiColumn(p, 4, i)] - y(t, 6 + i) + p.F[k](t, 6 + i) -
-                         (o.fit_armature ? x[xiColumn(p, 5, i)] * d.qdd(t, i) : 0.0);
+                         (o.fitArmature() ? x[xiColumn(p, 5, i)] * d.qdd(t, i) : 0.0);
         held[static_cast<std::size_t>(i)].push_back(std::abs(h));
       }
     }
@@ -464,9 +464,9 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
       wreg.segment(p.nb + 2 * p.nj, p.nj).setConstant(o.w_c * p.samples * wj_max);
       wreg.segment(p.nb + 3 * p.nj, p.nj).setConstant(o.w_s * p.samples * wj_max);
       wreg.segment(p.nb + 4 * p.nj, p.nj).setConstant(o.w_o * p.samples * wj_max);
-      // Not fitted (fit_armature off): the column is zero and the
+      // Not fitted (Armature::Known, Ignored): the column is zero and the
       // regularisation holds the value where the a-priori set has it.
-      wreg.segment(p.nb + 5 * p.nj, p.nj).setConstant(o.fit_armature ? o.w_a * lambda_a : 1.0);
+      wreg.segment(p.nb + 5 * p.nj, p.nj).setConstant(o.fitArmature() ? o.w_a * lambda_a : 1.0);
     }
     // A(15) as stacked rows under the data, solved by orthogonal factorisation.
     s.x = solveRegularisedLeastSquares(M, c, wreg, x_ref);
@@ -668,22 +668,23 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   RobotIdentification out;
   out.phi_apriori = base.fromStandard(standardParameters(model));
   out.xi_apriori = xi_apriori;
+  if (options.armature == IdentificationOptions::Armature::Ignored) out.xi_apriori.armature.setZero();
   Problem p = buildProblem(model, base, trials, true, options.threads);
-  if (!options.fit_armature) {
+  if (!options.fitArmature()) {
     // The rotors taken as the a-priori set gives them: I_a θ̈ is known and
     // moves to the right-hand side, k_T u + τ_o − I_a θ̈ = Y_j φ + τ_f − F_j.
     for (std::size_t k = 0; k < p.trials.size(); ++k) {
-      for (int i = 0; i < p.nj; ++i) p.F[k].col(6 + i) -= xi_apriori.armature[i] * p.trials[k]->qdd.col(i);
+      for (int i = 0; i < p.nj; ++i) p.F[k].col(6 + i) -= out.xi_apriori.armature[i] * p.trials[k]->qdd.col(i);
     }
   }
   VectorXd x_ref(p.nb + kXi * p.nj);
-  x_ref << out.phi_apriori, xi_apriori.stacked();
+  x_ref << out.phi_apriori, out.xi_apriori.stacked();
   // A(8)-(9) takes the static friction's sign from the a-priori model; a
   // model far off (missing payloads) gets many signs wrong. Each further
   // round takes the signs from the previous round's estimate; the
   // regularisation stays toward the a-priori values.
   const bool sign_rule = options.rest_rows == IdentificationOptions::RestRows::SignRule;
-  assignJointRows(p, out.phi_apriori, xi_apriori, options);
+  assignJointRows(p, out.phi_apriori, out.xi_apriori, options);
   Solution s = solveRegularised(p, true, x_ref, options);
   for (int round = 1; sign_rule && round < options.sign_rounds; ++round) {
     assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(kXi * p.nj)), options);
@@ -701,7 +702,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
     }
     s.unexcited -= p.nj;  // the τ_s^max columns, estimated apart
   }
-  if (!options.fit_armature) {
+  if (!options.fitArmature()) {
     for (int i = 0; i < p.nj; ++i) {
       s.x[xiColumn(p, 5, i)] = x_ref[xiColumn(p, 5, i)];  // exactly, not to the regularisation's rounding
       s.relative_std[xiColumn(p, 5, i)] = std::numeric_limits<double>::quiet_NaN();

@@ -44,6 +44,20 @@ bool parseRestRows(const std::string& text, IdentificationOptions::RestRows* row
   return true;
 }
 
+bool parseArmature(const std::string& text, IdentificationOptions::Armature* armature) {
+  using A = IdentificationOptions::Armature;
+  if (text == "fit") *armature = A::Fit;
+  else if (text == "known") *armature = A::Known;
+  else if (text == "ignored") *armature = A::Ignored;
+  else return false;
+  return true;
+}
+
+const char* armatureName(IdentificationOptions::Armature armature) {
+  using A = IdentificationOptions::Armature;
+  return armature == A::Fit ? "fit" : (armature == A::Known ? "known" : "ignored");
+}
+
 fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
   return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
 }

@@ -77,6 +77,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
                    {"decimate", options.conditioning.decimate},
                    {"stop_velocity_rad_s", stop},
                    {"rest_rows", sign_rule ? "sign-rule" : "exclude"},
+                   {"armature", eval::armatureName(o.armature)},
                    {"slip_velocity_rad_s", o.slip_velocity},
                    {"motion_margin_s", o.motion_margin_s},
                    {"static_quantile", o.static_quantile},

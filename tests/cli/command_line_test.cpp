@@ -44,9 +44,11 @@ std::vector<CommandCase> commandCases() {
        {"SCENE", "--out DIR", "[--duration S]", "[--dt S]", "[--threads N]", "[--trial NAME]", "[--quiet]"}},
       {"evaluate", {"evaluate", scene, "--out", "out"},
        {"SCENE", "--out DIR", "[--noise on|off]", "[--stribeck on|off]", "[--threads N]", "[--streams DIR]",
-        "[--band-joints J1,J2]", "[--rest-rows exclude|sign-rule]", "[--no-plots]", "[--quiet]"}},
+        "[--band-joints J1,J2]", "[--rest-rows exclude|sign-rule]", "[--armature fit|known|ignored]", "[--no-plots]",
+        "[--quiet]"}},
       {"identify", {"identify", "--scene", scene, "--streams", "streams", "--out", "out"},
-       {"--scene SCENE", "--streams DIR", "--out OUT", "[--rest-rows exclude|sign-rule]", "[--quiet]"}},
+       {"--scene SCENE", "--streams DIR", "--out OUT", "[--rest-rows exclude|sign-rule]",
+        "[--armature fit|known|ignored]", "[--quiet]"}},
       {"info", {"info", scene}, {"FILE", "[--json]"}},
   };
 }
@@ -132,6 +134,19 @@ TEST_F(CommandLine, ThreadsOutOfRangeIsRefusedTheSameInRunAndEvaluate) {
           << r.err;
       EXPECT_TRUE(dirIsEmpty());
     }
+  }
+}
+
+TEST_F(CommandLine, AnArmatureChoiceOutsideTheThreeExits2) {
+  const std::string scene = sourcePath("scenes/spring_mass.xml");
+  for (const std::string value : {"fitted", "", "Fit", "none"}) {
+    SCOPED_TRACE("--armature '" + value + "'");
+    const Result r = runIn({"evaluate", scene, "--out", "out", "--armature", value});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--armature"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("fit, known or ignored"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_TRUE(dirIsEmpty());
   }
 }
 

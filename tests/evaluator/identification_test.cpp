@@ -399,14 +399,14 @@ TEST(IdentifyRobot, ExcludedRestRowsRecoverEveryParameterFromExactData) {
   EXPECT_TRUE(std::isfinite(c.excluded.condition_number));
 }
 
-// The rotors not fitted (IdentificationOptions::fit_armature off): taken
-// at the a-priori values as known. At the true values everything comes
+// The rotors not fitted: taken at the a-priori values as known
+// (IdentificationOptions::Armature::Known), or ignored (Ignored: zero). At the true values everything comes
 // back as when they are fitted; ignored (zero) they bias k_T and φ, which
 // is what the armature column is for.
 TEST(IdentifyRobot, ArmatureHeldAtItsAprioriValueOrIgnored) {
   const Case& c = everyJointSlides();
   IdentificationOptions o = options(RestRows::Excluded);
-  o.fit_armature = false;
+  o.armature = IdentificationOptions::Armature::Known;
   JointParameters known = c.xi_apriori;
   known.armature = c.xi.armature;
   const RobotIdentification held = identifyRobot(c.apriori_model, c.base, known, c.trials, o);
@@ -417,9 +417,10 @@ TEST(IdentifyRobot, ArmatureHeldAtItsAprioriValueOrIgnored) {
   EXPECT_EQ(e_held.armature, 0.0);
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(std::isnan(held.xi_relative_std.armature[i]));
   EXPECT_EQ(held.unexcited_columns, 0);
-  JointParameters ignorant = c.xi_apriori;
-  ignorant.armature.setZero();
-  const RobotIdentification ignored = identifyRobot(c.apriori_model, c.base, ignorant, c.trials, o);
+  o.armature = IdentificationOptions::Armature::Ignored;
+  const RobotIdentification ignored = identifyRobot(c.apriori_model, c.base, c.xi_apriori, c.trials, o);
+  EXPECT_EQ(ignored.xi.armature.cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(ignored.xi_apriori.armature.cwiseAbs().maxCoeff(), 0.0);
   const Errors e_ignored = errorsOf(c, ignored, kAllJoints);
   print("armature ignored", e_ignored);
   EXPECT_GT(std::max(e_ignored.phi, e_ignored.k_T), 1e-3);

@@ -112,10 +112,15 @@ struct IdentificationOptions {
   /// double support barely moves. 1e-8 to 1e-10 give the same validation
   /// RMSE with the default noise.
   double w_phi = 1e-8, w_T = 1e-8, w_d = 1e-8, w_c = 1e-8, w_s = 1e-8, w_o = 1e-8, w_a = 1e-8;
-  /// Fit each joint's armature I_a (a column θ̈_i). Off: the a-priori
-  /// values are taken as known (zero where the a-priori set has none: the
-  /// rotors ignored), and their relative std is NaN.
-  bool fit_armature = true;
+  /// The rotors' armature I_a:
+  ///  - Fit (default): one column θ̈_i per joint, fitted with the rest;
+  ///  - Known: the a-priori values taken as known (I_a θ̈ moved to the
+  ///    right-hand side), relative std NaN;
+  ///  - Ignored: as Known with every a-priori value zero, what an
+  ///    identification without rotors does (the cost shows in the report).
+  enum class Armature { Fit, Known, Ignored };
+  Armature armature = Armature::Fit;
+  bool fitArmature() const { return armature == Armature::Fit; }
   /// Rounds of the static-friction sign rule: 1 takes the signs from the
   /// a-priori model as A(9) does; each further round from the last estimate.
   /// Used only with `rest_rows = RestRows::SignRule`.

@@ -55,6 +55,9 @@ struct IdentificationOutcome {
 
 /// "exclude" or "sign-rule" (the --rest-rows option); false for anything else.
 bool parseRestRows(const std::string& text, IdentificationOptions::RestRows* rows);
+/// "fit", "known" or "ignored" (IdentificationOptions::Armature); false otherwise.
+bool parseArmature(const std::string& text, IdentificationOptions::Armature* armature);
+const char* armatureName(IdentificationOptions::Armature armature);
 
 /// Path of a trial's sensor stream under `streams_dir`.
 std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const TrialInfo& trial);
