@@ -16,8 +16,14 @@ namespace suitsim::eval {
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
-const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Configuration& q,
-                            const VectorRef& v, const VectorRef& a) {
+namespace {
+
+// rnea with each body's inertial parameters taken from `params` (10 per
+// body, regressor.h order: m, m c, inertia about the origin) when given,
+// else from the model. The wrenches are linear in them, so any vector works,
+// physical or not (base parameters mapped to standard ones, for one).
+const Eigen::VectorXd& rneaWith(const RigidModel& model, RigidData& data, const Configuration& q,
+                                const VectorRef& v, const VectorRef& a, const double* params) {
   detail::checkConfiguration("rnea", model, q);
   detail::checkVector("rnea", "v", model, v);
   detail::checkVector("rnea", "a", model, a);
@@ -61,9 +67,19 @@ const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Conf
       data.body_w[b] = w;
       data.body_v[b] = vel;
     }
-    const double m = model.body_mass[b];
-    const Vector3d h = m * model.body_com[b];
-    const Matrix3d I_O = detail::inertiaAboutOrigin(m, model.body_com[b], model.body_inertia[b]);
+    double m;
+    Vector3d h;
+    Matrix3d I_O;
+    if (params != nullptr) {
+      const double* p = params + 10 * b;
+      m = p[0];
+      h = Vector3d(p[1], p[2], p[3]);
+      I_O << p[4], p[7], p[8], p[7], p[5], p[9], p[8], p[9], p[6];
+    } else {
+      m = model.body_mass[b];
+      h = m * model.body_com[b];
+      I_O = detail::inertiaAboutOrigin(m, model.body_com[b], model.body_inertia[b]);
+    }
     const Vector3d& w = data.body_w[b];
     const Vector3d& vel = data.body_v[b];
     const Vector3d& alpha = data.body_alpha[b];
@@ -91,6 +107,22 @@ const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Conf
     data.tau.segment<3>(3) = data.body_n[0];
   }
   return data.tau;
+}
+
+}  // namespace
+
+const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Configuration& q,
+                            const VectorRef& v, const VectorRef& a) {
+  return rneaWith(model, data, q, v, a, nullptr);
+}
+
+const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Configuration& q,
+                            const VectorRef& v, const VectorRef& a, const Eigen::VectorXd& parameters) {
+  if (parameters.size() != 10 * model.num_bodies) {
+    throw std::invalid_argument("rnea: parameters must have 10 per body (" + std::to_string(10 * model.num_bodies) +
+                                "), got " + std::to_string(parameters.size()));
+  }
+  return rneaWith(model, data, q, v, a, parameters.data());
 }
 
 const Eigen::MatrixXd& massMatrix(const RigidModel& model, RigidData& data,

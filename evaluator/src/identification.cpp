@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
+#include "suitsim/eval/dynamics.h"
 #include "suitsim/eval/kinematics.h"
 #include "suitsim/eval/least_squares.h"
 #include "suitsim/eval/regressor.h"
@@ -55,13 +56,15 @@ void sampleVelocityAcceleration(const RigidModel& model, const MotionData& d, in
 /// OpenMP threads to use: `threads`, or OpenMP's default for 0.
 int threadCount(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
 
-/// Base-parameter regressor rows of every sample: (N nv x num_base), sample
-/// major. Samples are independent, so threads write disjoint rows and the
-/// result does not depend on their number.
-MatrixXd regressorRows(const RigidModel& model, const BaseParameters& base, const MotionData& d, int threads) {
+/// Base-parameter regressor rows of every sample: (N kept x num_base),
+/// sample major, the first `kept` equations of each sample (all nv, or the
+/// six base rows for B(4)). Samples are independent, so threads write
+/// disjoint rows and the result does not depend on their number.
+MatrixXd regressorRows(const RigidModel& model, const BaseParameters& base, const MotionData& d, int threads,
+                       int kept) {
   const RigidModel m0 = withoutGravity(model);
-  const int n = d.numSamples(), nv = model.nv;
-  MatrixXd rows(static_cast<Eigen::Index>(n) * nv, base.numBase());
+  const int n = d.numSamples(), nb = base.numBase();
+  MatrixXd rows(static_cast<Eigen::Index>(n) * kept, nb);
 #pragma omp parallel num_threads(threadCount(threads))
   {
     RigidData data(m0);
@@ -71,7 +74,11 @@ MatrixXd regressorRows(const RigidModel& model, const BaseParameters& base, cons
     for (int t = 0; t < n; ++t) {
       sampleVelocityAcceleration(m0, d, t, v, a);
       regressor(m0, data, sampleConfiguration(d, t), v, a, Y);
-      rows.middleRows(static_cast<Eigen::Index>(t) * nv, nv) = base.reduce(Y);
+      // Y_1: the independent columns (base_parameters.h), copied in place.
+      for (int i = 0; i < nb; ++i) {
+        rows.block(static_cast<Eigen::Index>(t) * kept, i, kept, 1) =
+            Y.block(0, base.independent[static_cast<std::size_t>(i)], kept, 1);
+      }
     }
   }
   return rows;
@@ -126,7 +133,9 @@ void foldMimicRows(const RigidModel& model, MatrixXd& rows, MatrixXd& F) {
 Problem buildProblem(const RigidModel& model, const BaseParameters& base, const std::vector<MotionData>& trials,
                      bool joints, int threads) {
   Problem p;
-  p.nv = model.nv;
+  // B(4) uses the six base rows only: only they are kept (a sixth of the
+  // memory of all nv).
+  p.nv = joints ? model.nv : 6;
   p.nj = model.num_joints;
   p.nb = base.numBase();
   for (const MotionData& d : trials) {
@@ -134,14 +143,14 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
       throw std::invalid_argument("trial '" + d.name + "' has no motor currents: full identification needs them");
     }
     p.trials.push_back(&d);
-    p.rows.push_back(regressorRows(model, base, d, threads));
+    p.rows.push_back(regressorRows(model, base, d, threads, p.nv));
     p.samples += d.numSamples();
     // A known held load is moved to the right-hand side: φ stays the robot's own.
     p.F.push_back(d.F);
     if (!d.held.empty()) {
-      p.F.back() -= perSample(p.rows.back(), base.fromStandard(heldParameters(model, d.held)), p.nv);
+      p.F.back().leftCols(p.nv) -= perSample(p.rows.back(), base.fromStandard(heldParameters(model, d.held)), p.nv);
     }
-    foldMimicRows(model, p.rows.back(), p.F.back());
+    if (joints) foldMimicRows(model, p.rows.back(), p.F.back());  // joint rows only
   }
   p.follower.assign(static_cast<std::size_t>(p.nj), 0);
   for (int i = 0; i < p.nj; ++i) p.follower[static_cast<std::size_t>(i)] = model.joint_mimic_leader[i] >= 0 ? 1 : 0;
@@ -739,10 +748,40 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
   return out;
 }
 
+std::vector<Eigen::MatrixXd> inverseDynamics(const RigidModel& model, const BaseParameters& base,
+                                             const std::vector<Eigen::VectorXd>& phis, const MotionData& motion,
+                                             int threads) {
+  // Y_1 φ_B = Y s for the standard vector s that holds φ_B in the
+  // independent columns and zero in the dependent ones (φ_B = φ_1 + K φ_2,
+  // Y_2 = Y_1 K: base_parameters.h), so Newton-Euler with s gives Y φ
+  // without forming the regressor (rnea is linear in the parameters).
+  const VectorXd held = base.fromStandard(heldParameters(model, motion.held));
+  std::vector<VectorXd> standard;
+  for (const VectorXd& phi : phis) {
+    VectorXd s = VectorXd::Zero(10 * model.num_bodies);
+    for (int i = 0; i < base.numBase(); ++i) s[base.independent[static_cast<std::size_t>(i)]] = phi[i] + held[i];
+    standard.push_back(std::move(s));
+  }
+  const RigidModel m0 = withoutGravity(model);
+  const int n = motion.numSamples(), nv = model.nv;
+  std::vector<MatrixXd> out(phis.size(), MatrixXd(n, nv));
+#pragma omp parallel num_threads(threadCount(threads))
+  {
+    RigidData data(m0);
+    VectorXd v, a;
+#pragma omp for schedule(static)
+    for (int t = 0; t < n; ++t) {
+      sampleVelocityAcceleration(m0, motion, t, v, a);
+      const Configuration q = sampleConfiguration(motion, t);
+      for (std::size_t k = 0; k < phis.size(); ++k) out[k].row(t) = rnea(m0, data, q, v, a, standard[k]).transpose();
+    }
+  }
+  return out;
+}
+
 Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
                                 const MotionData& motion, int threads) {
-  const VectorXd phi_trial = phi + base.fromStandard(heldParameters(model, motion.held));
-  return perSample(regressorRows(model, base, motion, threads), phi_trial, model.nv);
+  return inverseDynamics(model, base, std::vector<VectorXd>{phi}, motion, threads).front();
 }
 
 Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& xi, const MotionData& motion,

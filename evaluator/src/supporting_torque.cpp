@@ -37,8 +37,13 @@ SupportCurves supportCurves(const EvaluationInputs& inputs, const Identification
     const JointParameters& xi;
   };
   const ModelSet identified{id.full.phi, id.full.xi}, apriori{id.full.phi_apriori, id.full.xi_apriori};
+  // Y φ of both models from one regressor per sample of each trial.
+  const std::vector<Eigen::VectorXd> phis{identified.phi, apriori.phi};
+  const std::vector<Eigen::MatrixXd> tau_bare = inverseDynamics(model, id.base, phis, bare, options.identification.threads);
+  const std::vector<Eigen::MatrixXd> tau_worn = inverseDynamics(model, id.base, phis, worn, options.identification.threads);
   auto actuator = [&](const ModelSet& m, const MotionData& d, Eigen::MatrixXd* dynamics) {
-    const Eigen::MatrixXd tau = inverseDynamics(model, id.base, m.phi, d, options.identification.threads);
+    const std::size_t k = &m == &identified ? 0 : 1;
+    const Eigen::MatrixXd& tau = &d == &bare ? tau_bare[k] : tau_worn[k];
     // τ_dyn of A(4): what the joints need for the motion beyond what the
     // ground gives them, A(5) lower rows: Y_j φ − F_j.
     *dynamics = tau.rightCols(nj) - d.F.rightCols(nj);

@@ -64,6 +64,35 @@ TEST(Regressor, EqualsNewtonEulerForAFloatingTree) {
   checkRegressor(testing::floatingHumanoid());
 }
 
+// Newton-Euler with a parameter vector of its own (rnea's overload, which
+// the evaluator's inverse dynamics use for Y phi): Y p for any p, physical
+// or not, including the standard vector holding base parameters.
+TEST(Regressor, NewtonEulerWithAnyParametersIsTheRegressorTimesThem) {
+  for (const RobotDescription& robot : {testing::spatialChain3(), testing::floatingHumanoid()}) {
+    std::mt19937 rng(17);
+    const RigidModel model = makeRigidModel(robot);
+    const BaseParameters base = computeBaseParameters(model);
+    RigidData data(model);
+    Eigen::MatrixXd Y;
+    const Eigen::VectorXd any = randomVector(rng, 10 * model.num_bodies, 1.0);
+    const Eigen::VectorXd phi_b = base.fromStandard(any);
+    Eigen::VectorXd held_in_independent = Eigen::VectorXd::Zero(any.size());
+    for (int i = 0; i < base.numBase(); ++i) held_in_independent[base.independent[static_cast<std::size_t>(i)]] = phi_b[i];
+    for (int trial = 0; trial < 10; ++trial) {
+      const Configuration q = randomConfiguration(model, rng);
+      const Eigen::VectorXd v = randomVector(rng, model.nv, 2.0);
+      const Eigen::VectorXd a = randomVector(rng, model.nv, 5.0);
+      regressor(model, data, q, v, a, Y);
+      const Eigen::VectorXd expected = Y * any;
+      EXPECT_LT(relativeError(rnea(model, data, q, v, a, any), expected), 1e-9) << robot.name;
+      EXPECT_LT(relativeError(rnea(model, data, q, v, a, held_in_independent), expected), 1e-8) << robot.name;
+    }
+    EXPECT_THROW(rnea(model, data, randomConfiguration(model, rng), Eigen::VectorXd::Zero(model.nv),
+                      Eigen::VectorXd::Zero(model.nv), Eigen::VectorXd::Zero(3)),
+                 std::invalid_argument);
+  }
+}
+
 TEST(Regressor, ParametersFollowTheBodyOrderAndLayout) {
   const RigidModel model = makeRigidModel(testing::singlePendulum(1.3, 0.6, 0.02));
   const Eigen::VectorXd phi = standardParameters(model);

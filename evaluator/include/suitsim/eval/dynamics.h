@@ -26,6 +26,11 @@ namespace suitsim::eval {
 /// joint torques. Floating base: [f_o; n_o; τ]. Returns data.tau.
 const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Configuration& q,
                             const VectorRef& v, const VectorRef& a);
+/// The same with the bodies' inertial parameters from `parameters` (10 per
+/// body in regressor.h's order) instead of the model's: Y(q, v, a)
+/// parameters without forming the regressor Y.
+const Eigen::VectorXd& rnea(const RigidModel& model, RigidData& data, const Configuration& q,
+                            const VectorRef& v, const VectorRef& a, const Eigen::VectorXd& parameters);
 
 /// Joint-space inertia M(q) (nv x nv, symmetric positive definite when every
 /// body has mass and inertia), composite-rigid-body algorithm. Floating base:

@@ -199,6 +199,11 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
 /// the result does not depend on it.
 Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
                                 const MotionData& motion, int threads = 0);
+/// The same for several parameter sets at once (one regressor per sample
+/// serves them all): one (N x nv) matrix per entry of `phis`.
+std::vector<Eigen::MatrixXd> inverseDynamics(const RigidModel& model, const BaseParameters& base,
+                                             const std::vector<Eigen::VectorXd>& phis, const MotionData& motion,
+                                             int threads = 0);
 
 /// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o − I_a θ̈ − τ_f,
 /// (N x num_joints). A stopped joint's static friction takes the sign of
