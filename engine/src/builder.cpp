@@ -205,6 +205,13 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   }
   if (j.static_max < j.coulomb) throw ModelError(label + ": static friction must be >= Coulomb friction");
   if (!(j.armature >= 0.0) || !std::isfinite(j.armature)) throw ModelError(label + ": armature must be finite and >= 0");
+  if (!(j.gear_efficiency > 0.0 && j.gear_efficiency <= 1.0) ||
+      !(j.backdrive_efficiency > 0.0 && j.backdrive_efficiency <= 1.0)) {
+    throw ModelError(label + ": gear efficiencies must lie in (0, 1]");
+  }
+  if (!(j.gear_transition_velocity > 0.0) || !std::isfinite(j.gear_transition_velocity)) {
+    throw ModelError(label + ": gear transition velocity must be finite and > 0");
+  }
   if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
   if (!std::isfinite(spec.initial_angle)) throw ModelError(label + ": initial angle must be finite");
   for (int b : {spec.parent_body, spec.child_body}) {
@@ -447,6 +454,9 @@ Model ModelBuilder::build() const {
     m.hinge_static_max.push_back(h.actuation.static_max);
     m.hinge_stribeck_velocity.push_back(h.actuation.stribeck_velocity);
     m.hinge_armature.push_back(h.actuation.armature);
+    m.hinge_gear_efficiency.push_back(h.actuation.gear_efficiency);
+    m.hinge_backdrive_efficiency.push_back(h.actuation.backdrive_efficiency);
+    m.hinge_gear_transition.push_back(h.actuation.gear_transition_velocity);
     m.hinge_lower.push_back(h.lower);
     m.hinge_upper.push_back(h.upper);
     m.hinge_initial_angle.push_back(h.initial_angle);

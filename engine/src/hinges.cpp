@@ -266,6 +266,19 @@ inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
   return -m.hinge_armature[h] * (ws.solver->hinge_target[h * kRows + 5] - ws.solver->hinge_armature_target[h]);
 }
 
+// The gear train between the motor and the link (docs/realism.md): the link
+// gets eta_f times the motor's torque while the motor drives it (torque and
+// rate alike in sign), 1 / eta_b times it while the link drives the motor,
+// the two blended by tanh(theta' / v_t) so that a reversal is smooth. At
+// rest the factor is their mean: a gear at rest holds any share between
+// them, like static friction, and the mean is one choice among those.
+inline double gearFactor(const Model& m, int h, double motor, double theta_dot) {
+  const double eta_f = m.hinge_gear_efficiency[h], eta_b = m.hinge_backdrive_efficiency[h];
+  if (eta_f == 1.0 && eta_b == 1.0) return 1.0;
+  const double s = std::tanh(theta_dot / m.hinge_gear_transition[h]) * (motor >= 0.0 ? 1.0 : -1.0);
+  return 0.5 * (1.0 + s) * eta_f + 0.5 * (1.0 - s) / eta_b;
+}
+
 // ---- one force evaluation's stages ----------------------------------------
 
 // Rows, targets, wrenches and the applied torques of hinge h.
@@ -391,7 +404,10 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   // A follower is held at rest through its leader's stick row (see the note).
   const bool held = sticking || (follows >= 0 && state.hinge_sticking[model.coupling_leader[follows]] != 0 &&
                                  hasFriction(model, model.coupling_leader[follows]));
-  const double friction = held ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot);
+  // What the gear loses of the motor's torque counts as friction.
+  const double gear_loss = motor * (gearFactor(model, h, motor, g.theta_dot) - 1.0);
+  const double friction =
+      (held ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot)) + gear_loss;
   const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
   addRow(model, ws, h, 5, applied);
   // From here on a row takes part in the solve only while it is active: a

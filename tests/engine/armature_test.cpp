@@ -167,6 +167,39 @@ TEST(Armature, ServoCheckSeesTheRotor) {
   EXPECT_NEAR(inertia[arm.hinge], kLinkInertia + 0.7, 1e-9);
 }
 
+// The gear train's efficiency (docs/realism.md): a motor driving the arm
+// passes eta_f of its torque; braking it (the arm drives the motor) the link
+// feels 1 / eta_b of it. Closed forms: theta'' = eta_f tau / I, then the
+// deceleration tau / (eta_b I).
+TEST(GearEfficiency, DrivingPassesEtaFAndBackdrivingOneOverEtaB) {
+  JointActuation a;
+  a.gear_efficiency = 0.8;
+  a.backdrive_efficiency = 0.6;
+  a.gear_transition_velocity = 1e-3;
+  const Arm arm = armWith(a);
+  State state = makeState(arm.model);
+  Workspace ws(arm.model);
+  const double dt = 1e-4, torque = 2.0;
+  state.hinge_current[arm.hinge] = torque;
+  // Past the transition (1e-3 rad/s within the first millisecond), driving.
+  for (int k = 0; k < 100; ++k) step(arm.model, state, ws, Integrator::kRk4, dt);
+  const double w0 = jointVelocity(arm.model, state, arm.hinge);
+  for (int k = 0; k < 5000; ++k) step(arm.model, state, ws, Integrator::kRk4, dt);
+  const double driving = (jointVelocity(arm.model, state, arm.hinge) - w0) / (5000 * dt);
+  EXPECT_NEAR(driving, 0.8 * torque / kLinkInertia, 1e-6 * torque / kLinkInertia);
+  // Now brake: the motor pushes against the motion, the link drives it.
+  state.hinge_current[arm.hinge] = -torque;
+  const double w1 = jointVelocity(arm.model, state, arm.hinge);
+  for (int k = 0; k < 2000; ++k) step(arm.model, state, ws, Integrator::kRk4, dt);
+  const double braking = (jointVelocity(arm.model, state, arm.hinge) - w1) / (2000 * dt);
+  ASSERT_GT(jointVelocity(arm.model, state, arm.hinge), 0.01);  // still turning the same way
+  EXPECT_NEAR(braking, -torque / (0.6 * kLinkInertia), 1e-6 * torque / kLinkInertia);
+  // Out of range: refused by name.
+  JointActuation bad;
+  bad.gear_efficiency = 1.2;
+  EXPECT_THROW(armWith(bad), ModelError);
+}
+
 // A <mimic> follower has no rotor of its own: the builder refuses one.
 TEST(Armature, FollowerWithArmatureIsRefused) {
   RobotDescription robot = testing::doublePendulum();

@@ -109,6 +109,29 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><backlash width="0.01"/></realism>)", "unknown element");
   fails(R"(<realism seed="-2"/>)", "'seed'");
   fails(R"(<realism><via_points/></realism>)", "missing required attribute 'offset'");
+  fails(R"(<realism><gear efficiency="1.2" backdrive_efficiency="0.7"/></realism>)", "'efficiency'");
+  fails(R"(<realism><gear efficiency="0.8" backdrive_efficiency="0"/></realism>)", "'backdrive_efficiency'");
+  fails(R"(<realism><gear efficiency="0.8"/></realism>)", "missing required attribute 'backdrive_efficiency'");
+  fails(R"(<realism><gear efficiency="0.8" backdrive_efficiency="0.7" transition_velocity="0"/></realism>)",
+        "'transition_velocity'");
+}
+
+// The gear trains of the truth lose what <gear> says; the a-priori set the
+// evaluator starts from keeps ideal gears.
+TEST(Realism, GearEfficiencyReachesEveryJointOfTheTruthOnly) {
+  const suitsim::io::Scene scene = loadScene(
+      protocolWith(R"(<realism><gear efficiency="0.75" backdrive_efficiency="0.6"/></realism>)", "gear"),
+      "bend_normal");
+  ASSERT_TRUE(scene.realism.any());
+  ASSERT_GT(scene.model.num_hinges, 0);
+  for (int h = 0; h < scene.model.num_hinges; ++h) {
+    EXPECT_EQ(scene.model.hinge_gear_efficiency[h], 0.75);
+    EXPECT_EQ(scene.model.hinge_backdrive_efficiency[h], 0.6);
+  }
+  for (const suitsim::RobotJoint& j : scene.robot->apriori.joints) {
+    EXPECT_EQ(j.actuation.gear_efficiency, 1.0) << j.name;
+    EXPECT_EQ(j.actuation.backdrive_efficiency, 1.0) << j.name;
+  }
 }
 
 }  // namespace

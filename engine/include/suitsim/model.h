@@ -137,6 +137,9 @@ struct Model {
   std::vector<double> hinge_static_max;         ///< tau_s^max (N m), (num_hinges)
   std::vector<double> hinge_stribeck_velocity;  ///< Stribeck speed (rad/s), 0 = off, (num_hinges)
   std::vector<double> hinge_armature;           ///< reflected rotor inertia (kg m^2), 0 = none, (num_hinges)
+  std::vector<double> hinge_gear_efficiency;     ///< motor driving the link, (0, 1], (num_hinges)
+  std::vector<double> hinge_backdrive_efficiency;  ///< link driving the motor, (0, 1], (num_hinges)
+  std::vector<double> hinge_gear_transition;     ///< speed over which the two blend (rad/s), (num_hinges)
   std::vector<double> hinge_lower;              ///< lower limit (rad), (num_hinges)
   std::vector<double> hinge_upper;              ///< upper limit (rad), (num_hinges)
   /// Angle in the built pose (rad): where State::hinge_angle starts (the

@@ -51,6 +51,13 @@ struct JointActuation {
   /// the joint's generalised inertia gains it (as MuJoCo's joint armature).
   /// 0: no rotor. Last, so positional initialisers of the fields above hold.
   double armature = 0.0;
+  /// The gear train's efficiency (docs/realism.md): the share of the motor's
+  /// torque k_T u + tau_o that reaches the link while the motor drives it,
+  /// and 1 / backdrive_efficiency times it while the link drives the motor,
+  /// blended over |theta'| < gear_transition_velocity. 1, 1: ideal.
+  double gear_efficiency = 1.0;
+  double backdrive_efficiency = 1.0;
+  double gear_transition_velocity = 0.01;  ///< (rad/s)
 };
 
 /// URDF <mimic>: the joint's angle follows another joint's,

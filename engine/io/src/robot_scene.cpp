@@ -680,6 +680,14 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
   }
 
+  // The gear trains (docs/realism.md): every joint of the truth; the
+  // a-priori set was copied before and keeps ideal gears.
+  for (RobotJoint& joint : robot.joints) {
+    joint.actuation.gear_efficiency = realism.gear_efficiency;
+    joint.actuation.backdrive_efficiency = realism.backdrive_efficiency;
+    joint.actuation.gear_transition_velocity = realism.gear_transition_velocity;
+  }
+
   // Compile the true robot into particles.
   try {
     setup.compiled = addRobot(builder, robot, pose, contacts, options, setup.bands);

@@ -217,7 +217,11 @@ constexpr AttributeRule kNoAttributes[] = {{"name", ValueKind::kText, false}};
 // <realism>: error sources of a real evaluation (docs/realism.md).
 constexpr AttributeRule kRealismAttributes[] = {{"seed", ValueKind::kInteger, false}};
 constexpr AttributeRule kViaPointsAttributes[] = {{"offset", ValueKind::kNumber, true}};
-constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}}};
+constexpr AttributeRule kGearAttributes[] = {{"efficiency", ValueKind::kNumber, true},
+                                             {"backdrive_efficiency", ValueKind::kNumber, true},
+                                             {"transition_velocity", ValueKind::kNumber, false}};
+constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
+                                            {"gear", kGearAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -808,6 +812,18 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
   if (const XMLElement* v = e->FirstChildElement("via_points")) {
     const ElementReader vr = readerFor(path, v, kRealismChildren[0]);
     realism.via_point_offset = vr.nonNegative("offset", vr.number("offset"));
+  }
+  if (const XMLElement* g = e->FirstChildElement("gear")) {
+    const ElementReader gr = readerFor(path, g, kRealismChildren[1]);
+    auto efficiency = [&gr](const char* name) {
+      const double v = gr.number(name);
+      if (!(v > 0.0 && v <= 1.0)) gr.failAttribute(name, "must lie in (0, 1]");
+      return v;
+    };
+    realism.gear_efficiency = efficiency("efficiency");
+    realism.backdrive_efficiency = efficiency("backdrive_efficiency");
+    realism.gear_transition_velocity =
+        gr.positive("transition_velocity", gr.number("transition_velocity", realism.gear_transition_velocity));
   }
   return realism;
 }

@@ -124,10 +124,16 @@ struct Realism {
   /// sits this far (RMS of the 3-D displacement, m) from its designed place,
   /// in a random direction; the evaluator's wire model keeps the design.
   double via_point_offset = 0.0;
+  /// The gear trains' efficiency, every motorised joint of the truth
+  /// (JointActuation): driving, backdriven, and the speed over which they
+  /// blend (rad/s). 1, 1: off. The evaluator's model has no gear losses.
+  double gear_efficiency = 1.0;
+  double backdrive_efficiency = 1.0;
+  double gear_transition_velocity = 0.01;
   /// Where it came from: "scene" (the scene's <realism> or none), "ideal"
   /// (every source off), or the path of a realism file.
   std::string source = "scene";
-  bool any() const { return via_point_offset > 0.0; }
+  bool any() const { return via_point_offset > 0.0 || gear_efficiency < 1.0 || backdrive_efficiency < 1.0; }
 };
 
 /// A realism file: an XML file whose root is <realism>, with the children a
