@@ -22,9 +22,10 @@ Energy computeEnergy(const Model& model, const State& state) {
     e.gravity -= m * (model.gravity[0] * p[0] + model.gravity[1] * p[1] + model.gravity[2] * p[2]);
     e.gravity -= model.particle_force_x[i] * p[0] + model.particle_force_y[i] * p[1] + model.particle_force_z[i] * p[2];
   }
-  // A rotor spins with its joint: 0.5 I_a theta'^2 (hinges.cpp, armature).
+  // A rotor spins with its joint: 0.5 I_a theta'^2 (hinges.cpp, armature;
+  // a follower has none, ModelBuilder::addCoupling refuses one).
   for (int h = 0; h < model.num_hinges; ++h) {
-    if (model.hinge_armature[h] > 0.0 && model.hinge_follower_coupling[h] < 0) {
+    if (model.hinge_armature[h] > 0.0) {
       const double rate = jointVelocity(model, state, h);
       e.kinetic += 0.5 * model.hinge_armature[h] * rate * rate;
     }

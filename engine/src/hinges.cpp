@@ -261,8 +261,9 @@ inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws
 // does not have to hold. With the stabilisation's w^2 (1e6 /s^2 at 1000
 // rad/s) a micro-radian of drift asks for I_a N m of it, so leaving it in
 // the friction breaks hinges loose that friction would hold.
+// A follower has no rotor: ModelBuilder::addCoupling refuses one.
 inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
-  if (!(m.hinge_armature[h] > 0.0) || m.hinge_follower_coupling[h] >= 0) return 0.0;
+  if (!(m.hinge_armature[h] > 0.0)) return 0.0;
   return -m.hinge_armature[h] * (ws.solver->hinge_target[h * kRows + 5] - ws.solver->hinge_armature_target[h]);
 }
 
@@ -286,7 +287,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
   const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  const bool armature = follows < 0 && model.hinge_armature[h] > 0.0;
+  const bool armature = model.hinge_armature[h] > 0.0;  // never a follower's (addCoupling)
   ws.solver->hinge_rows[h] = sticking || armature ? 6 : 5;
   ws.solver->hinge_stick_row[h] = sticking ? 1 : 0;
   double* target = &ws.solver->hinge_target[h * kRows];
@@ -995,7 +996,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         ws.hinge_friction_torque[h] += breakaway;
         ws.solver->hinge_slipped[h] = 1;
         ws.solver->hinge_stick_row[h] = 0;
-        if (model.hinge_armature[h] > 0.0 && model.hinge_follower_coupling[h] < 0) {
+        if (model.hinge_armature[h] > 0.0) {
           // Slipping now: the row turns into the rotor's.
           ws.solver->hinge_target[h * kRows + 5] = ws.solver->hinge_armature_target[h];
         } else {
