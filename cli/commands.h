@@ -30,5 +30,6 @@ Command addSweepSummaryCommand(CLI::App& suitsim);
 /// --rest-rows exclude|sign-rule (identify and evaluate).
 CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::RestRows* rows);
 CLI::Option* addArmatureOption(CLI::App& command, eval::IdentificationOptions::Armature* armature);
+CLI::Option* addGearOption(CLI::App& command, eval::IdentificationOptions::Gear* gear);
 
 }  // namespace suitsim::cli

@@ -48,6 +48,7 @@ struct EvaluateOptions {
   std::vector<std::string> band_joints;  // joints A(26) fits on for every motion (empty: scene or derived)
   eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
   eval::IdentificationOptions::Armature armature = eval::IdentificationOptions::Armature::Fit;
+  eval::IdentificationOptions::Gear gear = eval::IdentificationOptions::Gear::Ideal;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -146,6 +147,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eval::EvaluationOptions eo;
   eo.pipeline.identification.rest_rows = opt.rest_rows;
   eo.pipeline.identification.armature = opt.armature;
+  eo.pipeline.identification.gear = opt.gear;
   eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eval::EvaluationResult result;
@@ -253,6 +255,7 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "joint names separated by commas", "the joints A(26) fits on for every motion (default: the scene's or derived)");
   addRestRowsOption(*app, &opt->rest_rows);
   addArmatureOption(*app, &opt->armature);
+  addGearOption(*app, &opt->gear);
   addTextOption(*app, "--realism", "ideal|FILE", &opt->realism,
                 "error sources of the truth: ideal (none) or a realism file, replacing the scene's <realism> "
                 "(docs/realism.md)");

@@ -89,6 +89,13 @@ CLI::Option* addArmatureOption(CLI::App& app, eval::IdentificationOptions::Armat
       "(docs/method.md)");
 }
 
+CLI::Option* addGearOption(CLI::App& app, eval::IdentificationOptions::Gear* gear) {
+  return addParsedOption(
+      app, "--gear", "ideal|fit", [gear](const std::string& v) { return eval::parseGear(v, gear); }, "ideal or fit",
+      "the gears' load-proportional loss: ideal gears (default) or fit one backdriving term per joint "
+      "(docs/method.md)");
+}
+
 Command addIdentifyCommand(CLI::App& suitsim) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* app = suitsim.add_subcommand(
@@ -98,6 +105,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addTextOption(*app, "--out", "OUT", &opt->out, "where to write identification.json (created if needed)")->required();
   addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
   addArmatureOption(*app, &opt->pipeline.identification.armature);
+  addGearOption(*app, &opt->pipeline.identification.gear);
   // The result does not depend on it (identification_test SameBitsForAnyThreadCount).
   addThreadsOption(*app, &opt->pipeline.identification.threads,
                    "threads for the identification (default: one per core); the result is the same for any");

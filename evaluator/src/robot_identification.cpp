@@ -58,6 +58,17 @@ const char* armatureName(IdentificationOptions::Armature armature) {
   return armature == A::Fit ? "fit" : (armature == A::Known ? "known" : "ignored");
 }
 
+bool parseGear(const std::string& text, IdentificationOptions::Gear* gear) {
+  if (text == "ideal") *gear = IdentificationOptions::Gear::Ideal;
+  else if (text == "fit") *gear = IdentificationOptions::Gear::Fit;
+  else return false;
+  return true;
+}
+
+const char* gearName(IdentificationOptions::Gear gear) {
+  return gear == IdentificationOptions::Gear::Fit ? "fit" : "ideal";
+}
+
 fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
   return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
 }

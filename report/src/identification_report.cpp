@@ -78,6 +78,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
                    {"stop_velocity_rad_s", stop},
                    {"rest_rows", sign_rule ? "sign-rule" : "exclude"},
                    {"armature", eval::armatureName(o.armature)},
+                   {"gear", eval::gearName(o.gear)},
                    {"slip_velocity_rad_s", o.slip_velocity},
                    {"motion_margin_s", o.motion_margin_s},
                    {"static_quantile", o.static_quantile},
@@ -116,6 +117,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
     p["static_max"] = estimate(xi.static_max[i], ref.static_max[i], rs.static_max[i]);
     p["offset"] = estimate(xi.offset[i], ref.offset[i], rs.offset[i]);
     p["armature"] = estimate(xi.armature[i], ref.armature[i], rs.armature[i]);
+    p["backdrive_excess"] = estimate(xi.backdrive_excess[i], ref.backdrive_excess[i], rs.backdrive_excess[i]);
     jp[model.joint_name[i]] = p;
   }
   j["joint_parameters"] = jp;
@@ -126,6 +128,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
   ex["viscous"] = determined(rs.viscous);
   ex["coulomb"] = determined(rs.coulomb);
   ex["armature"] = determined(rs.armature);
+  ex["backdrive_excess"] = determined(rs.backdrive_excess);
   j["determined_to_half_percent"] = ex;
   return j;
 }

@@ -279,10 +279,15 @@ MotionData makeTrial(const RigidModel& model, const BaseParameters& base, const 
   d.F = MatrixXd::Zero(kSamples, model.nv);
   d.F.leftCols(6) = tau.leftCols(6);
   d.current.resize(kSamples, nj);
+  // A lossy gear (Δk_b > 0, identification.h): the link gets k_T u + τ_o
+  // while the motor drives it and (k_T + Δk_b)(u + τ_o / k_T) while the
+  // link drives the motor, the load's sign against the rate.
   for (int i = 0; i < nj; ++i) {
-    d.current.col(i) = (tau.col(6 + i) + friction.col(i) + xi.armature[i] * d.qdd.col(i) -
-                        VectorXd::Constant(kSamples, xi.offset[i])) /
-                       xi.motor_constant[i];
+    for (int j = 0; j < kSamples; ++j) {
+      const double load = tau(j, 6 + i) + friction(j, i) + xi.armature[i] * d.qdd(j, i);
+      const double k = xi.motor_constant[i], tau_o = xi.offset[i];
+      d.current(j, i) = load * d.qd(j, i) < 0.0 ? load / (k + xi.backdrive_excess[i]) - tau_o / k : (load - tau_o) / k;
+    }
   }
   return d;
 }
@@ -298,7 +303,7 @@ MotionData makeTrial(const RigidModel& model, const BaseParameters& base, const 
 // sample here (about 3 % of the rest samples), but 1 does not depend on that.
 IdentificationOptions options(RestRows rest_rows) {
   IdentificationOptions o;
-  o.w_phi = o.w_T = o.w_d = o.w_c = o.w_s = o.w_o = o.w_a = 1e-12;
+  o.w_phi = o.w_T = o.w_d = o.w_c = o.w_s = o.w_o = o.w_a = o.w_g = 1e-12;
   o.rest_rows = rest_rows;
   o.static_quantile = 1.0;
   return o;
@@ -313,14 +318,21 @@ struct Case {
   RobotIdentification excluded, sign_rule;
 };
 
-Case makeCase(int still_joint) {
+// `eta_f`, `eta_b`: every joint's gear efficiency, driving and backdriven
+// (JointActuation), in the truth only.
+Case makeCase(int still_joint, double eta_f = 1.0, double eta_b = 1.0) {
   Case c;
-  c.truth_model = makeRigidModel(treeRobot());
+  RobotDescription truth = treeRobot();
+  for (RobotJoint& j : truth.joints) {
+    j.actuation.gear_efficiency = eta_f;
+    j.actuation.backdrive_efficiency = eta_b;
+  }
+  c.truth_model = makeRigidModel(truth);
   const RobotDescription apriori = aprioriRobot();
   c.apriori_model = makeRigidModel(apriori);
   c.base = computeBaseParameters(c.apriori_model);  // geometry only: the same for both models
   c.phi = c.base.fromStandard(standardParameters(c.truth_model));
-  c.xi = jointParameters(c.truth_model, treeRobot());
+  c.xi = jointParameters(c.truth_model, truth);
   c.xi_apriori = jointParameters(c.apriori_model, apriori);
   for (int k = 0; k < kTrials; ++k) {
     c.trials.push_back(makeTrial(c.truth_model, c.base, c.phi, c.xi, still_joint, 11u + 7u * k));
@@ -424,6 +436,61 @@ TEST(IdentifyRobot, ArmatureHeldAtItsAprioriValueOrIgnored) {
   const Errors e_ignored = errorsOf(c, ignored, kAllJoints);
   print("armature ignored", e_ignored);
   EXPECT_GT(std::max(e_ignored.phi, e_ignored.k_T), 1e-3);
+}
+
+// A harmonic drive's losses (eta_f = 0.8 driving, eta_b = 0.7 backdriven)
+// in the truth. With the gear's column (Gear::Fit) every parameter comes
+// back as the identification defines it: k_T = eta_f k, τ_o scaled alike,
+// Δk_b = k (1 / eta_b − eta_f), so k_T / (k_T + Δk_b) = eta_f eta_b.
+// With ideal gears (the default) the same data leave k_T and φ wrong.
+TEST(IdentifyRobot, GearLossRecoveredWhenFitted) {
+  const Case c = makeCase(-1, 0.8, 0.7);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_NEAR(c.xi.motor_constant[i] / (c.xi.motor_constant[i] + c.xi.backdrive_excess[i]), 0.8 * 0.7, 1e-12);
+  }
+  IdentificationOptions o = options(RestRows::Excluded);
+  o.gear = IdentificationOptions::Gear::Fit;
+  o.gear_rounds = 30;  // exact data: the stds are rounding, so this settles to it
+  const RobotIdentification fitted = identifyRobot(c.apriori_model, c.base, c.xi_apriori, c.trials, o);
+  const Errors e = errorsOf(c, fitted, kAllJoints);
+  print("gear fitted", e);
+  // A joint whose load never opposes its rate (the light wrist: friction
+  // is all it meets) is never backdriven: its Δk_b has no rows.
+  double worst = 0.0;
+  int never_backdriven = 0;
+  for (int i = 0; i < 5; ++i) {
+    bool backdriven = false;
+    for (const MotionData& d : c.trials) {
+      for (int t = 0; t < d.numSamples(); ++t) {
+        const double motor = c.xi.motor_constant[i] * d.current(t, i) + c.xi.offset[i];
+        backdriven = backdriven || (motor * d.qd(t, i) < 0.0 && std::abs(d.qd(t, i)) > 0.1);
+      }
+    }
+    if (!backdriven) {
+      ++never_backdriven;
+      EXPECT_FALSE(std::isfinite(fitted.xi_relative_std.backdrive_excess[i]));
+      continue;
+    }
+    worst = std::max(worst, relativeError(fitted.xi.backdrive_excess[i], c.xi.backdrive_excess[i]));
+    EXPECT_TRUE(std::isfinite(fitted.xi_relative_std.backdrive_excess[i]));
+  }
+  std::printf("[measured] gear fitted: Delta k_b %.3g (rel), %d of 5 joints never backdriven\n", worst,
+              never_backdriven);
+  ASSERT_LE(never_backdriven, 1);
+  EXPECT_LT(e.phi, 1e-6);
+  EXPECT_LT(e.k_T, 1e-6);
+  EXPECT_LT(e.k_d, 1e-6);
+  EXPECT_LT(e.tau_c, 1e-6);
+  EXPECT_LT(e.armature, 1e-6);
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_EQ(fitted.unexcited_columns, never_backdriven);
+  const RobotIdentification ideal = identifyRobot(c.apriori_model, c.base, c.xi_apriori, c.trials,
+                                                  options(RestRows::Excluded));
+  const Errors e_ideal = errorsOf(c, ideal, kAllJoints);
+  print("gear ideal", e_ideal);
+  EXPECT_GT(std::max(e_ideal.phi, e_ideal.k_T), 1e-2);
+  EXPECT_EQ(ideal.xi.backdrive_excess.cwiseAbs().maxCoeff(), 0.0);
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(std::isnan(ideal.xi_relative_std.backdrive_excess[i]));
 }
 
 // --threads reaches the identification (issue 15) and changes nothing in the

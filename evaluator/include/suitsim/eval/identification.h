@@ -7,15 +7,26 @@
 //   joint rows  Y_j φ + Z ξ     = F_j                      (A(11) lower)
 // φ: base parameters (base_parameters.h); F = Σ_k J_kᵀ F_k^ext, the force
 // sensors' wrenches mapped to generalised forces, A(10);
-// ξ = [k_T; k_d; τ_c; τ_s^max; τ_o; I_a] (6 blocks of num_joints), and row
-// i of Z, A(12) with our signs (friction opposes motion, τ = k_T u + τ_o)
-// and the armature I_a (the rotor's inertia through its gear, which takes
-// I_a θ̈ of the motor's torque; the standard extra column of robot
-// identification, not in A(12)):
-//   [ −u_i,  θ̇_i,  sgn θ̇_i (moving),  s_i (stopped),  −1,  θ̈_i ]
+// ξ = [k_T; k_d; τ_c; τ_s^max; τ_o; I_a; Δk_b] (7 blocks of num_joints),
+// and row i of Z, A(12) with our signs (friction opposes motion, τ = k_T u
+// + τ_o), the armature I_a (the rotor's inertia through its gear, which
+// takes I_a θ̈ of the motor's torque; the standard extra column of robot
+// identification, not in A(12)) and the gear's loss Δk_b (below):
+//   [ −u_i,  θ̇_i,  sgn θ̇_i (moving),  s_i (stopped),  −1,  θ̈_i,  −b_i (u_i + τ_o/k_T) ]
 // where "moving" is |θ̇_i| > stop_velocity and, for a stopped joint, s_i is
 // the sign rule A(8)-(9): the sign of k_T u + τ_o − Y_j φ + F_j evaluated
 // with the a-priori parameters (the residual the static friction must hold).
+//
+// The gear's loss (not in A(12)). A gear that loses a share of the torque
+// it passes gives the link eta_f (k u + τ_o) while the motor drives (its
+// torque and the rate alike in sign) and (k u + τ_o) / eta_b while the link
+// drives the motor: a loss proportional to the load, mu |τ| sgn θ̇, the
+// usual model. The load is measured here (the current), so the term is
+// linear: the link sees k_T = eta_f k per ampere while driven by the motor
+// and k_T + Δk_b = k / eta_b while backdriven, b_i = 1 then and 0 else,
+// taken from the sign of (k_T u + τ_o) θ̇ with the reference parameters.
+// Only the product eta_f eta_b = k_T / (k_T + Δk_b) is identifiable from
+// currents; the effective k_T is what the evaluation needs.
 //
 // Estimation: weighted least squares A(13)-(14), regularised toward the
 // a-priori values A(15) with weights normalised as A(16)-(20), solved by
@@ -81,8 +92,8 @@ struct MotionData {
 MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
                            const ConditioningOptions& options = {});
 
-/// Blocks of ξ: k_T, k_d, τ_c, τ_s^max, τ_o, I_a.
-constexpr int kXi = 6;
+/// Blocks of ξ: k_T, k_d, τ_c, τ_s^max, τ_o, I_a, Δk_b.
+constexpr int kXi = 7;
 
 /// The joint parameters ξ, one entry per movable joint (model order).
 struct JointParameters {
@@ -92,7 +103,10 @@ struct JointParameters {
   Eigen::VectorXd static_max;      ///< τ_s^max (N m)
   Eigen::VectorXd offset;          ///< τ_o (N m)
   Eigen::VectorXd armature;        ///< I_a, reflected rotor inertia (kg m²)
-  /// Stacked [k_T; k_d; τ_c; τ_s; τ_o; I_a] (kXi num_joints).
+  /// Δk_b: what the link feels per ampere beyond k_T while it drives the
+  /// motor (N m / A); 0 for an ideal gear (see the header's note).
+  Eigen::VectorXd backdrive_excess;
+  /// Stacked [k_T; k_d; τ_c; τ_s; τ_o; I_a; Δk_b] (kXi num_joints).
   Eigen::VectorXd stacked() const;
   static JointParameters fromStacked(const Eigen::VectorXd& xi);
 };
@@ -111,7 +125,7 @@ struct IdentificationOptions {
   /// at 1e-7 still 1-3 % for leg and shoulder inertia combinations that
   /// double support barely moves. 1e-8 to 1e-10 give the same validation
   /// RMSE with the default noise.
-  double w_phi = 1e-8, w_T = 1e-8, w_d = 1e-8, w_c = 1e-8, w_s = 1e-8, w_o = 1e-8, w_a = 1e-8;
+  double w_phi = 1e-8, w_T = 1e-8, w_d = 1e-8, w_c = 1e-8, w_s = 1e-8, w_o = 1e-8, w_a = 1e-8, w_g = 1e-8;
   /// The rotors' armature I_a:
   ///  - Fit (default): one column θ̈_i per joint, fitted with the rest;
   ///  - Known: the a-priori values taken as known (I_a θ̈ moved to the
@@ -121,6 +135,19 @@ struct IdentificationOptions {
   enum class Armature { Fit, Known, Ignored };
   Armature armature = Armature::Fit;
   bool fitArmature() const { return armature == Armature::Fit; }
+  /// The gears' load-proportional loss (the header's note):
+  ///  - Ideal: k_T alone, Δk_b held at the a-priori value (an ideal gear: 0);
+  ///  - Fit: Δk_b fitted per joint, one more column each.
+  enum class Gear { Ideal, Fit };
+  Gear gear = Gear::Ideal;
+  bool fitGear() const { return gear == Gear::Fit; }
+  /// Gear::Fit: at most this many more rounds that take the gear's column
+  /// from the last estimate instead of the a-priori values; they stop
+  /// early when no row changed sides and no parameter moved by more than
+  /// gear_tolerance of its own standard deviation (identification.cpp says
+  /// why one round is the default).
+  int gear_rounds = 1;
+  double gear_tolerance = 0.05;
   /// Rounds of the static-friction sign rule: 1 takes the signs from the
   /// a-priori model as A(9) does; each further round from the last estimate.
   /// Used only with `rest_rows = RestRows::SignRule`.
@@ -171,6 +198,7 @@ struct RobotIdentification {
   double total_mass_apriori = 0.0;
   int num_samples = 0;
   Eigen::VectorXd row_rms;           ///< (nv) rms residual per equation with the final weights
+  int gear_rounds = 0;               ///< Gear::Fit: rounds after the first solve (IdentificationOptions)
 };
 
 /// Total mass (kg) from base parameters: the vertical force a unit vertical
@@ -205,7 +233,8 @@ std::vector<Eigen::MatrixXd> inverseDynamics(const RigidModel& model, const Base
                                              const std::vector<Eigen::VectorXd>& phis, const MotionData& motion,
                                              int threads = 0);
 
-/// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o − I_a θ̈ − τ_f,
+/// Torque the actuators deliver to the links, A(6)-(7): k_T u + τ_o
+/// + b Δk_b (u + τ_o / k_T) − I_a θ̈ − τ_f (b: backdriven, the header's note),
 /// (N x num_joints). A stopped joint's static friction takes the sign of
 /// what it must hold, A(8)-(9), from `inverse_dynamics` (inverseDynamics of
 /// the same motion) and the contact forces.

@@ -58,6 +58,9 @@ bool parseRestRows(const std::string& text, IdentificationOptions::RestRows* row
 /// "fit", "known" or "ignored" (IdentificationOptions::Armature); false otherwise.
 bool parseArmature(const std::string& text, IdentificationOptions::Armature* armature);
 const char* armatureName(IdentificationOptions::Armature armature);
+/// "ideal" or "fit" (IdentificationOptions::Gear); false otherwise.
+bool parseGear(const std::string& text, IdentificationOptions::Gear* gear);
+const char* gearName(IdentificationOptions::Gear gear);
 
 /// Path of a trial's sensor stream under `streams_dir`.
 std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const TrialInfo& trial);
