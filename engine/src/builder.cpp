@@ -212,6 +212,17 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   if (!(j.gear_transition_velocity > 0.0) || !std::isfinite(j.gear_transition_velocity)) {
     throw ModelError(label + ": gear transition velocity must be finite and > 0");
   }
+  if (j.km != 0.0) {
+    if (!(j.km > 0.0) || !std::isfinite(j.km) || !(j.thermal_resistance > 0.0) ||
+        !std::isfinite(j.thermal_resistance) || !(j.thermal_time_constant > 0.0) ||
+        !std::isfinite(j.thermal_time_constant)) {
+      throw ModelError(label + ": motor heating needs km, thermal resistance and time constant finite and > 0");
+    }
+    if (!std::isfinite(j.magnet_coefficient) || !std::isfinite(j.initial_winding_rise) ||
+        !(1.0 + j.magnet_coefficient * j.initial_winding_rise > 0.0)) {
+      throw ModelError(label + ": magnet coefficient and initial winding rise must be finite, and k_T stay > 0");
+    }
+  }
   if (!(spec.lower <= spec.upper)) throw ModelError(label + ": lower limit above upper limit");
   if (!std::isfinite(spec.initial_angle)) throw ModelError(label + ": initial angle must be finite");
   for (int b : {spec.parent_body, spec.child_body}) {
@@ -457,6 +468,11 @@ Model ModelBuilder::build() const {
     m.hinge_gear_efficiency.push_back(h.actuation.gear_efficiency);
     m.hinge_backdrive_efficiency.push_back(h.actuation.backdrive_efficiency);
     m.hinge_gear_transition.push_back(h.actuation.gear_transition_velocity);
+    m.hinge_km.push_back(h.actuation.km);
+    m.hinge_thermal_resistance.push_back(h.actuation.thermal_resistance);
+    m.hinge_thermal_time_constant.push_back(h.actuation.thermal_time_constant);
+    m.hinge_magnet_coefficient.push_back(h.actuation.km > 0.0 ? h.actuation.magnet_coefficient : 0.0);
+    m.hinge_initial_winding_rise.push_back(h.actuation.km > 0.0 ? h.actuation.initial_winding_rise : 0.0);
     m.hinge_lower.push_back(h.lower);
     m.hinge_upper.push_back(h.upper);
     m.hinge_initial_angle.push_back(h.initial_angle);

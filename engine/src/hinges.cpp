@@ -164,6 +164,7 @@
 #include "block_kernels.h"
 #include "forces.h"
 #include "hinge_friction.h"
+#include "motor_heating.h"
 #include "hinge_geometry.h"
 #include "hinge_math.h"
 #include "rigid_bodies.h"
@@ -401,7 +402,7 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
 
   // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
   // viscous friction always; Coulomb friction here only while slipping.
-  const double motor = model.hinge_motor_constant[h] * state.hinge_current[h] + model.hinge_torque_offset[h];
+  const double motor = motorTorque(model, state, h);  // the windings' heating: motor_heating.h
   // A follower is held at rest through its leader's stick row (see the note).
   const bool held = sticking || (follows >= 0 && state.hinge_sticking[model.coupling_leader[follows]] != 0 &&
                                  hasFriction(model, model.coupling_leader[follows]));

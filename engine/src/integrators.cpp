@@ -1,4 +1,5 @@
 #include "forces.h"
+#include "motor_heating.h"
 #include "solver_workspace.h"
 
 namespace suitsim {
@@ -54,6 +55,7 @@ void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double d
   axpy(n, dt, s.velocity, s.position, ws.num_threads);  // uses the new velocity: symplectic
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
+  detail::updateWindings(model, s, dt);
   s.acceleration_cache.filled = false;
 }
 
@@ -72,6 +74,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
   detail::updateContactAnchors(model, s, half);
   detail::updateHingeFriction(model, s, half, ws);
+  detail::updateWindings(model, s, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
@@ -104,6 +107,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   axpy(n, dt / 6.0, ws.solver->sum_dv, s.velocity, t);
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
+  detail::updateWindings(model, s, dt);
   s.acceleration_cache.filled = false;
 }
 

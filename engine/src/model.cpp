@@ -65,6 +65,7 @@ State makeState(const Model& model) {
   s.hinge_sticking.assign(nh, 0);
   s.hinge_stick_angle.assign(nh, 0.0);
   s.hinge_previous_velocity.assign(nh, 0.0);
+  s.hinge_winding_rise = model.hinge_initial_winding_rise;
   s.hinge_angle.assign(nh, 0.0);
   // The tracked angle starts from the pose the model was built in; a hinge
   // with friction that starts at rest starts stuck where it is.

@@ -6,6 +6,7 @@
 #include "suitsim/articulated.h"
 #include "suitsim/step.h"
 #include "bands.h"
+#include "motor_heating.h"
 
 namespace suitsim {
 
@@ -133,7 +134,7 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
       case Kind::kJointVelocity: *row++ = jointVelocity(m, state, c.index); break;
       case Kind::kJointCurrent: *row++ = state.hinge_current[c.index]; break;
       case Kind::kMotorTorque:
-        *row++ = m.hinge_motor_constant[c.index] * state.hinge_current[c.index] + m.hinge_torque_offset[c.index];
+        *row++ = detail::motorTorque(m, state, c.index);
         break;
       case Kind::kFrictionTorque: *row++ = ws ? ws->hinge_friction_torque[c.index] : 0.0; break;
       case Kind::kGroundForce: {

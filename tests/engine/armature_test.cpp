@@ -201,6 +201,70 @@ TEST(GearEfficiency, DrivingPassesEtaFAndBackdrivingOneOverEtaB) {
 }
 
 // A <mimic> follower has no rotor of its own: the builder refuses one.
+// A winding that heats (JointActuation::km, motor_heating.cpp) under a
+// constant current: C dT' = P0 (1 + alpha_Cu dT) - dT / R_th, linear in dT,
+// so dT = A e^{bt} + B, and the link turns under k_T (1 + alpha dT) u:
+// theta = (k_T u / I) [t^2/2 + alpha (A (e^{bt} - 1 - bt) / b^2 + B t^2/2)].
+TEST(MotorHeating, WindingRiseAndTorqueFollowTheFirstOrderThermalModel) {
+  JointActuation a;
+  a.km = 2.0;                  // N m / sqrt(W)
+  a.thermal_resistance = 10.0;  // K/W
+  a.thermal_time_constant = 0.5;
+  a.magnet_coefficient = -0.02;  // exaggerated so that the torque's fall shows
+  a.initial_winding_rise = 5.0;
+  const Arm arm = armWith(a);
+  State state = makeState(arm.model);
+  Workspace ws(arm.model);
+  const double u = 3.0;  // A, k_T = 1
+  state.hinge_current[arm.hinge] = u;
+  const double p0 = u * u / (a.km * a.km), capacity = a.thermal_time_constant / a.thermal_resistance;
+  const double ra = p0 / capacity, rb = (p0 * 0.00393 - 1.0 / a.thermal_resistance) / capacity;
+  const double B = -ra / rb, A = a.initial_winding_rise - B;
+  const double dt = 1e-4, start = jointAngle(arm.model, state, arm.hinge);
+  double worst_rise = 0.0, worst_angle = 0.0;
+  for (int k = 1; k <= 10000; ++k) {
+    step(arm.model, state, ws, Integrator::kRk4, dt);
+    const double t = k * dt;
+    const double rise = A * std::exp(rb * t) + B;
+    worst_rise = std::max(worst_rise, std::abs(state.hinge_winding_rise[arm.hinge] - rise));
+    const double twice = A * (std::exp(rb * t) - 1.0 - rb * t) / (rb * rb) + B * t * t / 2.0;
+    const double angle = u / kLinkInertia * (t * t / 2.0 + a.magnet_coefficient * twice);
+    worst_angle = std::max(worst_angle, std::abs(jointAngle(arm.model, state, arm.hinge) - start - angle));
+  }
+  const double turned = jointAngle(arm.model, state, arm.hinge) - start;
+  const double cold = 0.5 * u / kLinkInertia;  // what a constant k_T would have turned in 1 s
+  std::printf("[measured] heating: rise %.4f K after 1 s (error %.3g K), angle %.5f rad vs %.5f cold (error %.3g rad)\n",
+              state.hinge_winding_rise[arm.hinge], worst_rise, turned, cold, worst_angle);
+  EXPECT_LT(worst_rise, 1e-9);
+  // The torque uses the rise at the step's start: an O(dt) lag.
+  EXPECT_LT(worst_angle, 1e-4);
+  EXPECT_LT(turned, 0.8 * cold);  // the heating took more than a fifth of the torque
+  // A cold, idle winding stays at ambient; one without current cools.
+  state.hinge_current[arm.hinge] = 0.0;
+  const double hot = state.hinge_winding_rise[arm.hinge];
+  for (int k = 0; k < 5000; ++k) step(arm.model, state, ws, Integrator::kRk4, dt);
+  EXPECT_NEAR(state.hinge_winding_rise[arm.hinge], hot * std::exp(-0.5 / a.thermal_time_constant), 1e-9 * hot);
+}
+
+TEST(MotorHeating, BadParametersAreRefused) {
+  JointActuation a;
+  a.km = 2.0;
+  a.thermal_resistance = 0.0;
+  a.thermal_time_constant = 1.0;
+  try {
+    armWith(a);
+    ADD_FAILURE() << "accepted a heating winding without thermal resistance";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("motor heating needs km, thermal resistance and time constant"),
+              std::string::npos)
+        << e.what();
+  }
+  a.thermal_resistance = 1.0;
+  a.magnet_coefficient = -0.01;
+  a.initial_winding_rise = 200.0;  // k_T would be negative
+  EXPECT_THROW(armWith(a), ModelError);
+}
+
 TEST(Armature, FollowerWithArmatureIsRefused) {
   RobotDescription robot = testing::doublePendulum();
   robot.joints[1].actuation.armature = 0.1;

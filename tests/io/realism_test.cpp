@@ -114,6 +114,72 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><gear efficiency="0.8"/></realism>)", "missing required attribute 'backdrive_efficiency'");
   fails(R"(<realism><gear efficiency="0.8" backdrive_efficiency="0.7" transition_velocity="0"/></realism>)",
         "'transition_velocity'");
+  fails(R"(<realism><motor_heating time_constant="30" magnet_coefficient="-0.0012"/></realism>)",
+        "missing required attribute 'rise_at_effort'");
+  fails(R"(<realism><motor_heating rise_at_effort="300" time_constant="30" magnet_coefficient="-0.0012"/></realism>)",
+        "runs the winding away");
+  fails(R"(<realism><motor_heating rise_at_effort="80" time_constant="0" magnet_coefficient="-0.0012"/></realism>)",
+        "'time_constant'");
+  fails(R"(<realism><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.5"/></realism>)",
+        "'magnet_coefficient'");
+  fails(R"(<realism><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.0012" initial_rise="-1"/></realism>)",
+        "'initial_rise'");
+}
+
+// A joint without an effort limit cannot have its winding's heating
+// derived: the scene is refused at the robot, naming the joint.
+TEST(Realism, MotorHeatingNeedsEveryJointsEffortLimit) {
+  const fs::path path = fs::path(::testing::TempDir()) / "no_effort.xml";
+  std::ofstream(path) << R"(<scene name="no_effort">
+  <realism><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.0012"/></realism>
+  <simulation integrator="velocity_verlet" dt="1e-4" duration="0.1"/>
+  <robot name="arm" base="fixed">
+    <link name="base"/>
+    <link name="upper" mass="1.2" com="0 0 -0.15" inertia="0.01 0.011 0.002 0 0 0"/>
+    <joint name="shoulder" type="revolute" parent="base" child="upper" axis="0 1 0" lower="-2" upper="2"/>
+  </robot>
+</scene>
+)";
+  try {
+    loadScene(path.string());
+    ADD_FAILURE() << "accepted a joint without effort limit";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_effort.xml:4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("joint 'shoulder' has none"), std::string::npos) << e.what();
+  }
+}
+
+// <motor_heating> gives every motorised joint of the truth a winding whose
+// steady rise at its effort limit is rise_at_effort (km = effort sqrt(R_th
+// / rise), R_th = 1 K/W), starting each trial at its own rise below
+// initial_rise; the a-priori set has none.
+TEST(Realism, MotorHeatingReachesTheTruthWithItsOwnStartPerTrial) {
+  const std::string path = protocolWith(
+      R"(<realism seed="5"><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.0012" initial_rise="40"/></realism>)",
+      "heating");
+  const suitsim::io::Scene a = loadScene(path, "bend_normal"), b = loadScene(path, "twist_normal");
+  ASSERT_TRUE(a.realism.any());
+  int differ = 0, heated = 0;
+  for (std::size_t j = 0; j < a.robot->truth.joints.size(); ++j) {
+    const int h = a.robot->compiled.joint_hinge[j];
+    if (h < 0) continue;
+    ++heated;
+    const suitsim::RobotJoint& joint = a.robot->truth.joints[j];
+    ASSERT_TRUE(std::isfinite(joint.effort_limit)) << joint.name;
+    const double km = a.model.hinge_km[h];
+    // Holding the effort limit, the steady rise is effort^2 R_th / km^2.
+    EXPECT_NEAR(joint.effort_limit * joint.effort_limit * a.model.hinge_thermal_resistance[h] / (km * km), 80.0, 1e-9);
+    EXPECT_EQ(a.model.hinge_thermal_time_constant[h], 30.0);
+    EXPECT_EQ(a.model.hinge_magnet_coefficient[h], -0.0012);
+    EXPECT_GE(a.model.hinge_initial_winding_rise[h], 0.0);
+    EXPECT_LE(a.model.hinge_initial_winding_rise[h], 40.0);
+    differ += a.model.hinge_initial_winding_rise[h] != b.model.hinge_initial_winding_rise[h] ? 1 : 0;
+  }
+  EXPECT_EQ(heated, a.model.num_hinges);
+  EXPECT_EQ(differ, heated);  // each trial starts from its own draw
+  const suitsim::io::Scene again = loadScene(path, "bend_normal");
+  EXPECT_EQ(again.model.hinge_initial_winding_rise, a.model.hinge_initial_winding_rise);  // reproducible
+  for (const suitsim::RobotJoint& j : a.robot->apriori.joints) EXPECT_EQ(j.actuation.km, 0.0) << j.name;
 }
 
 // The gear trains of the truth lose what <gear> says; the a-priori set the

@@ -140,6 +140,12 @@ struct Model {
   std::vector<double> hinge_gear_efficiency;     ///< motor driving the link, (0, 1], (num_hinges)
   std::vector<double> hinge_backdrive_efficiency;  ///< link driving the motor, (0, 1], (num_hinges)
   std::vector<double> hinge_gear_transition;     ///< speed over which the two blend (rad/s), (num_hinges)
+  // The windings' heating (JointActuation::km; motor_heating.cpp), (num_hinges) each.
+  std::vector<double> hinge_km;                     ///< motor constant at the joint (N m/sqrt(W)), 0 = no heating
+  std::vector<double> hinge_thermal_resistance;     ///< winding to ambient (K/W)
+  std::vector<double> hinge_thermal_time_constant;  ///< (s)
+  std::vector<double> hinge_magnet_coefficient;     ///< k_T's change per kelvin (1/K)
+  std::vector<double> hinge_initial_winding_rise;   ///< (K)
   std::vector<double> hinge_lower;              ///< lower limit (rad), (num_hinges)
   std::vector<double> hinge_upper;              ///< upper limit (rad), (num_hinges)
   /// Angle in the built pose (rad): where State::hinge_angle starts (the

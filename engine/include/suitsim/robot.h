@@ -58,6 +58,18 @@ struct JointActuation {
   double gear_efficiency = 1.0;
   double backdrive_efficiency = 1.0;
   double gear_transition_velocity = 0.01;  ///< (rad/s)
+  /// The windings' heating (docs/realism.md): the motor's torque per ampere
+  /// falls as its magnets warm, k_T (1 + magnet_coefficient dT), dT the
+  /// winding's rise above the temperature k_T was rated at. The copper
+  /// loss heats it: P = (k_T u)^2 / km^2 (1 + alpha_Cu dT), km the motor
+  /// constant seen at the joint (N m / sqrt(W)); it cools through
+  /// thermal_resistance (K/W) with time constant thermal_time_constant (s).
+  /// km = 0: no heating, k_T constant.
+  double km = 0.0;
+  double thermal_resistance = 0.0;
+  double thermal_time_constant = 0.0;
+  double magnet_coefficient = 0.0;    ///< (1/K), about -0.0012 for NdFeB magnets
+  double initial_winding_rise = 0.0;  ///< dT at the start (K)
 };
 
 /// URDF <mimic>: the joint's angle follows another joint's,

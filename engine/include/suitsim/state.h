@@ -24,7 +24,7 @@ struct AccelerationCache {
   std::vector<std::uint8_t> anchor_active, contact_sliding;
   std::vector<double> hinge_current;
   std::vector<std::uint8_t> hinge_sticking;
-  std::vector<double> hinge_stick_angle, hinge_angle, hinge_previous_velocity;
+  std::vector<double> hinge_stick_angle, hinge_angle, hinge_previous_velocity, hinge_winding_rise;
 };
 }  // namespace detail
 
@@ -52,6 +52,9 @@ struct State {
   /// the end of every step, (num_hinges).
   std::vector<double> hinge_angle;
   std::vector<double> hinge_previous_velocity;  ///< joint rate at the end of the last step (rad/s), (num_hinges)
+  /// The motor winding's temperature rise (K) where the joint's motor heats
+  /// (Model::hinge_km > 0), updated at the end of every step, (num_hinges).
+  std::vector<double> hinge_winding_rise;
 
   /// Velocity Verlet's acceleration and what it was computed from; read it
   /// through cachedAcceleration(), never directly.

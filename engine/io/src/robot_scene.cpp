@@ -687,6 +687,27 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     joint.actuation.backdrive_efficiency = realism.backdrive_efficiency;
     joint.actuation.gear_transition_velocity = realism.gear_transition_velocity;
   }
+  // The windings' heating (docs/realism.md): km from the rise the winding
+  // would reach holding the joint's effort limit, R_th = 1 K/W; the rise at
+  // the trial's start drawn per trial and joint.
+  if (realism.heating_rise_at_effort > 0.0) {
+    for (RobotJoint& joint : robot.joints) {
+      if (!joint.mimic.joint.empty() || joint.type == JointType::kFixed) continue;  // no motor of its own
+      if (!std::isfinite(joint.effort_limit)) {
+        r.fail("<realism><motor_heating> needs every motorised joint's effort limit; joint '" + joint.name +
+               "' has none (URDF <limit effort>)");
+      }
+      JointActuation& a = joint.actuation;
+      a.thermal_resistance = 1.0;
+      a.km = joint.effort_limit * std::sqrt(a.thermal_resistance / realism.heating_rise_at_effort);
+      a.thermal_time_constant = realism.heating_time_constant;
+      a.magnet_coefficient = realism.heating_magnet_coefficient;
+      std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(trial.name)),
+                        static_cast<std::uint64_t>(std::hash<std::string>{}(joint.name))};
+      std::mt19937_64 rng(seq);
+      a.initial_winding_rise = std::uniform_real_distribution<double>(0.0, realism.heating_initial_rise)(rng);
+    }
+  }
 
   // Compile the true robot into particles.
   try {

@@ -220,8 +220,13 @@ constexpr AttributeRule kViaPointsAttributes[] = {{"offset", ValueKind::kNumber,
 constexpr AttributeRule kGearAttributes[] = {{"efficiency", ValueKind::kNumber, true},
                                              {"backdrive_efficiency", ValueKind::kNumber, true},
                                              {"transition_velocity", ValueKind::kNumber, false}};
+constexpr AttributeRule kMotorHeatingAttributes[] = {{"rise_at_effort", ValueKind::kNumber, true},
+                                                     {"time_constant", ValueKind::kNumber, true},
+                                                     {"magnet_coefficient", ValueKind::kNumber, true},
+                                                     {"initial_rise", ValueKind::kNumber, false}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
-                                            {"gear", kGearAttributes, true, {}}};
+                                            {"gear", kGearAttributes, true, {}},
+                                            {"motor_heating", kMotorHeatingAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -824,6 +829,24 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     realism.backdrive_efficiency = efficiency("backdrive_efficiency");
     realism.gear_transition_velocity =
         gr.positive("transition_velocity", gr.number("transition_velocity", realism.gear_transition_velocity));
+  }
+  if (const XMLElement* h = e->FirstChildElement("motor_heating")) {
+    const ElementReader hr = readerFor(path, h, kRealismChildren[2]);
+    realism.heating_rise_at_effort = hr.positive("rise_at_effort", hr.number("rise_at_effort"));
+    // Past 1 / alpha_Cu the copper's loss grows faster than it can shed
+    // heat: the winding runs away at its effort limit (motor_heating.cpp).
+    if (!(realism.heating_rise_at_effort < 250.0)) {
+      hr.failAttribute("rise_at_effort", "must be below 250 K (beyond, copper's rising resistance runs the winding away)");
+    }
+    realism.heating_time_constant = hr.positive("time_constant", hr.number("time_constant"));
+    realism.heating_magnet_coefficient = hr.number("magnet_coefficient");
+    if (!(std::abs(realism.heating_magnet_coefficient) < 0.01)) {
+      hr.failAttribute("magnet_coefficient", "must lie within +-0.01 1/K (NdFeB magnets: about -0.0012)");
+    }
+    realism.heating_initial_rise = hr.nonNegative("initial_rise", hr.number("initial_rise", 0.0));
+    if (!(1.0 + realism.heating_magnet_coefficient * realism.heating_initial_rise > 0.5)) {
+      hr.failAttribute("initial_rise", "would take more than half of k_T at this magnet coefficient");
+    }
   }
   return realism;
 }

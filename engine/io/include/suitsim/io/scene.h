@@ -130,10 +130,22 @@ struct Realism {
   double gear_efficiency = 1.0;
   double backdrive_efficiency = 1.0;
   double gear_transition_velocity = 0.01;
+  /// The windings' heating (JointActuation::km), every motorised joint of
+  /// the truth: the steady rise a joint's winding would reach holding its
+  /// URDF effort limit (K; 0: off) sets its km, with R_th 1 K/W; the
+  /// winding's time constant (s); the magnets' k_T change per kelvin (1/K);
+  /// and the largest rise at a trial's start (K): each joint starts each
+  /// trial at a rise drawn uniformly below it (its history is unknown).
+  double heating_rise_at_effort = 0.0;
+  double heating_time_constant = 0.0;
+  double heating_magnet_coefficient = 0.0;
+  double heating_initial_rise = 0.0;
   /// Where it came from: "scene" (the scene's <realism> or none), "ideal"
   /// (every source off), or the path of a realism file.
   std::string source = "scene";
-  bool any() const { return via_point_offset > 0.0 || gear_efficiency < 1.0 || backdrive_efficiency < 1.0; }
+  bool any() const {
+    return via_point_offset > 0.0 || gear_efficiency < 1.0 || backdrive_efficiency < 1.0 || heating_rise_at_effort > 0.0;
+  }
 };
 
 /// A realism file: an XML file whose root is <realism>, with the children a
