@@ -150,6 +150,10 @@ Command addDesignMotionsCommand(CLI::App& suitsim) {
                 "add every motion CSV in DIR (time,<joint>,...) to the library");
   addNumberOption(*app, "--margin", "M", &opt->design.margin, {0.0, true, 0.0},
                   "the ZMP must stay M metres inside the support polygon (default: 0.4 of its inscribed radius)");
+  addNumberOption(*app, "--segment-min", "S", &opt->design.segment_min_s, {0.0, false, 0.0},
+                  "shortest segment between two keyframes (s; default: a 24th of a trial)");
+  addNumberOption(*app, "--segment-max", "S", &opt->design.segment_max_s, {0.0, false, 0.0},
+                  "longest segment between two keyframes (s; default: an 8th of a trial)");
   addWholeNumberOption(*app, "--iterations", "N", &opt->design.iterations, 1, 100,
                        "curriculum iterations, at most one per identification trial (default 2)");
   addThreadsOption(*app, &opt->design.threads,

@@ -120,6 +120,18 @@ Eigen::VectorXd equationScale(const eval::RobotIdentification& id, int base_dofs
   return s;
 }
 
+/// The base parameters the balance checks use: the identified value where
+/// the identification determines it (relative std below `trusted`), the
+/// a-priori one elsewhere. A poor first identification (short or weak
+/// motions) would otherwise put the ZMP anywhere.
+Eigen::VectorXd balanceParameters(const eval::RobotIdentification& id, double trusted) {
+  Eigen::VectorXd phi = id.phi_apriori;
+  for (Eigen::Index p = 0; p < phi.size(); ++p) {
+    if (std::isfinite(id.phi_relative_std(p)) && id.phi_relative_std(p) < trusted) phi(p) = id.phi(p);
+  }
+  return phi;
+}
+
 }  // namespace
 
 DesignResult designMotions(const DesignOptions& o) {
@@ -192,6 +204,8 @@ DesignResult designMotions(const DesignOptions& o) {
   GeneratorOptions gen = o.generator;
   gen.start_s = o.start_share * r.trial_duration;
   gen.end_s = (1.0 - o.end_share) * r.trial_duration;
+  gen.segment_min_s = o.segment_min_s > 0.0 ? o.segment_min_s : o.segment_min_share * r.trial_duration;
+  gen.segment_max_s = std::max(gen.segment_min_s, o.segment_max_s > 0.0 ? o.segment_max_s : o.segment_max_share * r.trial_duration);
   gen.com_margin = r.margin;
   r.speed_fraction = gen.speed_fraction;
 
@@ -209,7 +223,7 @@ DesignResult designMotions(const DesignOptions& o) {
   ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
   ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
   const SelfCollision collision(m, robot.stance.initial);
-  ao.balance_phi = id0.phi;
+  ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
   std::vector<CandidateMotion> scene_motions;
   {
     AssessmentOptions loose = ao;  // measured as they are, whatever their margins
@@ -237,7 +251,7 @@ DesignResult designMotions(const DesignOptions& o) {
   }
 
   // 1. The library, checked and measured.
-  gen.balance_phi = id0.phi;
+  gen.balance_phi = ao.balance_phi;
   r.library = generateCandidates(robot, gen, o.candidates, o.seed, threads);
   r.generated = static_cast<int>(r.library.size());
   r.from_files = static_cast<int>(from_files.size());

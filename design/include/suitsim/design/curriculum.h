@@ -5,8 +5,9 @@
 //  0. The scene's own identification trials are simulated and identified:
 //     the starting model's reliability, the residual scale of each equation
 //     (the row weights every excitation measure below uses, as the
-//     identification weighs its rows) and the calibration of the predicted
-//     relative stds (reliability.h).
+//     identification weighs its rows), and the model the balance checks use
+//     (Kang et al.: the ZMP is only as good as the model; identified base
+//     parameters where they are determined, a-priori ones elsewhere).
 //  1. The library: `candidates` generated motions (candidates.h) and every
 //     CSV of `motions_dir`, each checked and measured (assessment.h).
 //  2. Iteration 1 chooses greedily the motions that minimise the condition
@@ -42,12 +43,21 @@ struct DesignOptions {
   double margin_share = 0.4;
   int iterations = 2;         ///< curriculum iterations (at most one per trial of the budget)
   double target = 0.01;       ///< relative std a parameter counts as determined below
+  /// The balance checks take an identified base parameter when its relative
+  /// std is below this, the a-priori value otherwise.
+  double trusted_relative_std = 0.1;
   int threads = 0;            ///< OpenMP threads (0: one per core)
   std::filesystem::path work_dir;  ///< where the simulated trials go (the caller removes it)
   /// Candidate motions are generated over this share of a trial's duration
   /// (first keyframe after start_share of it, last before 1 - end_share).
   double start_share = 1.0 / 15.0, end_share = 0.05;
-  GeneratorOptions generator;  ///< its start_s, end_s and com_margin are set from the above
+  /// Segment durations are drawn in [segment_min_share, segment_max_share]
+  /// of a trial's duration (0.5 to 1.5 s in a 12 s trial).
+  double segment_min_share = 1.0 / 24.0, segment_max_share = 1.0 / 8.0;
+  double segment_min_s = 0.0, segment_max_s = 0.0;  ///< > 0: these durations (s) instead
+  /// Its start_s, end_s, segment_min_s, segment_max_s, com_margin and
+  /// balance_phi are set from the above and the scene.
+  GeneratorOptions generator;
   std::function<void(const std::string&)> log;  ///< progress lines (may be empty)
 };
 
