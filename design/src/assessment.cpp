@@ -26,6 +26,20 @@ eval::JointTrajectory candidateTrajectory(const DesignRobot& robot, const Candid
   };
 }
 
+double zmpMargin(const DesignRobot& robot, const Eigen::VectorXd& phi, eval::RigidData& data,
+                 const eval::Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a, Eigen::MatrixXd& Y,
+                 Eigen::MatrixXd& Yb, bool regressor_ready) {
+  Eigen::Vector2d zmp;
+  if (phi.size() == robot.base.numBase()) {
+    if (!regressor_ready) baseRegressor(robot, data, q, v, a, Y, Yb);
+    const Eigen::VectorXd wrench = Yb.topRows(6) * phi;
+    zmp = eval::zeroMomentPoint(q, wrench.head<3>(), wrench.segment<3>(3), robot.stance.ground);
+  } else {
+    zmp = eval::zeroMomentPoint(robot.model(), data, q, v, a, robot.stance.ground);
+  }
+  return eval::polygonMargin(robot.polygon, zmp);
+}
+
 Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collision, const CandidateMotion& candidate,
                            const AssessmentOptions& options) {
   Assessment out;
@@ -53,16 +67,8 @@ Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collis
       m, data, candidateTrajectory(robot, candidate), 0.0, candidate.duration(), options.balance_dt, robot.foot_pose.front(),
       [&](double t, const eval::Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
         const bool rows_now = k++ % every == 0;
-        const bool identified = options.balance_phi.size() == robot.base.numBase();
-        if (rows_now || identified) baseRegressor(robot, data, q, v, a, Y, Yb);
-        Eigen::Vector2d zmp;
-        if (identified) {
-          const Eigen::VectorXd wrench = Yb.topRows(6) * options.balance_phi;
-          zmp = eval::zeroMomentPoint(q, wrench.head<3>(), wrench.segment<3>(3), robot.stance.ground);
-        } else {
-          zmp = eval::zeroMomentPoint(m, data, q, v, a, robot.stance.ground);
-        }
-        const double margin = eval::polygonMargin(robot.polygon, zmp);
+        if (rows_now) baseRegressor(robot, data, q, v, a, Y, Yb);
+        const double margin = zmpMargin(robot, options.balance_phi, data, q, v, a, Y, Yb, rows_now);
         if (margin < out.zmp_margin) {
           out.zmp_margin = margin;
           out.zmp_time = t;
@@ -73,7 +79,7 @@ Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collis
           out.clearance = gap;
           collision_time = t;
         }
-        if (rows_now) rows.addSample(Yb, v);
+        if (rows_now) rows.addSample(Yb, v, a);
       });
   if (out.zmp_margin < options.zmp_margin) {
     std::snprintf(buf, sizeof buf, "balance: ZMP %.3g m inside the support polygon at t = %.2f s, less than the margin %.3g m",

@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 
+#include "suitsim/design/assessment.h"
 #include "suitsim/eval/inverse_kinematics.h"
 #include "suitsim/eval/kinematics.h"
 #include "suitsim/eval/regressor.h"
@@ -100,6 +101,29 @@ CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o,
   ik_options.max_iterations = 200;
   eval::Configuration last = robot.stance.initial;
 
+  // Whether the minimum-jerk segment from `from` to `to` keeps the ZMP
+  // margin, stretching `duration` up to `slowdowns` times by 1.3.
+  Eigen::MatrixXd Ys, Ybs;
+  auto slowEnough = [&](const Eigen::VectorXd& from, const Eigen::VectorXd& to, double& duration) {
+    std::vector<double> angles;
+    for (const Eigen::VectorXd* f : {&from, &to}) {
+      for (int j : joints) angles.push_back((*f)(j));
+    }
+    for (int slow = 0; slow <= o.slowdowns; ++slow, duration *= 1.3) {
+      CandidateMotion segment;
+      segment.reference = Motion::minimumJerk(joints, {0.0, duration}, angles);
+      double least = std::numeric_limits<double>::infinity();
+      eval::forEachFeetFlatSample(
+          m, data, candidateTrajectory(robot, segment), 0.0, duration, o.balance_dt, robot.foot_pose.front(),
+          [&](double, const eval::Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
+            least = std::min(least, zmpMargin(robot, o.balance_phi, data, q, v, a, Ys, Ybs));
+          });
+      if (least >= o.com_margin) return true;
+    }
+    duration /= 1.3;
+    return false;
+  };
+
   std::vector<Eigen::VectorXd> frames{initial};
   std::vector<double> times{o.start_s};
   for (;;) {
@@ -153,6 +177,9 @@ CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o,
     if (!found) target = frames.back();  // this keyframe holds the pose before
     double segment = s.uniform(o.segment_min_s, o.segment_max_s);
     segment = std::max(segment, shortestSegment(robot, joints, frames.back(), target, o.speed_fraction));
+    // The way there, slowed down until its ZMP keeps the margin; a way that
+    // does not even then is not taken.
+    if (found && !slowEnough(frames.back(), target, segment)) target = frames.back();
     const double back = std::max(o.segment_max_s, shortestSegment(robot, joints, target, initial, o.speed_fraction));
     if (times.back() + segment + back > o.end_s) break;
     times.push_back(times.back() + segment);
@@ -160,8 +187,9 @@ CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o,
   }
   // Back to the initial pose, the robot standing as it started.
   if (frames.size() > 1) {
-    times.push_back(times.back() +
-                    std::max(o.segment_max_s, shortestSegment(robot, joints, frames.back(), initial, o.speed_fraction)));
+    double back = std::max(o.segment_max_s, shortestSegment(robot, joints, frames.back(), initial, o.speed_fraction));
+    slowEnough(frames.back(), initial, back);
+    times.push_back(times.back() + back);
     frames.push_back(initial);
   }
 

@@ -224,13 +224,14 @@ DesignResult designMotions(const DesignOptions& o) {
   ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
   const SelfCollision collision(m, robot.stance.initial);
   ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
+  ao.excitation.torque_phi = ao.balance_phi;
   std::vector<CandidateMotion> scene_motions;
   {
     AssessmentOptions loose = ao;  // measured as they are, whatever their margins
     loose.zmp_margin = -std::numeric_limits<double>::infinity();
     loose.speed_fraction = std::numeric_limits<double>::infinity();
     loose.max_duration = 0.0;
-    Eigen::MatrixXd stacked = Eigen::MatrixXd::Zero(robot.base.numBase(), robot.base.numBase());
+    Eigen::MatrixXd stacked = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
     for (std::size_t k = 0; k < scene_ident.size(); ++k) {
       const io::Scene s = io::loadScene(o.scene, scene_ident[k]);
       scene_motions.push_back(candidateFromSetup(robot, s.robot.value(), scene_ident_motion[k]));
@@ -297,7 +298,7 @@ DesignResult designMotions(const DesignOptions& o) {
   int next_name = 1;  // trials are named design_1, design_2, ... in the order chosen (a fallen one leaves a gap)
   const fs::path streams = o.work_dir / "designed_trials";
   std::vector<DesignedTrial> designed;
-  Eigen::MatrixXd measured = Eigen::MatrixXd::Zero(robot.base.numBase(), robot.base.numBase());
+  Eigen::MatrixXd measured = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
   eval::RobotIdentification last = id0;
   int left = r.budget_trials;
   for (int it = 1; it <= num_iterations && left > 0; ++it) {

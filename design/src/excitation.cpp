@@ -2,6 +2,7 @@
 #include "suitsim/design/excitation.h"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 
 #include "suitsim/eval/least_squares.h"
@@ -13,9 +14,13 @@ namespace {
 constexpr int kBlockRows = 1024;  // rows gathered before each reduction
 }
 
+int excitationColumns(const DesignRobot& robot) {
+  return robot.base.numBase() + kJointColumns * robot.model().num_joints;
+}
+
 ExcitationRows::ExcitationRows(const DesignRobot& robot, const ExcitationOptions& options)
     : robot_(&robot), options_(options) {
-  const int p = robot.base.numBase();
+  const int p = excitationColumns(robot);
   block_.resize(kBlockRows, p);
   triangle_ = Eigen::MatrixXd::Zero(p, p);
 }
@@ -27,8 +32,10 @@ void baseRegressor(const DesignRobot& robot, eval::RigidData& data, const eval::
   for (int i = 0; i < robot.base.numBase(); ++i) Yb.col(i) = Y.col(robot.base.independent[static_cast<std::size_t>(i)]);
 }
 
-void ExcitationRows::addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v) {
+void ExcitationRows::addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
   const eval::RigidModel& m = robot_->model();
+  const int nb = robot_->base.numBase();
+  const bool torque = options_.torque_phi.size() == nb;
   for (int e = 0; e < m.nv; ++e) {
     if (e >= m.base_dofs) {
       const int j = e - m.base_dofs;
@@ -39,7 +46,22 @@ void ExcitationRows::addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd&
     const double scale = options_.equation_scale.size() == m.nv ? options_.equation_scale(e) : 1.0;
     if (!(scale > 0.0)) continue;
     if (used_ == kBlockRows) flush();
-    block_.row(used_++) = Yb.row(e) / scale;
+    auto row = block_.row(used_++);
+    row.setZero();
+    row.head(nb) = Yb.row(e);
+    if (e >= m.base_dofs) {
+      // A(12): the joint's own columns of ξ.
+      const int j = e - m.base_dofs;
+      const bool on_leg =
+          std::find(robot_->leg_joints.begin(), robot_->leg_joints.end(), j) != robot_->leg_joints.end();
+      const int c = nb + kJointColumns * j;
+      if (torque && !on_leg) row(c) = -Yb.row(e).dot(options_.torque_phi);
+      row(c + 1) = v(e);
+      row(c + 2) = v(e) > 0.0 ? 1.0 : -1.0;
+      row(c + 3) = -1.0;
+      row(c + 4) = a(e);
+    }
+    row /= scale;
   }
 }
 

@@ -15,7 +15,8 @@ ReliabilityModel calibrateReliability(const Eigen::MatrixXd& measured_triangle, 
   ReliabilityModel r;
   r.phi = phi;
   r.target = target;
-  const Eigen::VectorXd unit = eval::unitVariance(measured_triangle);
+  // The first columns are φ's (excitation.h); the rest are the joints'.
+  const Eigen::VectorXd unit = eval::unitVariance(measured_triangle).head(phi.size());
   r.calibration = Eigen::VectorXd::Constant(phi.size(), std::nan(""));
   std::vector<double> valid;
   for (Eigen::Index p = 0; p < phi.size(); ++p) {
@@ -37,7 +38,7 @@ ReliabilityModel calibrateReliability(const Eigen::MatrixXd& measured_triangle, 
 }
 
 Eigen::VectorXd predictRelativeStd(const ReliabilityModel& model, const Eigen::MatrixXd& triangle) {
-  const Eigen::VectorXd unit = eval::unitVariance(triangle);
+  const Eigen::VectorXd unit = eval::unitVariance(triangle).head(model.phi.size());
   Eigen::VectorXd out(unit.size());
   for (Eigen::Index p = 0; p < unit.size(); ++p) {
     const double scale = std::abs(model.phi(p));

@@ -34,11 +34,19 @@ struct Assessment {
   double zmp_margin = 0.0;           ///< smallest ZMP margin to the support polygon (m)
   double zmp_time = 0.0;             ///< when (s)
   double clearance = 0.0;            ///< smallest capsule gap (m)
-  Eigen::MatrixXd triangle;          ///< its excitation (num_base x num_base); empty when rejected
+  Eigen::MatrixXd triangle;          ///< its excitation (excitationColumns square); empty when rejected
 };
 
 Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collision, const CandidateMotion& candidate,
                            const AssessmentOptions& options);
+
+/// The ZMP's margin to the support polygon at a feet-flat sample (m): from
+/// the base rows Y_o φ when `phi` has num_base entries, from the model's own
+/// inverse dynamics otherwise. `Y`, `Yb`: baseRegressor's scratch and result
+/// (`regressor_ready`: Yb already holds this sample's). Runs on `data`.
+double zmpMargin(const DesignRobot& robot, const Eigen::VectorXd& phi, eval::RigidData& data,
+                 const eval::Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a, Eigen::MatrixXd& Y,
+                 Eigen::MatrixXd& Yb, bool regressor_ready = false);
 
 /// The feet-flat trajectory of a candidate: joints it does not move keep
 /// their initial angles.

@@ -20,8 +20,10 @@
 // to `tries` times, then skipped. Each segment lasts a random time in
 // [segment_min_s, segment_max_s], stretched so no joint's peak speed
 // (1.875 Δq / T for a minimum-jerk segment) exceeds `speed_fraction` of its
-// limit. The last keyframe brings the robot back to its initial pose over
-// at least segment_max_s.
+// limit, then slowed (by 1.3, up to `slowdowns` times) until its ZMP, on
+// the same model, keeps `com_margin`; a segment that does not is not taken.
+// The last keyframe brings the robot back to its initial pose over at least
+// segment_max_s.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +57,8 @@ struct GeneratorOptions {
   double amplitude_min = 0.15;  ///< share of the way from the initial angle to each limit
   double amplitude_max = 0.6;
   int tries = 8;                ///< draws of a keyframe before it is skipped
+  int slowdowns = 4;            ///< times a segment is slowed by 1.3 to keep the ZMP margin
+  double balance_dt = 0.02;     ///< the segments' ZMP sampled this often (s)
   double limit_padding = 0.05;  ///< share of each joint's range kept clear of the limits
   double height_drop = 0.08;    ///< root lowered by at most this share of the leg length
   double tilt = 0.12;           ///< root roll, pitch and yaw at most (rad), times the amplitude

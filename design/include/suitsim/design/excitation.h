@@ -1,9 +1,14 @@
-// How well motions excite the base parameters (Kang et al. 2023, (5) and
-// (11)): the stacked base-parameter regressor of the motions, as the
-// identification builds it (identification.h): base rows at every sample,
-// a joint's row only while it slides (RestRows::Excluded), each equation
-// divided by its residual scale, columns scaled to unit norm. The motions
-// are planned ones, sampled on the a-priori model with the feet flat
+// How well motions excite the parameters (Kang et al. 2023, (5) and (11)):
+// the stacked regressor of the motions, as the identification builds it
+// (identification.h): base rows at every sample, a joint's row only while
+// it slides (RestRows::Excluded), each equation divided by its residual
+// scale, columns scaled to unit norm. The columns are the base parameters
+// φ, then, per joint, those of ξ the identification fits beside them, A(12):
+// k_T (−u, the motor current: the joint torque Y_j φ / k_T, known for a
+// joint off the legs, where no contact force acts; left out on the legs,
+// whose torque the two feet share in a way the plan cannot know), k_d (θ̇),
+// τ_c (sgn θ̇), τ_o (−1) and the armature (θ̈). The motions are planned
+// ones, sampled on the a-priori model with the feet flat
 // (eval::forEachFeetFlatSample), so nothing needs simulating.
 //
 // A motion set is held as the triangle M of its stacked rows (MᵀM = AᵀA,
@@ -24,16 +29,24 @@ struct ExcitationOptions {
   /// its rows are divided; empty: 1 for all. The curriculum takes the
   /// identification's rms residuals (RobotIdentification::row_rms).
   Eigen::VectorXd equation_scale;
+  /// Base parameters the joint torques of the k_T column are computed with
+  /// (empty: the k_T columns are left out).
+  Eigen::VectorXd torque_phi;
 };
+
+/// Columns of the excitation regressor: num_base, then 5 per joint
+/// (k_T, k_d, τ_c, τ_o, armature of joint j at num_base + 5 j + k).
+int excitationColumns(const DesignRobot& robot);
+constexpr int kJointColumns = 5;
 
 /// Accumulates the regressor rows of feet-flat samples into a triangle.
 class ExcitationRows {
  public:
   ExcitationRows(const DesignRobot& robot, const ExcitationOptions& options);
-  /// Adds the rows of a sample with velocity `v` (nv) and base-parameter
-  /// regressor `Yb` (nv x num_base, baseRegressor).
-  void addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v);
-  /// The triangle of every row added (num_base x num_base).
+  /// Adds the rows of a sample with velocity `v` and acceleration `a` (nv)
+  /// and base-parameter regressor `Yb` (nv x num_base, baseRegressor).
+  void addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v, const Eigen::VectorXd& a);
+  /// The triangle of every row added (excitationColumns square).
   Eigen::MatrixXd triangle();
 
  private:

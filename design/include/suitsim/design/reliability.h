@@ -10,7 +10,8 @@
 // the friction columns estimated beside φ, the rows at 100 Hz against the
 // plan's 10 Hz. A planned set with unit variances u'_p then predicts
 // σ'_p / |φ_p| = sqrt(c_p u'_p) / |φ_p|. Parameters without a measured std
-// take the median ratio.
+// take the median ratio. Triangles may have columns after φ's (the joint
+// parameters, excitation.h): they shape φ's variances and are not predicted.
 #pragma once
 
 #include <Eigen/Core>
