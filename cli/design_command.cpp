@@ -145,7 +145,7 @@ Command addDesignMotionsCommand(CLI::App& suitsim) {
   addOutOption(*app, &opt->out, "where to write the scene, the motions and the report (created if needed)");
   addWholeNumberOption(*app, "--seed", "N", &opt->seed, 0, 2147483647, "seed of the generated motions (default 1)");
   addWholeNumberOption(*app, "--candidates", "N", &opt->design.candidates, 0, 100000,
-                       "generated candidate motions in the library (default 150)");
+                       "generated candidate motions in the library (default 300)");
   addTextOption(*app, "--motions", "DIR", &opt->design.motions_dir,
                 "add every motion CSV in DIR (time,<joint>,...) to the library");
   addNumberOption(*app, "--margin", "M", &opt->design.margin, {0.0, true, 0.0},

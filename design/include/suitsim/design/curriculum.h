@@ -37,7 +37,7 @@ namespace suitsim::design {
 struct DesignOptions {
   std::string scene;
   std::uint64_t seed = 1;
-  int candidates = 150;       ///< generated motions in the library
+  int candidates = 300;       ///< generated motions in the library
   std::string motions_dir;    ///< CSV motions added to the library (empty: none)
   double margin = -1.0;       ///< ZMP margin (m); negative: margin_share of the support polygon's inscribed radius
   double margin_share = 0.4;
