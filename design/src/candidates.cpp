@@ -161,7 +161,14 @@ CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o,
         ik.height = root_height - drop;
         eval::Configuration start = last;
         start.joints = target;  // the upper body's new pose moves the centre of mass
-        const eval::IkResult solved = eval::solveInverseKinematics(m, data, ik, start, ik_options);
+        eval::IkResult solved = eval::solveInverseKinematics(m, data, ik, start, ik_options);
+        if (!solved.converged) {
+          // Legs that cannot tilt the root every way (no ankle roll) may
+          // still lower it.
+          eval::IkProblem lower = ik;
+          lower.orientation_frame = -1;
+          solved = eval::solveInverseKinematics(m, data, lower, start, ik_options);
+        }
         if (solved.converged) {
           for (int j : robot.leg_joints) target(j) = solved.q.joints(j);
           solved_q = solved.q;

@@ -132,6 +132,28 @@ Eigen::VectorXd balanceParameters(const eval::RobotIdentification& id, double tr
   return phi;
 }
 
+/// The identified values and relative stds in the excitation regressor's
+/// column order (excitation.h): φ, then per joint k_T, k_d, τ_c, τ_o and
+/// the armature.
+void excitationValues(const eval::RobotIdentification& id, Eigen::VectorXd* values, Eigen::VectorXd* stds) {
+  const Eigen::Index nb = id.phi.size(), nj = id.xi.motor_constant.size();
+  values->resize(nb + kJointColumns * nj);
+  stds->resize(values->size());
+  values->head(nb) = id.phi;
+  stds->head(nb) = id.phi_relative_std;
+  const eval::JointParameters* sets[2] = {&id.xi, &id.xi_relative_std};
+  Eigen::VectorXd* outs[2] = {values, stds};
+  for (int k = 0; k < 2; ++k) {
+    const eval::JointParameters& x = *sets[k];
+    const Eigen::VectorXd* columns[kJointColumns] = {&x.motor_constant, &x.viscous, &x.coulomb, &x.offset, &x.armature};
+    for (Eigen::Index j = 0; j < nj; ++j) {
+      for (int c = 0; c < kJointColumns; ++c) {
+        (*outs[k])(nb + kJointColumns * j + c) = columns[c]->size() == nj ? (*columns[c])(j) : std::nan("");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 DesignResult designMotions(const DesignOptions& o) {
@@ -311,7 +333,9 @@ DesignResult designMotions(const DesignOptions& o) {
       info.criterion = "condition number";
     } else {
       info.criterion = "reliability";
-      reliability = calibrateReliability(measured, last.phi, last.phi_relative_std, o.target);
+      Eigen::VectorXd values, stds;
+      excitationValues(last, &values, &stds);
+      reliability = calibrateReliability(measured, values, stds, o.target);
     }
     const SelectionScore score = reliability ? SelectionScore([&](const Eigen::MatrixXd& t) {
       return reliabilityScore(*reliability, t);
@@ -366,7 +390,10 @@ DesignResult designMotions(const DesignOptions& o) {
     writeScene(scene_file, designScene(o.scene, designed, r.joint_names, KeepTrials::kNone));
     last = identifyOn(scene_file.string(), streams, threads, robot.base.numBase());
     info.planned = measureExcitation(measured);
-    if (reliability) info.predicted_determined = countBelow(predictRelativeStd(*reliability, measured), o.target);
+    if (reliability) {
+      info.predicted_determined =
+          countBelow(predictRelativeStd(*reliability, measured).head(robot.base.numBase()), o.target);
+    }
     info.identified = figures(last, o.target);
     say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
                                                         info.planned.condition_number, info.identified.condition_number) +

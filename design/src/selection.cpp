@@ -3,6 +3,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "suitsim/design/excitation.h"
@@ -11,8 +13,14 @@
 namespace suitsim::design {
 
 double conditionScore(const Eigen::MatrixXd& triangle) {
-  int unexcited = 0;
-  return eval::scaledConditionNumber(triangle, &unexcited);
+  const ExcitationMeasures m = measureExcitation(triangle);
+  // The condition number leaves unexcited columns out, so a set that never
+  // moves a joint would look better for it: every column left out counts
+  // first. A set whose excited columns are still dependent (infinite
+  // condition number) ranks after every finite one, by its D-optimality.
+  double within = std::min(m.condition_number, 1e13);
+  if (!std::isfinite(m.condition_number)) within = 1e14 - std::max(-1e13, std::min(1e13, m.log_det));
+  return m.unexcited_columns * kUnexcitedPenalty + within;
 }
 
 Selection greedySelect(const Eigen::MatrixXd& start, const std::vector<Eigen::MatrixXd>& pool, int count,

@@ -15,8 +15,8 @@
 //     (the experiment library) and the robot identified on them.
 //  3. Each further iteration calibrates the prediction on what has been
 //     measured and chooses the motions that, stacked on it, best lower the
-//     predicted relative stds of the parameters still above the target: the
-//     least reliable ones. It stops when the budget, the scene's own
+//     predicted relative stds of the parameters (base and joint parameters)
+//     still above the target: the least reliable ones. It stops when the budget, the scene's own
 //     identification time, is used, or when an iteration leaves fewer base
 //     parameters determined than the one before.
 // A chosen motion whose simulated robot falls is dropped, and another chosen.

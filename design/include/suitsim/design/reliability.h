@@ -10,8 +10,9 @@
 // the friction columns estimated beside φ, the rows at 100 Hz against the
 // plan's 10 Hz. A planned set with unit variances u'_p then predicts
 // σ'_p / |φ_p| = sqrt(c_p u'_p) / |φ_p|. Parameters without a measured std
-// take the median ratio. Triangles may have columns after φ's (the joint
-// parameters, excitation.h): they shape φ's variances and are not predicted.
+// take the median ratio. The curriculum passes every column of the
+// excitation regressor (excitation.h): φ and the joint parameters, so the
+// motions it chooses lower the least reliable of either.
 #pragma once
 
 #include <Eigen/Core>
@@ -19,7 +20,7 @@
 namespace suitsim::design {
 
 struct ReliabilityModel {
-  Eigen::VectorXd phi;          ///< identified base parameters
+  Eigen::VectorXd phi;          ///< identified values of the columns (base parameters first)
   Eigen::VectorXd calibration;  ///< c_p (see above)
   double target = 0.01;         ///< relative std aimed at
 };

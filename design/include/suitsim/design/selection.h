@@ -15,8 +15,13 @@ namespace suitsim::design {
 /// Lower is better; takes the triangle of a stacked motion set.
 using SelectionScore = std::function<double(const Eigen::MatrixXd& triangle)>;
 
-/// The condition number (excitation.h), +inf where rank deficient.
+/// The condition number (excitation.h), plus kUnexcitedPenalty for every
+/// column left out of it as unexcited (zero or repeated): a set that excites
+/// more columns always scores better. Where the excited columns are still
+/// dependent (infinite condition number) the score is 1e14 − log det: after
+/// every finite condition number, the better determinant first.
 double conditionScore(const Eigen::MatrixXd& triangle);
+inline constexpr double kUnexcitedPenalty = 1e15;
 
 struct Selection {
   std::vector<int> chosen;        ///< indices into the pool, in the order chosen
