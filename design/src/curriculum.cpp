@@ -354,7 +354,10 @@ DesignResult designMotions(const DesignOptions& o) {
         ch.alone = measureExcitation(pool[static_cast<std::size_t>(c)]);
         ch.name = "design_" + std::to_string(next_name++);
         r.chosen.push_back(ch);
-        designed.push_back({ch.name, &r.library[static_cast<std::size_t>(c)], ""});
+        const CandidateMotion& motion = r.library[static_cast<std::size_t>(c)];
+        // A motion from a CSV runs from its file, interpolated as the scene reader does.
+        const bool from_file = motion.source != "generated" && motion.source != "scene";
+        designed.push_back({ch.name, &motion, from_file ? fs::absolute(motion.source).lexically_normal().string() : ""});
         names.push_back(designed.back().name);
         pool[static_cast<std::size_t>(c)].resize(0, 0);  // chosen once
       }
