@@ -24,6 +24,13 @@ Motion Motion::minimumJerk(std::vector<int> hinges, std::vector<double> time, st
   return m;
 }
 
+Motion Motion::renumbered(std::vector<int> hinges) const {
+  if (hinges.size() != hinges_.size()) throw std::invalid_argument("motion: renumbered needs one index per hinge");
+  Motion m = *this;
+  m.hinges_ = std::move(hinges);
+  return m;
+}
+
 void Motion::sample(double t, double* angle, double* rate) const {
   const std::size_t nj = hinges_.size();
   const std::size_t ns = time_.size();

@@ -92,8 +92,13 @@ Vector2d zeroMomentPoint(const RigidModel& model, RigidData& data, const Configu
   // inverse dynamics ask for is the total contact wrench (base axes, about
   // the base origin).
   const Eigen::VectorXd& tau = rnea(model, data, q, v, a);
-  const Vector3d force = q.base_R * tau.head<3>();
-  const Vector3d moment_O = q.base_R * tau.segment<3>(3) + q.base_p.cross(force);
+  return zeroMomentPoint(q, tau.head<3>(), tau.segment<3>(3), ground);
+}
+
+Vector2d zeroMomentPoint(const Configuration& q, const Eigen::Vector3d& f_B, const Eigen::Vector3d& n_B,
+                         const GroundPlane& ground) {
+  const Vector3d force = q.base_R * f_B;
+  const Vector3d moment_O = q.base_R * n_B + q.base_p.cross(force);
   // ZMP p on the plane: the moment about p, moment_O − p × force, has no
   // component along u or v. u·(p × F) = p·(F × u), so three linear equations.
   Matrix3d A;
@@ -134,10 +139,9 @@ void feetFlatVelocity(const RigidModel& model, RigidData& data, const Configurat
   v.head<6>() = Jb.partialPivLu().solve(-J.rightCols(model.num_joints) * joint_rates);
 }
 
-ZmpSummary zmpOverMotion(const RigidModel& model, RigidData& data, const JointTrajectory& trajectory, double t0,
-                         double t1, double dt, const FramePose& support, const SupportPolygon& polygon,
-                         const GroundPlane& ground) {
-  if (!(dt > 0.0) || !(t1 >= t0)) throw std::invalid_argument("zmpOverMotion: need dt > 0 and t1 >= t0");
+void forEachFeetFlatSample(const RigidModel& model, RigidData& data, const JointTrajectory& trajectory, double t0,
+                           double t1, double dt, const FramePose& support, const FeetFlatVisitor& visit) {
+  if (!(dt > 0.0) || !(t1 >= t0)) throw std::invalid_argument("forEachFeetFlatSample: need dt > 0 and t1 >= t0");
   const int nj = model.num_joints;
   Eigen::VectorXd angles(nj), rates(nj), v(model.nv), v_minus(model.nv), v_plus(model.nv), a(model.nv);
   Configuration q(Eigen::VectorXd::Zero(nj));
@@ -149,8 +153,6 @@ ZmpSummary zmpOverMotion(const RigidModel& model, RigidData& data, const JointTr
     feetFlatVelocity(model, data, q, support, rates, out);
   };
   constexpr double kH = 1e-4;  // central-difference step (s)
-  ZmpSummary summary;
-  summary.min_margin = std::numeric_limits<double>::infinity();
   const int n = static_cast<int>(std::floor((t1 - t0) / dt + 1e-9));
   for (int k = 0; k <= n; ++k) {
     const double t = std::min(t0 + k * dt, t1);
@@ -158,15 +160,27 @@ ZmpSummary zmpOverMotion(const RigidModel& model, RigidData& data, const JointTr
     stateAt(t + kH, v_plus);
     a = (v_plus - v_minus) / (2.0 * kH);  // a is dv/dt component by component (rigid_model.h)
     stateAt(t, v);
-    const Vector2d zmp = zeroMomentPoint(model, data, q, v, a, ground);
-    const double margin = polygonMargin(polygon, zmp);
-    ++summary.num_samples;
-    if (margin < summary.min_margin) {
-      summary.min_margin = margin;
-      summary.time = t;
-      summary.zmp = zmp;
-    }
+    visit(t, q, v, a);
   }
+}
+
+ZmpSummary zmpOverMotion(const RigidModel& model, RigidData& data, const JointTrajectory& trajectory, double t0,
+                         double t1, double dt, const FramePose& support, const SupportPolygon& polygon,
+                         const GroundPlane& ground) {
+  if (!(dt > 0.0) || !(t1 >= t0)) throw std::invalid_argument("zmpOverMotion: need dt > 0 and t1 >= t0");
+  ZmpSummary summary;
+  summary.min_margin = std::numeric_limits<double>::infinity();
+  forEachFeetFlatSample(model, data, trajectory, t0, t1, dt, support,
+                        [&](double t, const Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
+                          const Vector2d zmp = zeroMomentPoint(model, data, q, v, a, ground);
+                          const double margin = polygonMargin(polygon, zmp);
+                          ++summary.num_samples;
+                          if (margin < summary.min_margin) {
+                            summary.min_margin = margin;
+                            summary.time = t;
+                            summary.zmp = zmp;
+                          }
+                        });
   return summary;
 }
 

@@ -25,6 +25,10 @@ class Motion {
   /// acceleration at each keyframe): a smooth start, stop and reversal.
   static Motion minimumJerk(std::vector<int> hinges, std::vector<double> time, std::vector<double> angles);
 
+  /// The same motion for other indices (one per hinge, same order): a
+  /// motion read for the engine's hinges, sampled by joint elsewhere.
+  Motion renumbered(std::vector<int> hinges) const;
+
   const std::vector<int>& hinges() const { return hinges_; }
   double duration() const { return time_.empty() ? 0.0 : time_.back(); }
   /// Reference angle (rad) and rate (rad/s) of every hinge of the motion at t.

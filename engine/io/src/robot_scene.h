@@ -10,6 +10,7 @@
 #include <tinyxml2.h>
 
 #include "suitsim/builder.h"
+#include "suitsim/io/motion_csv.h"
 #include "suitsim/io/scene.h"
 
 namespace suitsim::io {
@@ -34,14 +35,6 @@ void addPayload(LinkInertial& inertial, double mass, const Vec3& com, double rad
 /// while reading) into model contact indices once the model is built.
 void finishSensors(const Model& model, RobotSetup& setup);
 
-/// Reads a motion CSV: optional '#' lines, a header "time,<joint>,...", then
-/// one row per sample. Units in brackets after a name ("R_KNEE[rad]") are
-/// allowed. Throws SceneError naming the CSV file and line.
-struct MotionTable {
-  std::vector<std::string> joints;
-  std::vector<double> time;
-  std::vector<double> angles;  ///< row-major, (time.size() x joints.size())
-};
-MotionTable readMotionCsv(const std::string& path);
+// readMotionCsv: suitsim/io/motion_csv.h.
 
 }  // namespace suitsim::io

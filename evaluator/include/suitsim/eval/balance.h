@@ -86,6 +86,13 @@ void comJacobian(const RigidModel& model, const RigidData& data, Eigen::Ref<Eige
 Eigen::Vector2d zeroMomentPoint(const RigidModel& model, RigidData& data, const Configuration& q,
                                 const Eigen::VectorXd& v, const Eigen::VectorXd& a, const GroundPlane& ground);
 
+/// The ZMP of a contact wrench given in the base frame of q: force `f_B` and
+/// moment `n_B` about the base origin (rnea's base rows, or Y_o φ of the
+/// base-parameter regressor), ground coordinates (m). Throws
+/// std::runtime_error when the force has no component along the normal.
+Eigen::Vector2d zeroMomentPoint(const Configuration& q, const Eigen::Vector3d& f_B, const Eigen::Vector3d& n_B,
+                                const GroundPlane& ground);
+
 /// A frame held at a fixed world pose: the support foot of a feet-flat motion.
 struct FramePose {
   int frame = -1;
@@ -106,6 +113,18 @@ void feetFlatVelocity(const RigidModel& model, RigidData& data, const Configurat
 /// Joint angles and rates (num_joints each, rad and rad/s) at time t (s).
 using JointTrajectory = std::function<void(double t, Eigen::VectorXd& angles, Eigen::VectorXd& rates)>;
 
+/// One sample of a feet-flat motion: time (s), configuration, v and a (nv).
+using FeetFlatVisitor =
+    std::function<void(double t, const Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a)>;
+
+/// Samples `trajectory` every `dt` from t0 to t1 (both included), with the
+/// base placed so `support` stays at its pose (the feet flat), and calls
+/// `visit` with each sample. The base accelerations are central differences
+/// of feetFlatVelocity over ±1e-4 s, the joint ones of the rates. `data` holds
+/// the sample's kinematics when `visit` runs (it may reuse it).
+void forEachFeetFlatSample(const RigidModel& model, RigidData& data, const JointTrajectory& trajectory, double t0,
+                           double t1, double dt, const FramePose& support, const FeetFlatVisitor& visit);
+
 /// The ZMP over a feet-flat motion and its smallest margin.
 struct ZmpSummary {
   double min_margin = 0.0;  ///< smallest polygonMargin of the ZMP over the samples (m)
@@ -114,10 +133,8 @@ struct ZmpSummary {
   int num_samples = 0;
 };
 
-/// Samples `trajectory` every `dt` from t0 to t1 (both included), with the
-/// base placed so `support` stays at its pose (the feet flat), and returns
-/// the smallest ZMP margin to `polygon`. The base accelerations are central
-/// differences of feetFlatVelocity over ±1e-4 s, the joint ones of the rates.
+/// The smallest ZMP margin to `polygon` over the samples of
+/// forEachFeetFlatSample.
 ZmpSummary zmpOverMotion(const RigidModel& model, RigidData& data, const JointTrajectory& trajectory, double t0,
                          double t1, double dt, const FramePose& support, const SupportPolygon& polygon,
                          const GroundPlane& ground);

@@ -1,0 +1,165 @@
+// `suitsim design-motions SCENE --out DIR`: excitation design (Kang et al.
+// 2023) for a scene's identification trials: options in, the design
+// library's curriculum, files out (DIR/scene.xml, DIR/motions/*.csv,
+// DIR/design.json, DIR/design.md). Written under temporary names and renamed
+// at the end, so a failed run leaves nothing.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_line.h"
+#include "commands.h"
+#include "suitsim/design/curriculum.h"
+#include "suitsim/design/design_report.h"
+#include "suitsim/design/design_scene.h"
+#include "suitsim/io/scene.h"
+
+namespace suitsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DesignCommandOptions {
+  design::DesignOptions design;
+  std::string out;
+  int seed = 1;
+  bool quiet = false;
+};
+
+bool writeFile(const fs::path& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  f.close();
+  return static_cast<bool>(f);
+}
+
+int designChecked(DesignCommandOptions& opt) {
+  const fs::path out(opt.out);
+  std::error_code ec;
+  const bool out_existed = fs::exists(out, ec);
+  const fs::path work = out / ".design-work";
+  const fs::path partial = out / ".design.partial";
+  const auto cleanUp = [&](bool remove_out) {
+    std::error_code ignored;
+    fs::remove_all(work, ignored);
+    fs::remove_all(partial, ignored);
+    if (remove_out && !out_existed) fs::remove(out, ignored);  // only if empty
+  };
+  opt.design.seed = static_cast<std::uint64_t>(opt.seed);
+  opt.design.work_dir = work;
+  if (!opt.quiet) opt.design.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  fs::create_directories(work, ec);
+  if (ec) {
+    std::fprintf(stderr, "error: cannot create '%s': %s\n", work.c_str(), ec.message().c_str());
+    return 1;
+  }
+  design::DesignResult result;
+  try {
+    result = design::designMotions(opt.design);
+  } catch (const io::SceneError& e) {
+    cleanUp(true);
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    cleanUp(true);
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    cleanUp(true);
+    std::fprintf(stderr, "error: design failed: %s\n", e.what());
+    return 1;
+  }
+
+  // The chosen motions as CSV files (a CSV from --motions as it was), the
+  // scene, the report: all under the partial folder first.
+  fs::create_directories(partial / "motions", ec);
+  std::vector<std::string> files;
+  std::vector<design::DesignedTrial> trials;
+  bool ok = !ec;
+  for (const design::ChosenMotion& c : result.chosen) {
+    const design::CandidateMotion& m = result.library[static_cast<std::size_t>(c.candidate)];
+    const std::string file = "motions/" + c.name + ".csv";
+    files.push_back(file);
+    design::DesignedTrial t{c.name, &m, ""};
+    if (m.source == "generated" || m.source == "scene") {
+      ok = ok && writeFile(partial / file, design::motionCsv(m, result.joint_names, 0.01));
+    } else {
+      fs::copy_file(m.source, partial / file, fs::copy_options::overwrite_existing, ec);
+      ok = ok && !ec;
+      t.file = fs::absolute(out / file).lexically_normal().string();
+    }
+    trials.push_back(t);
+  }
+  try {
+    ok = ok && writeFile(partial / "scene.xml", design::designScene(opt.design.scene, trials, result.joint_names, design::KeepTrials::kEvaluation));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    ok = false;
+  }
+  ok = ok && writeFile(partial / "design.json",
+                       design::designReportJson(result, opt.design.target, files)
+                               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                           "\n");
+  ok = ok && writeFile(partial / "design.md", design::designReportMarkdown(result, opt.design.target, files));
+  if (ok) {
+    fs::create_directories(out / "motions", ec);
+    for (const std::string& f : files) {
+      if (!ec) fs::rename(partial / f, out / f, ec);
+    }
+    for (const char* f : {"design.json", "design.md", "scene.xml"}) {
+      if (!ec) fs::rename(partial / f, out / f, ec);
+    }
+    ok = !ec;
+  }
+  cleanUp(!ok);
+  if (!ok) {
+    std::fprintf(stderr, "error: writing the design into '%s' failed\n", out.c_str());
+    return 1;
+  }
+  if (!opt.quiet) {
+    const design::DesignIteration& first = result.iterations.front();
+    const design::DesignIteration& last = result.iterations.back();
+    std::printf("design: %zu motions; base parameters with relative std below %.3g %%: %d (scene's motions) -> %d; "
+                "condition number %.4g -> %.4g\n",
+                result.chosen.size(), 100.0 * opt.design.target, first.identified.determined, last.identified.determined,
+                first.identified.condition_number, last.identified.condition_number);
+    std::printf("wrote %s, %s, %s and %zu motions in %.1f s\n", (out / "scene.xml").c_str(), (out / "design.json").c_str(),
+                (out / "design.md").c_str(), files.size(), result.wall_s);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command addDesignMotionsCommand(CLI::App& suitsim) {
+  auto opt = std::make_shared<DesignCommandOptions>();
+  CLI::App* app = suitsim.add_subcommand(
+      "design-motions",
+      "excitation design: choose identification motions that pin the parameters down (Kang et al. 2023); writes "
+      "DIR/scene.xml with them, the motions and a report");
+  addSceneArgument(*app, &opt->design.scene);
+  addOutOption(*app, &opt->out, "where to write the scene, the motions and the report (created if needed)");
+  addWholeNumberOption(*app, "--seed", "N", &opt->seed, 0, 2147483647, "seed of the generated motions (default 1)");
+  addWholeNumberOption(*app, "--candidates", "N", &opt->design.candidates, 0, 100000,
+                       "generated candidate motions in the library (default 300)");
+  addTextOption(*app, "--motions", "DIR", &opt->design.motions_dir,
+                "add every motion CSV in DIR (time,<joint>,...) to the library");
+  addNumberOption(*app, "--margin", "M", &opt->design.margin, {0.0, true, 0.0},
+                  "the ZMP must stay M metres inside the support polygon (default: 0.4 of its inscribed radius)");
+  addNumberOption(*app, "--segment-min", "S", &opt->design.segment_min_s, {0.0, false, 0.0},
+                  "shortest segment between two keyframes (s; default: a 24th of a trial)");
+  addNumberOption(*app, "--segment-max", "S", &opt->design.segment_max_s, {0.0, false, 0.0},
+                  "longest segment between two keyframes (s; default: an 8th of a trial)");
+  addWholeNumberOption(*app, "--iterations", "N", &opt->design.iterations, 1, 100,
+                       "curriculum iterations, at most one per identification trial (default 2)");
+  addThreadsOption(*app, &opt->design.threads,
+                   "threads for the library, the simulations and the identification (default: one per core)");
+  addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
+  return {app, [opt] { return designChecked(*opt); }};
+}
+
+}  // namespace suitsim::cli

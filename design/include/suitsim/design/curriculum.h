@@ -1,0 +1,117 @@
+// Excitation design for a scene (Kang et al. 2023, Algorithm 1): the motion
+// library, the checks, the greedy choice and the curriculum, as `suitsim
+// design-motions` runs it.
+//
+//  0. The scene's own identification trials are simulated and identified:
+//     the starting model's reliability, the residual scale of each equation
+//     (the row weights every excitation measure below uses, as the
+//     identification weighs its rows), and the model the balance checks use
+//     (Kang et al.: the ZMP is only as good as the model; identified base
+//     parameters where they are determined, a-priori ones elsewhere).
+//  1. The library: `candidates` generated motions (candidates.h) and every
+//     CSV of `motions_dir`, each checked and measured (assessment.h).
+//  2. Iteration 1 chooses greedily the motions that minimise the condition
+//     number of their stacked regressor (selection.h); they are simulated
+//     (the experiment library) and the robot identified on them.
+//  3. Each further iteration calibrates the prediction on what has been
+//     measured and chooses the motions that, stacked on it, best lower the
+//     predicted relative stds of the parameters (base and joint parameters)
+//     still above the target: the least reliable ones. It stops when the budget, the scene's own
+//     identification time, is used, or when an iteration leaves fewer base
+//     parameters determined than the one before.
+// A chosen motion whose simulated robot falls is dropped, and another chosen.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "suitsim/design/assessment.h"
+#include "suitsim/design/candidates.h"
+#include "suitsim/design/excitation.h"
+
+namespace suitsim::design {
+
+struct DesignOptions {
+  std::string scene;
+  std::uint64_t seed = 1;
+  int candidates = 300;       ///< generated motions in the library
+  std::string motions_dir;    ///< CSV motions added to the library (empty: none)
+  double margin = -1.0;       ///< ZMP margin (m); negative: margin_share of the support polygon's inscribed radius
+  double margin_share = 0.4;
+  int iterations = 2;         ///< curriculum iterations (at most one per trial of the budget)
+  double target = 0.01;       ///< relative std a parameter counts as determined below
+  /// The balance checks take an identified base parameter when its relative
+  /// std is below this, the a-priori value otherwise.
+  double trusted_relative_std = 0.1;
+  int threads = 0;            ///< OpenMP threads (0: one per core)
+  std::filesystem::path work_dir;  ///< where the simulated trials go (the caller removes it)
+  /// Candidate motions are generated over this share of a trial's duration
+  /// (first keyframe after start_share of it, last before 1 - end_share).
+  double start_share = 1.0 / 15.0, end_share = 0.05;
+  /// Segment durations are drawn in [segment_min_share, segment_max_share]
+  /// of a trial's duration (0.5 to 1.5 s in a 12 s trial).
+  double segment_min_share = 1.0 / 24.0, segment_max_share = 1.0 / 8.0;
+  double segment_min_s = 0.0, segment_max_s = 0.0;  ///< > 0: these durations (s) instead
+  /// Its start_s, end_s, segment_min_s, segment_max_s, com_margin and
+  /// balance_phi are set from the above and the scene.
+  GeneratorOptions generator;
+  std::function<void(const std::string&)> log;  ///< progress lines (may be empty)
+};
+
+/// How well an identification went.
+struct IdentifiedFigures {
+  double condition_number = 0.0;   ///< the identification's (identification.json)
+  int determined = 0;              ///< base parameters with relative std below the target
+  int determined_half_percent = 0; ///< three relative stds within 0.5 % (as the evaluation counts)
+  double total_mass = 0.0;         ///< (kg)
+  /// Base parameters with relative std below 1, 2, 5 and 10 times the target.
+  std::vector<std::pair<double, int>> determined_at;
+};
+
+struct DesignIteration {
+  int iteration = 0;                 ///< 0: the scene's own motions
+  std::vector<std::string> added;    ///< motions simulated in it
+  std::vector<std::string> fell;     ///< chosen, fell in the simulation, dropped
+  std::string criterion;             ///< "scene", "condition number" or "reliability"
+  ExcitationMeasures planned;        ///< design measures of every motion identified on
+  int predicted_determined = -1;     ///< what the calibrated prediction expected (-1: no prediction)
+  IdentifiedFigures identified;
+};
+
+struct ChosenMotion {
+  std::string name;    ///< its trial and motion in the written scene (design_<k>)
+  int candidate = -1;  ///< index into DesignResult::library
+  int iteration = 0;
+  ExcitationMeasures alone;
+};
+
+struct DesignResult {
+  std::string scene_path, scene_name;
+  double trial_duration = 0.0;  ///< (s)
+  int budget_trials = 0;        ///< the scene's identification trials
+  double margin = 0.0;          ///< ZMP margin used (m)
+  std::string margin_reason;
+  double speed_fraction = 0.0;
+  std::vector<std::string> joint_names;     ///< rigid model (q order)
+  std::vector<std::string> moved_joints;    ///< the joints the generator moves
+  std::vector<std::string> leg_joints;      ///< of those, the ones moved through the root (inverse kinematics)
+  int generated = 0, from_files = 0;
+  std::vector<CandidateMotion> library;
+  std::vector<Assessment> assessments;      ///< per library entry (triangles dropped after the choice)
+  ExcitationMeasures scene_motions;         ///< the scene's identification motions, same measure
+  std::vector<DesignIteration> iterations;  ///< [0]: the scene's own motions
+  std::vector<ChosenMotion> chosen;
+  std::string stop_reason;
+  double wall_s = 0.0;
+};
+
+/// Runs the design. Throws io::SceneError for a bad scene or motion CSV
+/// (file:line), std::invalid_argument for a scene it cannot design for (no
+/// experiment, no identification trial, no floating robot with sensors),
+/// std::runtime_error when a simulation fails or no candidate passes.
+DesignResult designMotions(const DesignOptions& options);
+
+}  // namespace suitsim::design

@@ -1,0 +1,421 @@
+// Excitation design for a scene (curriculum.h).
+#include "suitsim/design/curriculum.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "suitsim/design/design_scene.h"
+#include "suitsim/design/reliability.h"
+#include "suitsim/design/selection.h"
+#include "suitsim/eval/least_squares.h"
+#include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/robot_identification.h"
+#include "suitsim/experiment/trials.h"
+#include "suitsim/io/motion_csv.h"
+
+namespace suitsim::design {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void say(const DesignOptions& o, const std::string& line) {
+  if (o.log) o.log(line);
+}
+
+std::string format(const char* fmt, double a, double b = 0.0, double c = 0.0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, fmt, a, b, c);
+  return buf;
+}
+
+/// Simulates every trial of `scene_file` into `streams`/<trial>/. Returns
+/// the names of those whose robot fell. Throws std::runtime_error when a
+/// simulation fails.
+std::vector<std::string> simulate(const std::string& scene_file, const fs::path& streams, int threads) {
+  // One call for all: a job's sensors refer to its scene, so jobs stay where
+  // prepareTrials put them.
+  std::vector<experiment::TrialJob> jobs = experiment::prepareTrials(scene_file, "", {}, streams);
+  fs::create_directories(streams);
+  if (!experiment::simulateTrials(jobs, threads)) {
+    std::string why;
+    for (const experiment::TrialJob& j : jobs) {
+      if (!j.ok) why += " trial " + j.scene.trial.name + ": " + j.error + ";";
+    }
+    experiment::commitTrials(jobs, false);
+    throw std::runtime_error("simulating the motions failed:" + why);
+  }
+  std::string error;
+  if (!experiment::commitTrials(jobs, true, &error)) throw std::runtime_error(error);
+  std::vector<std::string> fell;
+  for (const experiment::TrialJob& j : jobs) {
+    if (j.summary.contains("fell") && j.summary["fell"].get<bool>()) fell.push_back(j.scene.trial.name);
+  }
+  return fell;
+}
+
+void writeScene(const fs::path& path, const std::string& xml) {
+  std::ofstream f(path);
+  f << xml;
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + path.string());
+}
+
+/// The identification A(13)-(20) on the identification trials of
+/// `scene_file` (as `suitsim identify` fits them, without the validation).
+eval::RobotIdentification identifyOn(const std::string& scene_file, const fs::path& streams, int threads,
+                                     int expected_base) {
+  const eval::EvaluationInputs inputs = eval::loadEvaluationInputs(scene_file);
+  const eval::RigidModel model = eval::makeRigidModel(inputs.apriori);
+  const eval::BaseParameters base = eval::computeBaseParameters(model);
+  if (base.numBase() != expected_base) throw std::runtime_error("the identification's base parameters differ from the design's");
+  eval::PipelineOptions po;
+  po.identification.threads = threads;
+  std::vector<eval::MotionData> data;
+  for (const eval::TrialInfo& t : inputs.trials) {
+    if (t.purpose == "identification") data.push_back(eval::loadMotion(inputs, model, t, streams, po));
+  }
+  return eval::identifyRobot(model, base, eval::jointParameters(model, inputs.apriori), data, po.identification);
+}
+
+IdentifiedFigures figures(const eval::RobotIdentification& id, double target) {
+  IdentifiedFigures f;
+  f.condition_number = id.condition_number;
+  f.determined = countBelow(id.phi_relative_std, target);
+  f.determined_half_percent = countBelow(3.0 * id.phi_relative_std, 0.005 + 1e-15);
+  f.total_mass = id.total_mass;
+  for (double factor : {1.0, 2.0, 5.0, 10.0}) {
+    f.determined_at.emplace_back(factor * target, countBelow(id.phi_relative_std, factor * target));
+  }
+  return f;
+}
+
+/// The residual scale of each equation from an identification: its rms
+/// residual; an equation without rows (a joint that never slid) takes the
+/// median of the joints'.
+Eigen::VectorXd equationScale(const eval::RobotIdentification& id, int base_dofs) {
+  Eigen::VectorXd s = id.row_rms;
+  std::vector<double> joints;
+  for (Eigen::Index e = base_dofs; e < s.size(); ++e) {
+    if (s(e) > 0.0) joints.push_back(s(e));
+  }
+  double median = 1.0;
+  if (!joints.empty()) {
+    std::nth_element(joints.begin(), joints.begin() + static_cast<std::ptrdiff_t>(joints.size() / 2), joints.end());
+    median = joints[joints.size() / 2];
+  }
+  for (Eigen::Index e = 0; e < s.size(); ++e) {
+    if (!(s(e) > 0.0)) s(e) = e < base_dofs ? 1.0 : median;
+  }
+  return s;
+}
+
+/// The base parameters the balance checks use: the identified value where
+/// the identification determines it (relative std below `trusted`), the
+/// a-priori one elsewhere. A poor first identification (short or weak
+/// motions) would otherwise put the ZMP anywhere.
+Eigen::VectorXd balanceParameters(const eval::RobotIdentification& id, double trusted) {
+  Eigen::VectorXd phi = id.phi_apriori;
+  for (Eigen::Index p = 0; p < phi.size(); ++p) {
+    if (std::isfinite(id.phi_relative_std(p)) && id.phi_relative_std(p) < trusted) phi(p) = id.phi(p);
+  }
+  return phi;
+}
+
+/// The identified values and relative stds in the excitation regressor's
+/// column order (excitation.h): φ, then per joint k_T, k_d, τ_c, τ_o and
+/// the armature.
+void excitationValues(const eval::RobotIdentification& id, Eigen::VectorXd* values, Eigen::VectorXd* stds) {
+  const Eigen::Index nb = id.phi.size(), nj = id.xi.motor_constant.size();
+  values->resize(nb + kJointColumns * nj);
+  stds->resize(values->size());
+  values->head(nb) = id.phi;
+  stds->head(nb) = id.phi_relative_std;
+  const eval::JointParameters* sets[2] = {&id.xi, &id.xi_relative_std};
+  Eigen::VectorXd* outs[2] = {values, stds};
+  for (int k = 0; k < 2; ++k) {
+    const eval::JointParameters& x = *sets[k];
+    const Eigen::VectorXd* columns[kJointColumns] = {&x.motor_constant, &x.viscous, &x.coulomb, &x.offset, &x.armature};
+    for (Eigen::Index j = 0; j < nj; ++j) {
+      for (int c = 0; c < kJointColumns; ++c) {
+        (*outs[k])(nb + kJointColumns * j + c) = columns[c]->size() == nj ? (*columns[c])(j) : std::nan("");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+DesignResult designMotions(const DesignOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const int threads = o.threads > 0 ? o.threads : omp_get_num_procs();
+  DesignResult r;
+  r.scene_path = o.scene;
+
+  // The scene: its identification trials set the budget.
+  const std::vector<io::TrialSpec> trials = io::listTrials(o.scene);
+  std::vector<std::string> scene_ident, scene_ident_motion;
+  for (const io::TrialSpec& t : trials) {
+    if (t.purpose != "identification") continue;
+    scene_ident.push_back(t.name);
+    scene_ident_motion.push_back(t.motion);
+  }
+  if (trials.empty()) {
+    throw std::invalid_argument(o.scene + ": no <experiment>: the design replaces the experiment's identification trials");
+  }
+  if (scene_ident.empty()) {
+    throw std::invalid_argument(o.scene +
+                                ": no trial with purpose=\"identification\": the budget is their total time");
+  }
+  (void)eval::loadEvaluationInputs(o.scene);  // the evaluator's view must load: sensors, IMU
+  const io::Scene scene = io::loadScene(o.scene, scene_ident.front());
+  r.scene_name = scene.name;
+  r.trial_duration = scene.simulation.duration;
+  r.budget_trials = static_cast<int>(scene_ident.size());
+  const DesignRobot robot = makeDesignRobot(scene.robot.value());
+  const eval::RigidModel& m = robot.model();
+  r.joint_names = m.joint_name;
+  for (int j : robot.free_joints) r.moved_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
+  for (int j : robot.leg_joints) {
+    r.moved_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
+    r.leg_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
+  }
+
+  // The balance margin: given, or a share of the polygon's inscribed radius.
+  const double inscribed = inscribedRadius(robot.polygon);
+  if (o.margin >= 0.0) {
+    r.margin = o.margin;
+    r.margin_reason = "given (--margin)";
+  } else {
+    r.margin = o.margin_share * inscribed;
+    r.margin_reason = format("%.3g of the support polygon's inscribed radius %.4g m", o.margin_share, inscribed);
+  }
+  const io::StanceBalance stance = io::initialBalance(robot.stance);
+  if (stance.margin < r.margin) {
+    throw std::invalid_argument(o.scene + ": the initial stance's centre of mass is only " + format("%.4g", stance.margin) +
+                                " m inside the support polygon, less than the ZMP margin " + format("%.4g m", r.margin) +
+                                ": no motion can keep it (give a smaller --margin)");
+  }
+
+  // The library: CSV motions first (bad files are bad input, found before
+  // anything runs), then the generated ones.
+  std::vector<CandidateMotion> from_files;
+  if (!o.motions_dir.empty()) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    if (!fs::is_directory(o.motions_dir, ec)) throw io::SceneError(o.motions_dir + ": not a directory");
+    for (const fs::directory_entry& e : fs::directory_iterator(o.motions_dir)) {
+      if (e.path().extension() == ".csv") files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw io::SceneError(o.motions_dir + ": no .csv file in it");
+    for (const fs::path& f : files) {
+      from_files.push_back(candidateFromTable(robot, io::readMotionCsv(f.string()), f.string()));
+    }
+  }
+  GeneratorOptions gen = o.generator;
+  gen.start_s = o.start_share * r.trial_duration;
+  gen.end_s = (1.0 - o.end_share) * r.trial_duration;
+  gen.segment_min_s = o.segment_min_s > 0.0 ? o.segment_min_s : o.segment_min_share * r.trial_duration;
+  gen.segment_max_s = std::max(gen.segment_min_s, o.segment_max_s > 0.0 ? o.segment_max_s : o.segment_max_share * r.trial_duration);
+  gen.com_margin = r.margin;
+  r.speed_fraction = gen.speed_fraction;
+
+  // 0. The scene's own identification motions, simulated and identified.
+  say(o, "iteration 0: simulating the scene's " + std::to_string(scene_ident.size()) + " identification trials");
+  const fs::path streams0 = o.work_dir / "scene_trials";
+  const fs::path scene0 = o.work_dir / "iteration_0.xml";
+  writeScene(scene0, designScene(o.scene, {}, r.joint_names, KeepTrials::kIdentification));
+  (void)simulate(scene0.string(), streams0, threads);
+  const eval::RobotIdentification id0 = identifyOn(scene0.string(), streams0, threads, robot.base.numBase());
+  AssessmentOptions ao;
+  ao.zmp_margin = r.margin;
+  ao.speed_fraction = gen.speed_fraction;
+  ao.max_duration = r.trial_duration;
+  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
+  ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
+  const SelfCollision collision(m, robot.stance.initial);
+  ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
+  ao.excitation.torque_phi = ao.balance_phi;
+  std::vector<CandidateMotion> scene_motions;
+  {
+    AssessmentOptions loose = ao;  // measured as they are, whatever their margins
+    loose.zmp_margin = -std::numeric_limits<double>::infinity();
+    loose.speed_fraction = std::numeric_limits<double>::infinity();
+    loose.max_duration = 0.0;
+    Eigen::MatrixXd stacked = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
+    for (std::size_t k = 0; k < scene_ident.size(); ++k) {
+      const io::Scene s = io::loadScene(o.scene, scene_ident[k]);
+      scene_motions.push_back(candidateFromSetup(robot, s.robot.value(), scene_ident_motion[k]));
+      Assessment a = assessCandidate(robot, collision, scene_motions.back(), loose);
+      if (a.triangle.size() > 0) stacked = stackTriangles(stacked, a.triangle);
+    }
+    r.scene_motions = measureExcitation(stacked);
+    DesignIteration it0;
+    it0.iteration = 0;
+    it0.added = scene_ident;
+    it0.criterion = "scene";
+    it0.planned = r.scene_motions;
+    it0.identified = figures(id0, o.target);
+    r.iterations.push_back(it0);
+    say(o, format("iteration 0: the scene's motions: condition number %.4g (design), %.4g (identified); ",
+                  it0.planned.condition_number, it0.identified.condition_number) +
+               std::to_string(it0.identified.determined) + " base parameters below the target relative std");
+  }
+
+  // 1. The library, checked and measured.
+  gen.balance_phi = ao.balance_phi;
+  r.library = generateCandidates(robot, gen, o.candidates, o.seed, threads);
+  r.generated = static_cast<int>(r.library.size());
+  r.from_files = static_cast<int>(from_files.size());
+  for (CandidateMotion& c : from_files) r.library.push_back(std::move(c));
+  // The scene's own motions are candidates too: a design is never forced
+  // to do without what the experimenter wrote.
+  for (CandidateMotion& c : scene_motions) r.library.push_back(std::move(c));
+  say(o, "assessing " + std::to_string(r.library.size()) + " candidate motions");
+  r.assessments.resize(r.library.size());
+  {
+    const eval::EigenSingleThreaded sequential;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (int k = 0; k < static_cast<int>(r.library.size()); ++k) {
+      r.assessments[static_cast<std::size_t>(k)] =
+          assessCandidate(robot, collision, r.library[static_cast<std::size_t>(k)], ao);
+    }
+  }
+  std::vector<Eigen::MatrixXd> pool;
+  int accepted = 0;
+  for (const Assessment& a : r.assessments) {
+    pool.push_back(a.triangle);
+    accepted += a.accepted ? 1 : 0;
+  }
+  std::map<std::string, int> rejected;
+  std::string first_rejection;
+  for (const Assessment& a : r.assessments) {
+    if (a.accepted) continue;
+    ++rejected[a.rejection.substr(0, a.rejection.find(':'))];
+    if (first_rejection.empty()) first_rejection = a.rejection;
+  }
+  std::string counts;
+  for (const auto& [why, n] : rejected) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + why;
+  say(o, std::to_string(accepted) + " of " + std::to_string(r.library.size()) + " candidates pass the checks" +
+             (counts.empty() ? "" : " (rejected: " + counts + ")"));
+  if (accepted == 0) {
+    throw std::runtime_error("no candidate motion passes the checks (limits, ZMP margin " + format("%.3g m", r.margin) +
+                             ", self-collision; the first: " + first_rejection +
+                             "): try a smaller --margin or more --candidates");
+  }
+
+  // 2-3. The curriculum.
+  const int num_iterations = std::clamp(o.iterations, 1, r.budget_trials);
+  int next_name = 1;  // trials are named design_1, design_2, ... in the order chosen (a fallen one leaves a gap)
+  const fs::path streams = o.work_dir / "designed_trials";
+  std::vector<DesignedTrial> designed;
+  Eigen::MatrixXd measured = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
+  eval::RobotIdentification last = id0;
+  int left = r.budget_trials;
+  for (int it = 1; it <= num_iterations && left > 0; ++it) {
+    const int share = r.budget_trials / num_iterations + (it <= r.budget_trials % num_iterations ? 1 : 0);
+    const int want = it == num_iterations ? left : std::min(left, share);
+    DesignIteration info;
+    info.iteration = it;
+    std::optional<ReliabilityModel> reliability;
+    if (it == 1) {
+      info.criterion = "condition number";
+    } else {
+      info.criterion = "reliability";
+      Eigen::VectorXd values, stds;
+      excitationValues(last, &values, &stds);
+      reliability = calibrateReliability(measured, values, stds, o.target);
+    }
+    const SelectionScore score = reliability ? SelectionScore([&](const Eigen::MatrixXd& t) {
+      return reliabilityScore(*reliability, t);
+    })
+                                             : SelectionScore(conditionScore);
+    int still = std::min(want, left);
+    for (int attempt = 0; attempt < 3 && still > 0; ++attempt) {
+      const Selection pick = greedySelect(measured, pool, still, score, threads);
+      if (pick.chosen.empty()) break;
+      std::vector<std::string> names;
+      const std::size_t first_new = designed.size();
+      for (int c : pick.chosen) {
+        ChosenMotion ch;
+        ch.candidate = c;
+        ch.iteration = it;
+        ch.alone = measureExcitation(pool[static_cast<std::size_t>(c)]);
+        ch.name = "design_" + std::to_string(next_name++);
+        r.chosen.push_back(ch);
+        const CandidateMotion& motion = r.library[static_cast<std::size_t>(c)];
+        // A motion from a CSV runs from its file, interpolated as the scene reader does.
+        const bool from_file = motion.source != "generated" && motion.source != "scene";
+        designed.push_back({ch.name, &motion, from_file ? fs::absolute(motion.source).lexically_normal().string() : ""});
+        names.push_back(designed.back().name);
+        pool[static_cast<std::size_t>(c)].resize(0, 0);  // chosen once
+      }
+      const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + "_new.xml");
+      const std::vector<DesignedTrial> added(designed.begin() + static_cast<std::ptrdiff_t>(first_new), designed.end());
+      writeScene(scene_file, designScene(o.scene, added, r.joint_names, KeepTrials::kNone));
+      say(o, "iteration " + std::to_string(it) + ": simulating " + std::to_string(names.size()) + " motions chosen by " +
+                 info.criterion);
+      const std::vector<std::string> fell = simulate(scene_file.string(), streams, threads);
+      for (const std::string& name : fell) {
+        // Out of the design; its slot goes to the next choice.
+        for (std::size_t k = first_new; k < designed.size(); ++k) {
+          if (designed[k].name != name) continue;
+          info.fell.push_back(r.library[static_cast<std::size_t>(r.chosen[k].candidate)].name);
+          designed.erase(designed.begin() + static_cast<std::ptrdiff_t>(k));
+          r.chosen.erase(r.chosen.begin() + static_cast<std::ptrdiff_t>(k));
+          break;
+        }
+      }
+      for (std::size_t k = first_new; k < designed.size(); ++k) {
+        info.added.push_back(designed[k].name);
+        measured = stackTriangles(measured, r.assessments[static_cast<std::size_t>(r.chosen[k].candidate)].triangle);
+      }
+      still -= static_cast<int>(designed.size() - first_new);
+      left -= static_cast<int>(designed.size() - first_new);
+      if (fell.empty()) break;
+    }
+    if (info.added.empty()) {
+      r.stop_reason = "no further candidate could be simulated without falling";
+      break;
+    }
+    const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + ".xml");
+    writeScene(scene_file, designScene(o.scene, designed, r.joint_names, KeepTrials::kNone));
+    last = identifyOn(scene_file.string(), streams, threads, robot.base.numBase());
+    info.planned = measureExcitation(measured);
+    if (reliability) {
+      info.predicted_determined =
+          countBelow(predictRelativeStd(*reliability, measured).head(robot.base.numBase()), o.target);
+    }
+    info.identified = figures(last, o.target);
+    say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
+                                                        info.planned.condition_number, info.identified.condition_number) +
+               std::to_string(info.identified.determined) + " base parameters below the target relative std");
+    const bool worse = it > 1 && info.identified.determined < r.iterations.back().identified.determined;
+    r.iterations.push_back(info);
+    if (left <= 0) {
+      r.stop_reason = "the time budget (the scene's identification trials) is used";
+      break;
+    }
+    if (worse) {
+      r.stop_reason = "reliability stopped improving";
+      break;
+    }
+  }
+  if (r.stop_reason.empty()) r.stop_reason = "the iterations asked for are done";
+  for (Assessment& a : r.assessments) a.triangle.resize(0, 0);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+}  // namespace suitsim::design

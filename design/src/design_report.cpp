@@ -1,0 +1,186 @@
+// design.json and design.md (design_report.h).
+#include "suitsim/design/design_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace suitsim::design {
+
+namespace {
+
+nlohmann::ordered_json number(double x) {
+  return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json measures(const ExcitationMeasures& m) {
+  nlohmann::ordered_json j;
+  j["condition_number"] = number(m.condition_number);
+  j["log_det"] = number(m.log_det);
+  j["unexcited_columns"] = m.unexcited_columns;
+  j["unseen_directions"] = m.unseen_directions;
+  return j;
+}
+
+std::map<std::string, int> rejections(const DesignResult& r) {
+  std::map<std::string, int> out{{"limits", 0}, {"balance", 0}, {"collision", 0}, {"duration", 0}};
+  for (const Assessment& a : r.assessments) {
+    if (a.accepted) continue;
+    ++out[a.rejection.substr(0, a.rejection.find(':'))];
+  }
+  return out;
+}
+
+std::string sig(double x, int digits = 4) {
+  if (!std::isfinite(x)) return "-";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::ordered_json designReportJson(const DesignResult& r, double target, const std::vector<std::string>& files) {
+  nlohmann::ordered_json j;
+  j["scene"] = r.scene_path;
+  j["scene_name"] = r.scene_name;
+  j["budget"] = {{"trials", r.budget_trials},
+                 {"trial_duration_s", r.trial_duration},
+                 {"total_s", r.budget_trials * r.trial_duration}};
+  j["target_relative_std"] = target;
+  j["zmp_margin_m"] = r.margin;
+  j["zmp_margin_reason"] = r.margin_reason;
+  j["speed_fraction"] = r.speed_fraction;
+  j["moved_joints"] = r.moved_joints;
+  j["leg_joints"] = r.leg_joints;
+  int accepted = 0;
+  for (const Assessment& a : r.assessments) accepted += a.accepted ? 1 : 0;
+  nlohmann::ordered_json lib;
+  lib["generated"] = r.generated;
+  lib["from_files"] = r.from_files;
+  lib["accepted"] = accepted;
+  nlohmann::ordered_json rej;
+  for (const auto& [k, n] : rejections(r)) rej[k] = n;
+  lib["rejected"] = rej;
+  nlohmann::ordered_json file_rejections = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < r.library.size(); ++k) {
+    if (r.library[k].source == "generated" || r.assessments[k].accepted) continue;
+    file_rejections.push_back({{"file", r.library[k].source}, {"reason", r.assessments[k].rejection}});
+  }
+  lib["rejected_files"] = file_rejections;
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < r.library.size(); ++k) {
+    const Assessment& a = r.assessments[k];
+    all.push_back({{"name", r.library[k].name},
+                   {"accepted", a.accepted},
+                   {"rejection", a.rejection},
+                   {"zmp_margin_m", number(a.zmp_margin)},
+                   {"clearance_m", number(a.clearance)}});
+  }
+  lib["candidates"] = all;
+  j["library"] = lib;
+  j["scene_motions"] = measures(r.scene_motions);
+  nlohmann::ordered_json its = nlohmann::ordered_json::array();
+  for (const DesignIteration& it : r.iterations) {
+    nlohmann::ordered_json x;
+    x["iteration"] = it.iteration;
+    x["criterion"] = it.criterion;
+    x["added"] = it.added;
+    x["fell"] = it.fell;
+    x["planned"] = measures(it.planned);
+    x["predicted_determined"] =
+        it.predicted_determined >= 0 ? nlohmann::ordered_json(it.predicted_determined) : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json at = nlohmann::ordered_json::array();
+    for (const auto& [below, n] : it.identified.determined_at) at.push_back({{"relative_std_below", below}, {"count", n}});
+    x["identified"] = {{"condition_number", number(it.identified.condition_number)},
+                       {"determined", it.identified.determined},
+                       {"determined_half_percent", it.identified.determined_half_percent},
+                       {"determined_at", at},
+                       {"total_mass_kg", number(it.identified.total_mass)}};
+    its.push_back(x);
+  }
+  j["iterations"] = its;
+  nlohmann::ordered_json motions = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < r.chosen.size(); ++k) {
+    const ChosenMotion& c = r.chosen[k];
+    const CandidateMotion& m = r.library[static_cast<std::size_t>(c.candidate)];
+    const Assessment& a = r.assessments[static_cast<std::size_t>(c.candidate)];
+    nlohmann::ordered_json x;
+    x["name"] = c.name;
+    x["file"] = k < files.size() ? files[k] : "";
+    x["candidate"] = m.name;
+    x["source"] = m.source;
+    x["iteration"] = c.iteration;
+    x["duration_s"] = m.duration();
+    x["keyframes"] = m.time.size();
+    x["zmp_margin_m"] = number(a.zmp_margin);
+    x["zmp_time_s"] = a.zmp_time;
+    x["clearance_m"] = number(a.clearance);
+    x["alone"] = measures(c.alone);
+    motions.push_back(x);
+  }
+  j["motions"] = motions;
+  j["stop_reason"] = r.stop_reason;
+  j["wall_time_s"] = r.wall_s;
+  return j;
+}
+
+std::string designReportMarkdown(const DesignResult& r, double target, const std::vector<std::string>& files) {
+  std::string s = "# Excitation design: " + r.scene_name + "\n\n";
+  int accepted = 0;
+  for (const Assessment& a : r.assessments) accepted += a.accepted ? 1 : 0;
+  s += "Budget: " + std::to_string(r.budget_trials) + " identification trials of " + sig(r.trial_duration) +
+       " s (the scene's own). Library: " + std::to_string(r.generated) + " generated and " +
+       std::to_string(r.from_files) + " from files, " + std::to_string(accepted) + " pass the checks (";
+  bool first = true;
+  for (const auto& [k, n] : rejections(r)) {
+    s += (first ? "" : ", ") + std::to_string(n) + " rejected for " + k;
+    first = false;
+  }
+  s += "). ZMP margin " + sig(r.margin, 3) + " m (" + r.margin_reason + "); joint speeds at most " +
+       sig(r.speed_fraction, 3) + " of their limits.\n\n";
+  s += "## Iterations\n\n";
+  s += "Condition number and log-determinant of the stacked regressor (unit-norm columns) of the motions identified on, "
+       "as planned on the a-priori model; the identification's own condition number; base parameters with a relative "
+       "std below " + sig(100.0 * target, 3) + " % (and below 2, 5 and 10 times that), and within 0.5 % at three stds.\n\n";
+  s += "| iteration | criterion | motions | condition number (plan) | log det (plan) | predicted | condition number "
+       "(identified) | below " + sig(100.0 * target, 3) + " % | below 2, 5, 10 times | 3 std within 0.5 % | total mass (kg) |\n";
+  s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const DesignIteration& it : r.iterations) {
+    std::string added;
+    for (const std::string& a : it.added) added += (added.empty() ? "" : " ") + a;
+    if (!it.fell.empty()) {
+      added += " (fell:";
+      for (const std::string& f : it.fell) added += " " + f;
+      added += ")";
+    }
+    s += "| " + std::to_string(it.iteration) + (it.iteration == 0 ? " (scene)" : "") + " | " + it.criterion + " | " +
+         added + " | " + sig(it.planned.condition_number) + " | " + sig(it.planned.log_det, 5) + " | " +
+         (it.predicted_determined >= 0 ? std::to_string(it.predicted_determined) : "-") + " | " +
+         sig(it.identified.condition_number) + " | " + std::to_string(it.identified.determined) + " | " + [&] {
+           std::string c;
+           for (std::size_t k = 1; k < it.identified.determined_at.size(); ++k) {
+             c += (k > 1 ? ", " : "") + std::to_string(it.identified.determined_at[k].second);
+           }
+           return c;
+         }() + " | " +
+         std::to_string(it.identified.determined_half_percent) + " | " + sig(it.identified.total_mass, 5) + " |\n";
+  }
+  s += "\nIteration 0 is the scene's own identification motions, which the design replaces. Stopped: " + r.stop_reason +
+       ".\n\n## Chosen motions\n\n";
+  s += "| trial | file | candidate | iteration | duration (s) | ZMP margin (m) | at (s) | clearance (m) | condition "
+       "number alone |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (std::size_t k = 0; k < r.chosen.size(); ++k) {
+    const ChosenMotion& c = r.chosen[k];
+    const CandidateMotion& m = r.library[static_cast<std::size_t>(c.candidate)];
+    const Assessment& a = r.assessments[static_cast<std::size_t>(c.candidate)];
+    s += "| " + c.name + " | " + (k < files.size() ? files[k] : "") + " | " + m.name + " | " +
+         std::to_string(c.iteration) + " | " + sig(m.duration()) + " | " + sig(a.zmp_margin, 3) + " | " +
+         sig(a.zmp_time, 3) + " | " + sig(a.clearance, 3) + " | " + sig(c.alone.condition_number) + " |\n";
+  }
+  s += "\n`scene.xml` is the input scene with these trials as its identification trials: `suitsim evaluate scene.xml "
+       "--out OUT` evaluates it.\n";
+  return s;
+}
+
+}  // namespace suitsim::design

@@ -1,0 +1,110 @@
+// The stacked base-parameter regressor of planned motions (excitation.h).
+#include "suitsim/design/excitation.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+#include "suitsim/eval/least_squares.h"
+#include "suitsim/eval/regressor.h"
+
+namespace suitsim::design {
+
+namespace {
+constexpr int kBlockRows = 1024;  // rows gathered before each reduction
+}
+
+int excitationColumns(const DesignRobot& robot) {
+  return robot.base.numBase() + kJointColumns * robot.model().num_joints;
+}
+
+ExcitationRows::ExcitationRows(const DesignRobot& robot, const ExcitationOptions& options)
+    : robot_(&robot), options_(options) {
+  const int p = excitationColumns(robot);
+  block_.resize(kBlockRows, p);
+  triangle_ = Eigen::MatrixXd::Zero(p, p);
+}
+
+void baseRegressor(const DesignRobot& robot, eval::RigidData& data, const eval::Configuration& q,
+                   const Eigen::VectorXd& v, const Eigen::VectorXd& a, Eigen::MatrixXd& Y, Eigen::MatrixXd& Yb) {
+  eval::regressor(robot.model(), data, q, v, a, Y);
+  Yb.resize(Y.rows(), robot.base.numBase());
+  for (int i = 0; i < robot.base.numBase(); ++i) Yb.col(i) = Y.col(robot.base.independent[static_cast<std::size_t>(i)]);
+}
+
+void ExcitationRows::addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
+  const eval::RigidModel& m = robot_->model();
+  const int nb = robot_->base.numBase();
+  const bool torque = options_.torque_phi.size() == nb;
+  for (int e = 0; e < m.nv; ++e) {
+    if (e >= m.base_dofs) {
+      const int j = e - m.base_dofs;
+      // A(7): a resting joint's row is left out by the identification.
+      if (std::abs(v(e)) <= options_.slip_velocity) continue;
+      if (m.joint_mimic_leader[static_cast<std::size_t>(j)] >= 0) continue;
+    }
+    const double scale = options_.equation_scale.size() == m.nv ? options_.equation_scale(e) : 1.0;
+    if (!(scale > 0.0)) continue;
+    if (used_ == kBlockRows) flush();
+    auto row = block_.row(used_++);
+    row.setZero();
+    row.head(nb) = Yb.row(e);
+    if (e >= m.base_dofs) {
+      // A(12): the joint's own columns of ξ.
+      const int j = e - m.base_dofs;
+      const bool on_leg =
+          std::find(robot_->leg_joints.begin(), robot_->leg_joints.end(), j) != robot_->leg_joints.end();
+      const int c = nb + kJointColumns * j;
+      if (torque && !on_leg) row(c) = -Yb.row(e).dot(options_.torque_phi);
+      row(c + 1) = v(e);
+      row(c + 2) = v(e) > 0.0 ? 1.0 : -1.0;
+      row(c + 3) = -1.0;
+      row(c + 4) = a(e);
+    }
+    row /= scale;
+  }
+}
+
+void ExcitationRows::flush() {
+  if (used_ == 0) return;
+  eval::TriangularAccumulator acc(static_cast<int>(triangle_.cols()));
+  acc.addRows(triangle_);
+  acc.addRows(block_.topRows(used_));
+  triangle_ = acc.triangle();
+  used_ = 0;
+}
+
+Eigen::MatrixXd ExcitationRows::triangle() {
+  flush();
+  return triangle_;
+}
+
+Eigen::MatrixXd stackTriangles(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  eval::TriangularAccumulator acc(static_cast<int>(a.cols()));
+  acc.addRows(a);
+  acc.addRows(b);
+  return acc.triangle();
+}
+
+ExcitationMeasures measureExcitation(const Eigen::MatrixXd& triangle) {
+  ExcitationMeasures out;
+  out.condition_number = eval::scaledConditionNumber(triangle, &out.unexcited_columns);
+  const Eigen::VectorXd norms = triangle.colwise().norm();
+  std::vector<Eigen::Index> kept;
+  for (Eigen::Index c = 0; c < norms.size(); ++c) {
+    if (norms(c) > 0.0) kept.push_back(c);
+  }
+  out.unseen_directions = static_cast<int>(norms.size() - static_cast<Eigen::Index>(kept.size()));
+  if (kept.empty()) return out;
+  Eigen::MatrixXd scaled(triangle.rows(), static_cast<Eigen::Index>(kept.size()));
+  for (std::size_t k = 0; k < kept.size(); ++k) scaled.col(static_cast<Eigen::Index>(k)) = triangle.col(kept[k]) / norms(kept[k]);
+  const Eigen::VectorXd s = Eigen::BDCSVD<Eigen::MatrixXd>(scaled).singularValues();
+  const double floor = eval::kUnseenSingularValue * s(0);
+  for (Eigen::Index k = 0; k < s.size(); ++k) {
+    if (s(k) > floor) out.log_det += 2.0 * std::log(s(k));
+    else ++out.unseen_directions;
+  }
+  return out;
+}
+
+}  // namespace suitsim::design

@@ -1,0 +1,130 @@
+// `suitsim design-motions SCENE --out DIR`, through the real binary: bad
+// scenes, scenes it cannot design for, bad motion CSVs and bad options exit
+// 2 with one message naming the file (and line) and write nothing; on the
+// tiny experiment a short design (a few candidates, one iteration) writes a
+// scene that `suitsim evaluate` takes as it is.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Result = suitsim::testing::CliResult;
+using suitsim::testing::readFile;
+using suitsim::testing::sourcePath;
+
+const std::string& tinyScene() {
+  static const std::string path = sourcePath("tests/cli/data/tiny_experiment.xml");
+  return path;
+}
+
+class DesignCommand : public suitsim::testing::CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    timeout_seconds_ = 300;
+  }
+  fs::path out() const { return dir_ / "design"; }
+  /// Exit 2, one message containing every piece of `wanted`, nothing written.
+  void expectBadInput(const std::vector<std::string>& args, const std::vector<std::string>& wanted) {
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    for (const std::string& w : wanted) EXPECT_NE(r.err.find(w), std::string::npos) << "missing '" << w << "' in: " << r.err;
+    EXPECT_FALSE(fs::exists(out())) << "something was written";
+  }
+  fs::path write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+
+TEST_F(DesignCommand, ABadSceneIsBadInputAndWritesNothing) {
+  const std::string bad = sourcePath("scenes/invalid/band_negative_stiffness.xml");
+  expectBadInput({"design-motions", bad, "--out", out().string()}, {"error: ", bad + ":", "stiffness"});
+  expectBadInput({"design-motions", (dir_ / "nowhere.xml").string(), "--out", out().string()},
+                 {"error: ", "nowhere.xml"});
+}
+
+TEST_F(DesignCommand, ASceneWithoutIdentificationTrialsCannotBeDesignedFor) {
+  expectBadInput({"design-motions", sourcePath("scenes/spring_mass.xml"), "--out", out().string()},
+                 {"spring_mass.xml: no <experiment>"});
+  std::string xml = readFile(tinyScene());
+  for (std::size_t at; (at = xml.find(" purpose=\"identification\"")) != std::string::npos;) {
+    xml.erase(at, std::string(" purpose=\"identification\"").size());
+  }
+  // In the scene's own folder, so its relative names still resolve.
+  const fs::path scene = fs::path(tinyScene()).parent_path() / ("no_ident_" + std::to_string(::getpid()) + ".xml");
+  std::ofstream(scene) << xml;
+  expectBadInput({"design-motions", scene.string(), "--out", out().string()},
+                 {scene.string() + ": no trial with purpose=\"identification\""});
+  fs::remove(scene);
+}
+
+TEST_F(DesignCommand, ABadMotionCsvNamesItsFileAndLine) {
+  write("lib/a_ok.csv", "time,shoulder,elbow\n0,0.2,0.4\n0.5,0.3,0.5\n");
+  const fs::path unknown = write("lib/b_unknown.csv", "time,shoulder,knee\n0,0.2,0.4\n");
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--motions", (dir_ / "lib").string()},
+                 {unknown.string() + ":1: column 'knee' names no joint of the robot that the servo drives"});
+  fs::remove(unknown);
+  const fs::path bad_number = write("lib/c_bad.csv", "# a comment\ntime,shoulder\n0,0.2\n0.5,x\n");
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--motions", (dir_ / "lib").string()},
+                 {bad_number.string() + ":4: column 2 is not a finite number (got 'x')"});
+  fs::remove(bad_number);
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--motions", (dir_ / "empty").string()},
+                 {"empty: not a directory"});
+}
+
+TEST_F(DesignCommand, BadOptionsAndAnImpossibleMarginAreBadInput) {
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--candidates", "-3"},
+                 {"suitsim design-motions: --candidates: needs a whole number from 0 to 100000 (got '-3')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--iterations", "0"},
+                 {"--iterations: needs a whole number from 1 to 100 (got '0')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin", "-0.1"}, {"--margin: "});
+  // The stance itself is only 0.1 m inside the box's footprint.
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin", "0.5"},
+                 {"less than the ZMP margin 0.5 m"});
+}
+
+TEST_F(DesignCommand, AShortDesignWritesAnEvaluableScene) {
+  write("lib/sway.csv", "time,shoulder,elbow\n0,0.2,0.4\n0.4,0.5,0.8\n0.8,0.2,0.4\n");
+  const Result r = run({"design-motions", tinyScene(), "--out", out().string(), "--candidates", "6", "--iterations",
+                        "1", "--threads", "2", "--motions", (dir_ / "lib").string(), "--segment-min", "0.15",
+                        "--segment-max", "0.3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("design: 2 motions"), std::string::npos) << r.out;
+  for (const char* f : {"scene.xml", "design.json", "design.md"}) EXPECT_TRUE(fs::exists(out() / f)) << f;
+  EXPECT_FALSE(fs::exists(out() / ".design-work"));
+  const nlohmann::json design = nlohmann::json::parse(readFile(out() / "design.json"));
+  EXPECT_EQ(design["budget"]["trials"], 2);
+  EXPECT_EQ(design["library"]["generated"], 6);
+  EXPECT_EQ(design["library"]["from_files"], 1);
+  ASSERT_EQ(design["iterations"].size(), 2u);  // the scene's own motions, then the design
+  EXPECT_EQ(design["iterations"][0]["criterion"], "scene");
+  EXPECT_EQ(design["iterations"][1]["criterion"], "condition number");
+  std::vector<std::string> names;
+  for (const auto& m : design["motions"]) {
+    names.push_back(m["name"]);
+    EXPECT_TRUE(fs::exists(out() / m["file"].get<std::string>())) << m["file"];
+    EXPECT_GE(m["zmp_margin_m"].get<double>(), design["zmp_margin_m"].get<double>());
+  }
+  ASSERT_EQ(names.size(), 2u);
+
+  const fs::path evaluation = dir_ / "evaluation";
+  const Result e = run({"evaluate", (out() / "scene.xml").string(), "--out", evaluation.string(), "--no-plots",
+                        "--quiet", "--threads", "2"});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  const nlohmann::json id = nlohmann::json::parse(readFile(evaluation / "identification.json"));
+  EXPECT_EQ(id["fit_trials"].get<std::vector<std::string>>(), names);
+}
+
+}  // namespace
