@@ -26,6 +26,7 @@ Command addIdentifyCommand(CLI::App& suitsim);
 Command addEvaluateCommand(CLI::App& suitsim);
 Command addSweepCommand(CLI::App& suitsim);         // sweep_command.cpp
 Command addSweepSummaryCommand(CLI::App& suitsim);
+Command addBudgetCommand(CLI::App& suitsim);         // budget_command.cpp
 Command addDesignMotionsCommand(CLI::App& suitsim);  // design_command.cpp
 
 /// --rest-rows exclude|sign-rule (identify and evaluate).

@@ -44,7 +44,7 @@ struct EvaluateOptions {
   bool quiet = false;
   bool plots = true;
   std::string streams;  // evaluate existing streams instead of simulating
-  std::string realism;  // --realism: "ideal" or a realism file (empty: as the scene says)
+  std::string realism;  // --realism: a preset's name or a realism file (empty: as the scene says)
   std::vector<std::string> band_joints;  // joints A(26) fits on for every motion (empty: scene or derived)
   eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
   eval::IdentificationOptions::Armature armature = eval::IdentificationOptions::Armature::Fit;
@@ -256,9 +256,9 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addRestRowsOption(*app, &opt->rest_rows);
   addArmatureOption(*app, &opt->armature);
   addGearOption(*app, &opt->gear);
-  addTextOption(*app, "--realism", "ideal|FILE", &opt->realism,
-                "error sources of the truth: ideal (none) or a realism file, replacing the scene's <realism> "
-                "(docs/realism.md)");
+  addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
+                "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
+                "every source at its documented magnitude) or a realism file (docs/realism.md)");
   app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
   return {app, [opt, app] {

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   suitsim.require_subcommand(0, 1);
   const std::vector<Command> commands = {addRunCommand(suitsim), addEvaluateCommand(suitsim),
                                          addIdentifyCommand(suitsim), addInfoCommand(suitsim),
-                                         addSweepCommand(suitsim), addSweepSummaryCommand(suitsim),
+                                         addSweepCommand(suitsim), addSweepSummaryCommand(suitsim), addBudgetCommand(suitsim),
                                          addDesignMotionsCommand(suitsim)};
   for (const Command& c : commands) c.app->group("Commands");  // the heading in --help
   if (const auto code = parseCommandLine(suitsim, argc, argv)) return *code;

@@ -1,8 +1,6 @@
 // `suitsim sweep SPEC --out DIR` and `suitsim sweep-summary DIR`
 // (docs/sweeps.md): parsing and reporting only; the work is the sweep
 // library's.
-#include <omp.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,10 +8,9 @@
 
 #include "command_line.h"
 #include "commands.h"
-#include "suitsim/experiment/interrupt.h"
+#include "sweep_session.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/report/report.h"
-#include "suitsim/sweep/mpi_link.h"
 #include "suitsim/sweep/summary.h"
 #include "suitsim/sweep/sweep.h"
 
@@ -48,26 +45,16 @@ int summarize(const fs::path& out, bool plots, bool quiet) {
 }
 
 int sweepChecked(const SweepCommandOptions& opt) {
-  sweep::MpiLink& mpi = sweep::MpiLink::instance();
-  std::string mpi_error;
-  if (!mpi.start(nullptr, nullptr, &mpi_error)) {
-    std::fprintf(stderr, "error: %s\n", mpi_error.c_str());
-    return 2;
-  }
-  // A failure on one rank must end them all: the others would wait for it.
-  const auto finish = [&mpi](int code) {
-    if (mpi.size() > 1 && code != 0) mpi.abort(code);
-    mpi.stop();
-    return code;
-  };
-  const bool writer = mpi.rank() == 0;
+  SweepSession session;
+  if (!session.start()) return 2;
+  const bool writer = session.writer();
   const bool quiet = opt.quiet || !writer;
   sweep::SweepSpec spec;
   try {
     spec = sweep::readSweep(opt.spec);
   } catch (const io::SceneError& e) {
     if (writer) std::fprintf(stderr, "error: %s\n", e.what());
-    return finish(2);
+    return session.finish(2);
   }
   const fs::path out(opt.out);
   std::error_code ec;
@@ -75,44 +62,26 @@ int sweepChecked(const SweepCommandOptions& opt) {
   fs::create_directories(out, ec);
   if (ec) {
     std::fprintf(stderr, "error: cannot create '%s': %s\n", out.c_str(), ec.message().c_str());
-    return finish(1);
+    return session.finish(1);
   }
   sweep::SweepOptions so;
-  so.threads = opt.threads > 0 ? opt.threads : (mpi.size() > 1 ? 1 : omp_get_num_procs());
+  so.threads = session.threads(opt.threads);
   so.keep_streams = opt.keep_streams;
   so.quiet = quiet;
   const std::size_t total = sweep::enumeratePoints(spec).size();
   if (!quiet) {
-    std::fprintf(stderr, "sweep %s: %zu points on %d process%s x %d thread%s\n", spec.name.c_str(), total, mpi.size(),
-                 mpi.size() > 1 ? "es" : "", so.threads, so.threads > 1 ? "s" : "");
+    std::fprintf(stderr, "sweep %s: %zu points on %d process%s x %d thread%s\n", spec.name.c_str(), total,
+                 session.ranks(), session.ranks() > 1 ? "es" : "", so.threads, so.threads > 1 ? "s" : "");
   }
-  experiment::installInterruptHandlers();
   const auto start = std::chrono::steady_clock::now();
   std::size_t landed = 0;  // rows this run added to the table (any rank's)
-  try {
-    sweep::runSweep(spec, out, so, [&](const sweep::Point& p, std::size_t done, std::size_t all) {
-      ++landed;
-      if (quiet) return;
-      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(stderr, "[%zu/%zu] %s done (%.0f s)\n", done, all, p.id.c_str(), t);
-    });
-  } catch (const io::SceneError& e) {
+  const int ran = session.runPoints(spec, out, so, quiet, [](const sweep::Point& p) { return p.id; }, &landed);
+  if (ran == 2 && !out_existed) {
     // A point's scene that cannot be evaluated: nothing has run.
-    if (writer) std::fprintf(stderr, "error: %s\n", e.what());
     std::error_code ignored;
-    if (!out_existed) fs::remove_all(out, ignored);
-    return finish(2);
-  } catch (const sweep::Interrupted&) {
-    const int sig = experiment::interruptSignal() ? experiment::interruptSignal() : 2;
-    if (writer) {
-      std::fprintf(stderr, "interrupted: the rows written so far stay in %s; run the same command to go on\n",
-                   (out / "results.csv").c_str());
-    }
-    return finish(128 + sig);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return finish(1);
+    fs::remove_all(out, ignored);
   }
+  if (ran != 0) return session.finish(ran);
   int code = 0;
   if (writer) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -127,7 +96,7 @@ int sweepChecked(const SweepCommandOptions& opt) {
       code = 1;
     }
   }
-  return finish(code);
+  return session.finish(code);
 }
 
 }  // namespace

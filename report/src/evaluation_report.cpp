@@ -100,8 +100,17 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
   report["settings"] = {{"noise", run.noise},
                         {"stribeck", run.stribeck},
                         {"realism", run.realism.source},
+                        {"realism_preset", run.realism.preset},
                         {"realism_sources",
-                         {{"seed", run.realism.seed}, {"via_point_offset_m", run.realism.via_point_offset}}}};
+                         {{"on", run.realism.activeSources()},
+                          {"seed", run.realism.seed},
+                          {"via_point_offset_m", run.realism.via_point_offset},
+                          {"gear_efficiency", run.realism.gear_efficiency},
+                          {"backdrive_efficiency", run.realism.backdrive_efficiency},
+                          {"heating_rise_at_effort_K", run.realism.heating_rise_at_effort},
+                          {"heating_time_constant_s", run.realism.heating_time_constant},
+                          {"magnet_coefficient_per_K", run.realism.heating_magnet_coefficient},
+                          {"heating_initial_rise_K", run.realism.heating_initial_rise}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];
@@ -177,12 +186,23 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
   return report;
 }
 
+namespace {
+
+// " (error sources on: gear, motor_heating; docs/realism.md)", or nothing.
+std::string realismOn(const io::Realism& r) {
+  std::string on;
+  for (const std::string& s : r.activeSources()) on += (on.empty() ? "" : ", ") + s;
+  return on.empty() ? "" : " (error sources on: " + on + "; docs/realism.md)";
+}
+
+}  // namespace
+
 std::string reportMarkdown(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
                            const std::vector<std::string>& plots, const std::string& plot_note) {
   const eval::IdentificationOutcome& id = result.identification;
   std::string md = "# suitsim evaluation: " + result.scene_name + "\n\n";
   md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck +
-        ", realism " + run.realism.source + (run.realism.any() ? " (error sources on: docs/realism.md)" : "") + ". " +
+        ", realism " + run.realism.source + realismOn(run.realism) + ". " +
         std::to_string(run.num_trials) +
         (run.streams_dir.empty() ? " trials simulated in " : " trials read from " + run.streams_dir + "; simulation ") +
         formatSig(run.simulation_wall_s) + " s; whole evaluation " + formatSig(run.wall_s) + " s.\n\n";

@@ -77,6 +77,10 @@ std::optional<MpiLink::Message> MpiLink::poll() {
   return m;
 }
 
+void MpiLink::barrier() {
+  if (active_) MPI_Barrier(MPI_COMM_WORLD);
+}
+
 void MpiLink::sendPoint(int dest, int point) { MPI_Send(&point, 1, MPI_INT, dest, kTagPoint, MPI_COMM_WORLD); }
 
 int MpiLink::requestPoint() {
@@ -105,6 +109,7 @@ bool MpiLink::start(int*, char***, std::string* error) {
 void MpiLink::stop() {}
 void MpiLink::abort(int code) { std::exit(code); }
 std::optional<MpiLink::Message> MpiLink::poll() { return std::nullopt; }
+void MpiLink::barrier() {}
 void MpiLink::sendPoint(int, int) {}
 int MpiLink::requestPoint() { return -1; }
 void MpiLink::sendRow(int, const std::string&) {}

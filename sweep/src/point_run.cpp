@@ -9,6 +9,7 @@
 
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/supporting_torque.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
@@ -106,9 +107,25 @@ std::vector<std::string> resultsHeader(const SweepSpec& spec, const ResultLayout
   }
   for (const char* c : {"identification.condition_number", "identification.determined_1pct",
                         "identification.total_mass_relative_error", "validation.torque_rmse",
-                        "validation.torque_rmse_apriori", "simulation_time_s", "wall_time_s"}) {
+                        "validation.torque_rmse_apriori"}) {
     h.push_back(c);
   }
+  // The other evaluators of the same streams: the estimates and the
+  // validation only (the truth columns are the default's).
+  for (const Evaluator& ev : spec.evaluators) {
+    for (const ResultLayout::Suit& s : layout.suits) {
+      for (const std::string& g : s.groups) {
+        const std::string prefix = ev.name + "/" + s.name + "." + g + ".";
+        for (eval::SupportMethod m : eval::kSupportMethods) {
+          h.push_back(prefix + eval::methodKey(m) + ".stiffness");
+          h.push_back(prefix + eval::methodKey(m) + ".relative_error");
+        }
+      }
+    }
+    h.push_back(ev.name + "/validation.torque_rmse");
+  }
+  h.push_back("simulation_time_s");
+  h.push_back("wall_time_s");
   return h;
 }
 
@@ -230,40 +247,55 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
       eval::EvaluationInputs inputs = eval::loadEvaluationInputs(scene.string());
       eval::pairTrials(inputs);
       if (!sameLayout(layoutOf(inputs), layout)) throw std::invalid_argument("the suits differ from the first point's");
-      eval::EvaluationOptions eo;
-      eo.pipeline.identification.threads = 1;  // the points are the parallelism
-      const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
       const report::Truth truth = report::loadTruth(scene.string());
-      const report::Score score = report::scoreEvaluation(result, truth);
+      // The default evaluation, then each other evaluator of the same streams.
+      for (std::size_t k = 0; k <= spec.evaluators.size(); ++k) {
+        const Evaluator* ev = k > 0 ? &spec.evaluators[k - 1] : nullptr;
+        eval::EvaluationOptions eo;
+        eo.pipeline.identification.threads = 1;  // the points are the parallelism
+        if (ev) {
+          // Checked when the sweep file was read.
+          eval::parseGear(ev->gear, &eo.pipeline.identification.gear);
+          eval::parseArmature(ev->armature, &eo.pipeline.identification.armature);
+        }
+        const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
+        const report::Score score = report::scoreEvaluation(result, truth);
 
-      report::RunInfo run;
-      run.scene_path = scene.string();
-      run.num_trials = inputs.trials.size();
-      run.simulation_wall_s = sim_wall;
-      run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
-      writeText(dir / "identification.json", id_json.dump(2) + "\n");
-      writeText(dir / "report.json", report::reportJson(result, score, run, id_json, {}).dump(2) + "\n");
+        report::RunInfo run;
+        run.scene_path = scene.string();
+        run.num_trials = inputs.trials.size();
+        run.simulation_wall_s = sim_wall;
+        run.realism = truth.realism;
+        run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+        const std::string suffix = ev ? "_" + ev->name : "";
+        writeText(dir / ("identification" + suffix + ".json"), id_json.dump(2) + "\n");
+        writeText(dir / ("report" + suffix + ".json"), report::reportJson(result, score, run, id_json, {}).dump(2) + "\n");
 
-      for (std::size_t s = 0; s < layout.suits.size(); ++s) {
-        const eval::SuitFit& fit = result.suits[s];
-        for (std::size_t g = 0; g < layout.suits[s].groups.size(); ++g) {
-          row[c++] = number(score.suits[s].group_stiffness[g]);
-          for (std::size_t m = 0; m < fit.methods.size(); ++m) {
-            const eval::GroupEstimate& e = fit.methods[m].groups[g];
-            row[c++] = e.identifiable ? number(e.stiffness) : "";
-            row[c++] = e.identifiable ? number(score.suits[s].relative_error[m][g]) : "";
+        for (std::size_t s = 0; s < layout.suits.size(); ++s) {
+          const eval::SuitFit& fit = result.suits[s];
+          for (std::size_t g = 0; g < layout.suits[s].groups.size(); ++g) {
+            if (!ev) row[c++] = number(score.suits[s].group_stiffness[g]);
+            for (std::size_t m = 0; m < fit.methods.size(); ++m) {
+              const eval::GroupEstimate& e = fit.methods[m].groups[g];
+              row[c++] = e.identifiable ? number(e.stiffness) : "";
+              row[c++] = e.identifiable ? number(score.suits[s].relative_error[m][g]) : "";
+            }
           }
         }
+        if (ev) {
+          row[c++] = number(result.identification.validation.torque.identified);
+          continue;
+        }
+        const eval::RobotIdentification& id = result.identification.full;
+        int determined = 0;
+        for (Eigen::Index i = 0; i < id.phi_relative_std.size(); ++i) determined += id.phi_relative_std[i] < 0.01;
+        row[c++] = number(id.condition_number);
+        row[c++] = std::to_string(determined);
+        row[c++] = number((id.total_mass - score.total_mass) / score.total_mass);
+        row[c++] = number(result.identification.validation.torque.identified);
+        row[c++] = number(result.identification.validation.torque.apriori);
       }
-      const eval::RobotIdentification& id = result.identification.full;
-      int determined = 0;
-      for (Eigen::Index i = 0; i < id.phi_relative_std.size(); ++i) determined += id.phi_relative_std[i] < 0.01;
-      row[c++] = number(id.condition_number);
-      row[c++] = std::to_string(determined);
-      row[c++] = number((id.total_mass - score.total_mass) / score.total_mass);
-      row[c++] = number(result.identification.validation.torque.identified);
-      row[c++] = number(result.identification.validation.torque.apriori);
       row[status_col] = "ok";
     }
   } catch (const Interrupted&) {

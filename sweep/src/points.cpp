@@ -65,7 +65,9 @@ std::string pointScene(const SweepSpec& spec, const std::string& base_xml, const
     const Parameter& p = spec.parameters[k];
     for (const Target& t : p.targets) setAttributes(root, t.path, scaledValue(t, point.values[k], p.name));
   }
-  if (spec.seeds.count > 0) setAttributes(root, spec.seeds.path, std::to_string(point.seed));
+  if (spec.seeds.count > 0) {
+    for (const AttributePath& path : spec.seeds.paths) setAttributes(root, path, std::to_string(point.seed));
+  }
   // The point's scene lives in DIR/points/<id>/: file names in it keep
   // meaning what they meant beside the base scene.
   std::filesystem::path base_dir = std::filesystem::absolute(std::filesystem::path(spec.scene)).parent_path();

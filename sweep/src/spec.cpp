@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "suitsim/eval/robot_identification.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
@@ -108,7 +109,7 @@ SweepSpec readSweep(const std::string& path) {
                          "> the root element must be <sweep>");
   }
   const ElementReader rr(path, root, {"name", "scene"});
-  io::rejectUnknownChildren(path, root, {"parameter", "seeds"});
+  io::rejectUnknownChildren(path, root, {"parameter", "seeds", "evaluator"});
   SweepSpec spec;
   spec.path = path;
   spec.name = rr.text("name");
@@ -174,12 +175,45 @@ SweepSpec readSweep(const std::string& path) {
     }
     const ElementReader r(path, s, {"attribute", "count", "first"});
     io::rejectUnknownChildren(path, s, {});
-    spec.seeds.path = readPath(r, "attribute", scene_root);
+    // Several seeds may take the point's seed (the sensors' noise and the
+    // realism's draws, say): a list of paths.
+    std::vector<std::string> paths = io::words(r.text("attribute"));
+    if (paths.empty()) r.failAttribute("attribute", "is empty");
+    for (const std::string& text : paths) {
+      AttributePath path;
+      std::string error;
+      if (!parseAttributePath(text, &path, &error)) r.failAttribute("attribute", error);
+      if (countMatches(scene_root, path) == 0) {
+        r.failAttribute("attribute", "'" + path.text + "' names no element of the base scene");
+      }
+      spec.seeds.paths.push_back(path);
+    }
     spec.seeds.count = r.integer("count");
     spec.seeds.first = r.integer("first", 1);
     spec.seeds.line = r.line();
     if (spec.seeds.count < 1) r.failAttribute("count", "must be at least 1");
     if (spec.seeds.first < 0) r.failAttribute("first", "must be >= 0");
+  }
+  std::set<std::string> evaluator_names;
+  for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
+    const ElementReader r(path, e, {"name", "gear", "armature"});
+    io::rejectUnknownChildren(path, e, {});
+    Evaluator ev;
+    ev.name = r.text("name");
+    ev.line = r.line();
+    if (ev.name.empty() || ev.name.find_first_of("/,\" \t") != std::string::npos) {
+      r.failAttribute("name", "must be a word without '/', ',' or quotes: it heads columns of the table");
+    }
+    if (!evaluator_names.insert(ev.name).second) r.failAttribute("name", "'" + ev.name + "' names another evaluator too");
+    ev.gear = r.text("gear", ev.gear);
+    ev.armature = r.text("armature", ev.armature);
+    eval::IdentificationOptions::Gear gear;
+    eval::IdentificationOptions::Armature armature;
+    if (!eval::parseGear(ev.gear, &gear)) r.failAttribute("gear", "must be ideal or fit (got '" + ev.gear + "')");
+    if (!eval::parseArmature(ev.armature, &armature)) {
+      r.failAttribute("armature", "must be fit, known or ignored (got '" + ev.armature + "')");
+    }
+    spec.evaluators.push_back(ev);
   }
   double total = spec.seeds.count > 0 ? spec.seeds.count : 1;
   for (const Parameter& p : spec.parameters) total *= static_cast<double>(p.values.size());

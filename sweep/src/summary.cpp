@@ -9,60 +9,12 @@
 
 #include "suitsim/report/report.h"
 #include "suitsim/sweep/table.h"
-#include "suitsim/text_input.h"
 
 namespace suitsim::sweep {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  int column(const std::string& name) const {
-    for (std::size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == name) return static_cast<int>(i);
-    }
-    return -1;
-  }
-};
-
-Table readTable(const fs::path& file) {
-  if (const std::string problem = regularFileProblem(file.string()); !problem.empty()) {
-    throw std::runtime_error(file.string() + ": " + problem);
-  }
-  std::ifstream in(file);
-  Table t;
-  std::string line;
-  int n = 0;
-  for (LineRead got; (got = readLine(in, line)) != LineRead::kEnd;) {
-    ++n;
-    std::vector<std::string> fields;
-    if (got == LineRead::kTooLong || !splitCsv(line, &fields)) {
-      throw std::runtime_error(file.string() + ":" + std::to_string(n) + ": not a CSV row");
-    }
-    if (n == 1) {
-      t.header = fields;
-    } else if (fields.size() != t.header.size()) {
-      throw std::runtime_error(file.string() + ":" + std::to_string(n) + ": " + std::to_string(fields.size()) +
-                               " fields, the header has " + std::to_string(t.header.size()));
-    } else {
-      t.rows.push_back(fields);
-    }
-  }
-  if (t.header.size() < 3 || t.header[0] != "point" || t.column("status") < 0) {
-    throw std::runtime_error(file.string() + ":1: not a sweep's results table (no point, id and status columns)");
-  }
-  return t;
-}
-
-bool number(const std::string& s, double* x) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  *x = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(*x);
-}
 
 struct Stats {
   int n = 0, within = 0;
@@ -100,9 +52,42 @@ std::string statsRow(const std::string& label, const Stats& s) {
 
 }  // namespace
 
+SummaryFiles drawPlots(const fs::path& out, const std::string& prefix, const fs::path& plot_script,
+                       const std::string& script_name, const fs::path& input) {
+  SummaryFiles files;
+  if (plot_script.empty()) {
+    files.note = "plots skipped: " + script_name + " not found beside the program or in ../share/suitsim";
+    return files;
+  }
+  const auto ours = [&](const fs::directory_entry& entry) {
+    return entry.path().filename().string().rfind(prefix, 0) == 0 && entry.path().extension() == ".png";
+  };
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(out, ec)) {
+    if (ours(entry)) fs::remove(entry.path(), ec);
+  }
+  if (report::runPythonScript(plot_script, {input.string(), "--out-prefix", (out / prefix).string()}, out,
+                              &files.note)) {
+    for (const auto& entry : fs::directory_iterator(out, ec)) {
+      if (ours(entry)) files.pngs.push_back(entry.path().filename().string());
+    }
+    std::sort(files.pngs.begin(), files.pngs.end());
+  }
+  return files;
+}
+
+std::string plotsMarkdown(const SummaryFiles& files) {
+  if (!files.pngs.empty()) {
+    std::string md = "\n## Plots\n\n";
+    for (const std::string& png : files.pngs) md += "![" + png + "](" + png + ")\n";
+    return md;
+  }
+  return files.note.empty() ? "" : "\n" + files.note + "\n";
+}
+
 SummaryFiles writeSummary(const fs::path& out, bool plots, const fs::path& plot_script) {
   const fs::path table_file = out / "results.csv";
-  const Table t = readTable(table_file);
+  const TableText t = readResultsTable(table_file);
   const int status = t.column("status");
   // Parameters: the columns between id and seed/status.
   std::vector<int> parameters;
@@ -141,7 +126,7 @@ SummaryFiles writeSummary(const fs::path& out, bool plots, const fs::path& plot_
     std::vector<double> v;
     for (const auto* r : ok) {
       double x;
-      if (number((*r)[c], &x)) v.push_back(x);
+      if (finiteNumber((*r)[c], &x)) v.push_back(x);
     }
     md += statsRow("`" + t.header[c] + "`", stats(v));
   }
@@ -159,7 +144,7 @@ SummaryFiles writeSummary(const fs::path& out, bool plots, const fs::path& plot_
         std::vector<double> v;
         for (const auto* r : ok) {
           double x;
-          if ((*r)[p] == value && number((*r)[c], &x)) v.push_back(x);
+          if ((*r)[p] == value && finiteNumber((*r)[c], &x)) v.push_back(x);
         }
         md += statsRow(value, stats(v));
       }
@@ -167,32 +152,8 @@ SummaryFiles writeSummary(const fs::path& out, bool plots, const fs::path& plot_
   }
 
   SummaryFiles files;
-  if (!plots) {
-    // Asked for none: the summary is the tables alone.
-  } else if (!plot_script.empty()) {
-    // Old plots go first: a rebuilt summary shows only what this table makes.
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(out, ec)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind("sweep_", 0) == 0 && entry.path().extension() == ".png") fs::remove(entry.path(), ec);
-    }
-    if (report::runPythonScript(plot_script, {table_file.string(), "--out-prefix", (out / "sweep_").string()}, out,
-                                &files.note)) {
-      for (const auto& entry : fs::directory_iterator(out, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (name.rfind("sweep_", 0) == 0 && entry.path().extension() == ".png") files.pngs.push_back(name);
-      }
-      std::sort(files.pngs.begin(), files.pngs.end());
-    }
-  } else {
-    files.note = "plots skipped: plot_sweep.py not found beside the program or in ../share/suitsim";
-  }
-  if (!files.pngs.empty()) {
-    md += "\n## Plots\n\n";
-    for (const std::string& png : files.pngs) md += "![" + png + "](" + png + ")\n";
-  } else if (!files.note.empty()) {
-    md += "\n" + files.note + "\n";
-  }
+  if (plots) files = drawPlots(out, "sweep_", plot_script, "plot_sweep.py", table_file);
+  md += plotsMarkdown(files);
   const fs::path tmp = out / ".summary.md.partial";
   {
     std::ofstream f(tmp, std::ios::trunc);

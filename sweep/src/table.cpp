@@ -1,6 +1,8 @@
 #include "suitsim/sweep/table.h"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -151,6 +153,49 @@ void ResultsTable::write() const {
   std::error_code ec;
   std::filesystem::rename(tmp, file_, ec);
   if (ec) throw std::runtime_error("cannot rename '" + tmp.string() + "' to '" + file_.string() + "': " + ec.message());
+}
+
+int TableText::column(const std::string& name) const {
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+TableText readResultsTable(const std::filesystem::path& file) {
+  if (const std::string problem = regularFileProblem(file.string()); !problem.empty()) {
+    throw std::runtime_error(file.string() + ": " + problem);
+  }
+  std::ifstream in(file);
+  TableText t;
+  std::string line;
+  int n = 0;
+  for (LineRead got; (got = readLine(in, line)) != LineRead::kEnd;) {
+    ++n;
+    std::vector<std::string> fields;
+    if (got == LineRead::kTooLong || !splitCsv(line, &fields)) {
+      throw std::runtime_error(file.string() + ":" + std::to_string(n) + ": not a CSV row");
+    }
+    if (n == 1) {
+      t.header = fields;
+    } else if (fields.size() != t.header.size()) {
+      throw std::runtime_error(file.string() + ":" + std::to_string(n) + ": " + std::to_string(fields.size()) +
+                               " fields, the header has " + std::to_string(t.header.size()));
+    } else {
+      t.rows.push_back(fields);
+    }
+  }
+  if (t.header.size() < 3 || t.header[0] != "point" || t.column("status") < 0) {
+    throw std::runtime_error(file.string() + ":1: not a sweep's results table (no point, id and status columns)");
+  }
+  return t;
+}
+
+bool finiteNumber(const std::string& s, double* x) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  *x = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(*x);
 }
 
 }  // namespace suitsim::sweep

@@ -200,4 +200,100 @@ TEST(Realism, GearEfficiencyReachesEveryJointOfTheTruthOnly) {
   }
 }
 
+// A realism file in the test's temporary folder.
+std::string realismFile(const std::string& body, const std::string& name) {
+  const fs::path path = fs::path(::testing::TempDir()) / (name + ".xml");
+  std::ofstream(path) << body;
+  return path.string();
+}
+
+// The presets: `ideal` switches nothing on; `realistic` every source, at the
+// magnitudes docs/realism.md#presets gives (each stated there with its
+// reason), so a change to them is a change to the documentation too.
+TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
+  const suitsim::io::Realism ideal = suitsim::io::realismOption("ideal");
+  EXPECT_TRUE(ideal.activeSources().empty());
+  EXPECT_EQ(ideal.source, "ideal");
+  const suitsim::io::Realism r = suitsim::io::realismOption("realistic");
+  EXPECT_EQ(r.source, "realistic");
+  EXPECT_EQ(r.preset, "realistic");
+  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating"}));
+  EXPECT_EQ(r.via_point_offset, 0.005);
+  EXPECT_EQ(r.gear_efficiency, 0.8);
+  EXPECT_EQ(r.backdrive_efficiency, 0.7);
+  EXPECT_EQ(r.heating_rise_at_effort, 100.0);
+  EXPECT_EQ(r.heating_time_constant, 30.0);
+  EXPECT_EQ(r.heating_magnet_coefficient, -0.0012);
+  EXPECT_EQ(r.heating_initial_rise, 10.0);
+}
+
+// A child overrides its source's magnitude in the preset; `sources` keeps
+// only the named ones, the others return to ideal.
+TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
+  const suitsim::io::Realism r = suitsim::io::loadRealism(realismFile(
+      "<realism preset=\"realistic\" seed=\"4\">\n  <gear efficiency=\"0.9\" backdrive_efficiency=\"0.85\"/>\n"
+      "</realism>\n",
+      "override"));
+  EXPECT_EQ(r.seed, 4u);
+  EXPECT_EQ(r.gear_efficiency, 0.9);
+  EXPECT_EQ(r.backdrive_efficiency, 0.85);
+  EXPECT_EQ(r.via_point_offset, 0.005);  // the preset's
+  const suitsim::io::Realism gear_only = suitsim::io::loadRealism(
+      realismFile("<realism preset=\"realistic\" sources=\"gear\"/>\n", "gear_only"));
+  EXPECT_EQ(gear_only.activeSources(), std::vector<std::string>{"gear"});
+  EXPECT_EQ(gear_only.gear_efficiency, 0.8);
+  EXPECT_EQ(gear_only.via_point_offset, 0.0);
+  EXPECT_EQ(gear_only.heating_rise_at_effort, 0.0);
+  const suitsim::io::Realism two = suitsim::io::loadRealism(
+      realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
+  EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
+  const suitsim::io::Realism none = suitsim::io::loadRealism(
+      realismFile("<realism preset=\"realistic\" sources=\"none\"/>\n", "none"));
+  EXPECT_TRUE(none.activeSources().empty());
+  EXPECT_FALSE(none.any());
+}
+
+// Bad presets and source lists name the file, the line and the attribute.
+TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating"},
+      {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
+      {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
+      {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
+  };
+  int k = 0;
+  for (const auto& [body, message] : cases) {
+    const std::string path = realismFile(body, "bad" + std::to_string(k++));
+    try {
+      suitsim::io::loadRealism(path);
+      ADD_FAILURE() << body;
+    } catch (const SceneError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(path + ":"), std::string::npos) << what;
+      EXPECT_NE(what.find(message), std::string::npos) << what;
+    }
+  }
+}
+
+// realismXml writes every magnitude out: read back, it is the same realism.
+TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
+  suitsim::io::Realism r = suitsim::io::realisticPreset();
+  r.seed = 9;
+  r.gear_transition_velocity = 0.02;
+  const suitsim::io::Realism back =
+      suitsim::io::loadRealism(realismFile(suitsim::io::realismXml(r) + "\n", "written"));
+  EXPECT_EQ(back.seed, 9u);
+  EXPECT_EQ(back.activeSources(), r.activeSources());
+  EXPECT_EQ(back.via_point_offset, r.via_point_offset);
+  EXPECT_EQ(back.gear_efficiency, r.gear_efficiency);
+  EXPECT_EQ(back.backdrive_efficiency, r.backdrive_efficiency);
+  EXPECT_EQ(back.gear_transition_velocity, r.gear_transition_velocity);
+  EXPECT_EQ(back.heating_rise_at_effort, r.heating_rise_at_effort);
+  EXPECT_EQ(back.heating_time_constant, r.heating_time_constant);
+  EXPECT_EQ(back.heating_magnet_coefficient, r.heating_magnet_coefficient);
+  EXPECT_EQ(back.heating_initial_rise, r.heating_initial_rise);
+  EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
+}
+
 }  // namespace

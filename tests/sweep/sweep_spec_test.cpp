@@ -5,6 +5,7 @@
 #include <tinyxml2.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +14,7 @@
 #include "suitsim/io/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
+#include "suitsim/sweep/sweep.h"
 #include "suitsim/sweep/table.h"
 
 namespace fs = std::filesystem;
@@ -164,6 +166,51 @@ TEST_F(SweepFiles, APointsSceneHasItsValuesScaledAndItsFilesStillResolve) {
   EXPECT_STREQ(robot->FirstChildElement("sensors")->Attribute("seed"), "9");
   // Written anywhere, the scene's robot file still means the one beside the base scene.
   EXPECT_EQ(fs::path(doc.RootElement()->Attribute("relative_to")), kData.lexically_normal());
+}
+
+// One seed into several attributes (the sensors' noise and a realism's
+// draws, as the budget does).
+TEST_F(SweepFiles, SeedsGoIntoEveryAttributeTheyName) {
+  const SweepSpec s = readSweep(write("  <seeds attribute=\"robot/sensors@seed robot@seed\" count=\"2\" first=\"9\"/>\n"));
+  ASSERT_EQ(s.seeds.paths.size(), 2u);
+  std::ifstream in(s.scene);
+  const std::string base((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  tinyxml2::XMLDocument doc;
+  const std::string xml = pointScene(s, base, enumeratePoints(s)[1]);
+  ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
+  const auto* robot = doc.RootElement()->FirstChildElement("robot");
+  EXPECT_STREQ(robot->Attribute("seed"), "10");
+  EXPECT_STREQ(robot->FirstChildElement("sensors")->Attribute("seed"), "10");
+  EXPECT_TRUE(failsWith("  <seeds attribute=\"robot/sensors@seed robot/suit[@name='none']@seed\" count=\"1\"/>\n", 3,
+                        {"<seeds>", "names no element", "suit[@name='none']"}));
+}
+
+// <evaluator>: the same streams evaluated again with other settings; its
+// columns carry its name in front of the suit.
+TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
+  const SweepSpec s = readSweep(write("  <seeds attribute=\"robot/sensors@seed\" count=\"1\"/>\n"
+                                      "  <evaluator name=\"remedied\" gear=\"fit\" armature=\"known\"/>\n"));
+  ASSERT_EQ(s.evaluators.size(), 1u);
+  EXPECT_EQ(s.evaluators[0].name, "remedied");
+  EXPECT_EQ(s.evaluators[0].gear, "fit");
+  EXPECT_EQ(s.evaluators[0].armature, "known");
+  const ResultLayout layout{{{"normal", {"A", "B"}}}};
+  const std::vector<std::string> h = resultsHeader(s, layout);
+  const auto has = [&](const std::string& c) { return std::find(h.begin(), h.end(), c) != h.end(); };
+  EXPECT_TRUE(has("normal.B.approach_b.relative_error"));
+  EXPECT_TRUE(has("remedied/normal.A.approach_a.relative_error"));
+  EXPECT_TRUE(has("remedied/normal.B.apriori.stiffness"));
+  EXPECT_TRUE(has("remedied/validation.torque_rmse"));
+  EXPECT_FALSE(has("remedied/normal.A.true_stiffness"));  // the truth is the default's column
+  ASSERT_GE(h.size(), 2u);
+  EXPECT_EQ(h[h.size() - 2], "simulation_time_s");
+  EXPECT_EQ(h.back(), "wall_time_s");
+  const std::string seeds = "  <seeds attribute=\"robot/sensors@seed\" count=\"1\"/>\n";
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" gear=\"lossy\"/>\n", 4, {"gear", "ideal or fit", "lossy"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" armature=\"maybe\"/>\n", 4, {"armature", "maybe"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\"/>\n  <evaluator name=\"g\"/>\n", 5,
+                        {"names another evaluator"}));
 }
 
 TEST_F(SweepFiles, EveryBadInputNamesFileAndLine) {

@@ -215,7 +215,9 @@ constexpr ElementRule kExperimentChildren[] = {{"trial", kTrialAttributes, false
                                                {"evaluation", kEvaluationAttributes, true, {}}};
 constexpr AttributeRule kNoAttributes[] = {{"name", ValueKind::kText, false}};
 // <realism>: error sources of a real evaluation (docs/realism.md).
-constexpr AttributeRule kRealismAttributes[] = {{"seed", ValueKind::kInteger, false}};
+constexpr AttributeRule kRealismAttributes[] = {{"seed", ValueKind::kInteger, false},
+                                                {"preset", ValueKind::kText, false},
+                                                {"sources", ValueKind::kText, false}};
 constexpr AttributeRule kViaPointsAttributes[] = {{"offset", ValueKind::kNumber, true}};
 constexpr AttributeRule kGearAttributes[] = {{"efficiency", ValueKind::kNumber, true},
                                              {"backdrive_efficiency", ValueKind::kNumber, true},
@@ -811,6 +813,13 @@ namespace {
 Realism readRealism(const std::string& path, const XMLElement* e) {
   Realism realism;
   const ElementReader r = readerFor(path, e);
+  // A preset first; the children then set their sources' magnitudes.
+  const std::string preset = r.text("preset", "ideal");
+  if (preset == "realistic") {
+    realism = realisticPreset();
+  } else if (preset != "ideal") {
+    r.failAttribute("preset", "must be ideal or realistic (got '" + preset + "')");
+  }
   const int seed = r.integer("seed", 1);
   if (seed < 0) r.failAttribute("seed", "must be >= 0");
   realism.seed = static_cast<std::uint64_t>(seed);
@@ -848,6 +857,19 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
       hr.failAttribute("initial_rise", "would take more than half of k_T at this magnet coefficient");
     }
   }
+  // Which of them stay on: the budget switches them one at a time.
+  if (r.has("sources")) {
+    const std::vector<std::string> sources = words(r.text("sources"));
+    if (sources.empty()) r.failAttribute("sources", "is empty: list sources, or all or none");
+    const bool all = sources.size() == 1 && sources[0] == "all", none = sources.size() == 1 && sources[0] == "none";
+    if (!all) {
+      try {
+        realism = keepSources(realism, none ? std::vector<std::string>{} : sources);
+      } catch (const std::invalid_argument& ex) {
+        r.failAttribute("sources", ex.what());
+      }
+    }
+  }
   return realism;
 }
 
@@ -868,10 +890,10 @@ Realism loadRealism(const std::string& path) {
 }
 
 Realism realismOption(const std::string& value) {
-  if (value == "ideal") {
-    Realism ideal;
-    ideal.source = "ideal";
-    return ideal;
+  if (value == "ideal" || value == "realistic") {
+    Realism preset = value == "ideal" ? Realism{} : realisticPreset();
+    preset.source = value;
+    return preset;
   }
   return loadRealism(value);
 }

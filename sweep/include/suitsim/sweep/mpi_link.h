@@ -22,6 +22,8 @@ class MpiLink {
   /// Ends every rank at once with `code` (after a failure or a signal on
   /// one rank, the others would wait forever).
   [[noreturn]] void abort(int code);
+  /// Waits until every rank is here (nothing without MPI).
+  void barrier();
 
   int rank() const { return rank_; }
   int size() const { return size_; }

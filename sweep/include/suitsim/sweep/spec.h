@@ -8,6 +8,7 @@
 //       <set attribute="robot/suit[@name='modified']/band[@group='A']@stiffness" scale="2"/>
 //     </parameter>
 //     <seeds attribute="robot/sensors@seed" count="5" first="1"/>
+//     <evaluator name="gear_fit" gear="fit"/>
 //   </sweep>
 #pragma once
 
@@ -56,11 +57,22 @@ struct Parameter {
 };
 
 /// The noise seeds each point runs with: `count` seeds first, first + 1, ...
-/// written into `path` (count 0: no seed attribute, one run per point).
+/// written into every attribute of `paths` (count 0: no seed attribute, one
+/// run per point).
 struct Seeds {
-  AttributePath path;
+  std::vector<AttributePath> paths;
   int count = 0;
   std::int64_t first = 1;
+  int line = 0;
+};
+
+/// One more evaluation of every point's streams, with other evaluator
+/// settings (a remedy: `--gear fit`, `--armature ...`); its columns are the
+/// default evaluation's with "NAME/" in front of the suit.
+struct Evaluator {
+  std::string name;
+  std::string gear = "ideal";    ///< eval::parseGear's words
+  std::string armature = "fit";  ///< eval::parseArmature's words
   int line = 0;
 };
 
@@ -71,6 +83,7 @@ struct SweepSpec {
   int scene_line = 0;      ///< line of the scene attribute (the root element)
   std::vector<Parameter> parameters;
   Seeds seeds;
+  std::vector<Evaluator> evaluators;  ///< besides the default evaluation
 };
 
 /// Reads and checks a sweep file: its syntax (io::SceneError "path:line:

@@ -16,6 +16,17 @@ struct SummaryFiles {
   std::string note;               ///< why plots were skipped, when they were
 };
 
+/// Draws DIR/<prefix>*.png with `plot_script` (python3) reading `input`,
+/// after removing the old ones (a rebuilt summary shows only what this
+/// table makes), and lists them. An empty script: none drawn, the note says
+/// that `script_name` was not found.
+SummaryFiles drawPlots(const std::filesystem::path& out, const std::string& prefix,
+                       const std::filesystem::path& plot_script, const std::string& script_name,
+                       const std::filesystem::path& input);
+
+/// The summary's plots section: the images, or why there are none.
+std::string plotsMarkdown(const SummaryFiles& files);
+
 /// Reads DIR/results.csv and writes DIR/summary.md, and with `plots` the
 /// plots by `plot_script` (empty: not found, which the summary says). Throws std::runtime_error for a missing or
 /// malformed table or a file it cannot write.

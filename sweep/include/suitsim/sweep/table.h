@@ -38,6 +38,21 @@ class ResultsTable {
   std::map<int, std::string> rows_;  ///< point index -> the row's text, no newline
 };
 
+/// A results table read back whole (the summaries are made from it alone).
+struct TableText {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  int column(const std::string& name) const;  ///< -1 when absent
+};
+
+/// Reads DIR/results.csv. Throws std::runtime_error naming the file and line
+/// when it is missing, a row is malformed, or it is not a sweep's table (no
+/// point and status columns).
+TableText readResultsTable(const std::filesystem::path& file);
+
+/// A field's number, when it is one and finite.
+bool finiteNumber(const std::string& field, double* x);
+
 /// A field as CSV: quoted when it holds a comma, quote or line break.
 std::string csvField(const std::string& text);
 /// Joins fields (already escaped) into one CSV line, without a newline.

@@ -141,18 +141,44 @@ struct Realism {
   double heating_magnet_coefficient = 0.0;
   double heating_initial_rise = 0.0;
   /// Where it came from: "scene" (the scene's <realism> or none), "ideal"
-  /// (every source off), or the path of a realism file.
+  /// or "realistic" (`--realism` with a preset's name), or the path of a
+  /// realism file.
   std::string source = "scene";
-  bool any() const {
-    return via_point_offset > 0.0 || gear_efficiency < 1.0 || backdrive_efficiency < 1.0 || heating_rise_at_effort > 0.0;
-  }
+  /// The preset it started from ("ideal": every source off; "realistic":
+  /// realisticPreset()); the element's children and `sources` change it.
+  std::string preset = "ideal";
+  bool any() const { return !activeSources().empty(); }
+  /// The sources switched on, by their element names (kRealismSources order).
+  std::vector<std::string> activeSources() const;
 };
+
+/// The names of the sources a <realism> element can switch (its children's
+/// element names), in the order the budget reports them.
+inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating"};
+
+/// The `realistic` preset: every source at a magnitude chosen from
+/// datasheets and the literature for an HRP-class robot in a fabric suit
+/// (each figure's reason: docs/realism.md#presets). Not tuned to any
+/// evaluation's result.
+Realism realisticPreset();
+
+/// `r` with only the named sources left on (the others back to ideal).
+/// Throws std::invalid_argument naming a source that is not in
+/// kRealismSources, or one that `r` does not switch on (it has no
+/// magnitude to keep).
+Realism keepSources(const Realism& r, const std::vector<std::string>& sources);
+
+/// `r` as a <realism> element with every magnitude written out (no preset),
+/// so that a scene holding it needs nothing else: what `suitsim budget`
+/// writes into the scenes it runs.
+std::string realismXml(const Realism& r);
 
 /// A realism file: an XML file whose root is <realism>, with the children a
 /// scene's <realism> takes. Throws SceneError naming the file and line.
 Realism loadRealism(const std::string& path);
 
-/// The `--realism` choice: "ideal" (every source off) or a realism file.
+/// The `--realism` choice: a preset's name ("ideal": every source off;
+/// "realistic") or a realism file.
 Realism realismOption(const std::string& value);
 
 struct Scene {

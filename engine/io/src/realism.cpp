@@ -1,0 +1,110 @@
+// The error sources of a real evaluation as one switchboard
+// (docs/realism.md): which are on, the `realistic` preset, and a <realism>
+// element written back out for the scenes `suitsim budget` runs.
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "suitsim/io/scene.h"
+
+namespace suitsim::io {
+
+namespace {
+
+bool isOn(const Realism& r, const std::string& source) {
+  if (source == "via_points") return r.via_point_offset > 0.0;
+  if (source == "gear") return r.gear_efficiency < 1.0 || r.backdrive_efficiency < 1.0;
+  if (source == "motor_heating") return r.heating_rise_at_effort > 0.0;
+  return false;
+}
+
+bool known(const std::string& source) {
+  return std::find_if(std::begin(kRealismSources), std::end(kRealismSources),
+                      [&](const char* s) { return source == s; }) != std::end(kRealismSources);
+}
+
+// 10 significant digits: the value read back is the value written.
+std::string number(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.10g", x);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> Realism::activeSources() const {
+  std::vector<std::string> on;
+  for (const char* s : kRealismSources) {
+    if (isOn(*this, s)) on.emplace_back(s);
+  }
+  return on;
+}
+
+Realism realisticPreset() {
+  Realism r;
+  r.preset = "realistic";
+  // A fabric suit is put on to about half a centimetre: its bands sink into
+  // a soft cover or slide over it by a few millimetres (docs/realism.md:
+  // 2 and 5 mm measured).
+  r.via_point_offset = 0.005;
+  // Harmonic drives near rated load: 70-85 % driving in their makers'
+  // efficiency curves, less when backdriven (the link must overcome the
+  // losses too).
+  r.gear_efficiency = 0.8;
+  r.backdrive_efficiency = 0.7;
+  // Servo motors are rated so that their continuous torque brings the
+  // winding to its insulation limit, about 100 K above a 25 C ambient; a
+  // URDF's effort limit is usually that rating. A small motor's winding
+  // settles in tens of seconds; NdFeB loses 0.12 %/K of its remanence. A
+  // session whose trials follow at their own pace starts each one up to
+  // 10 K warmer or cooler than the others.
+  r.heating_rise_at_effort = 100.0;
+  r.heating_time_constant = 30.0;
+  r.heating_magnet_coefficient = -0.0012;
+  r.heating_initial_rise = 10.0;
+  return r;
+}
+
+Realism keepSources(const Realism& r, const std::vector<std::string>& sources) {
+  for (const std::string& s : sources) {
+    if (!known(s)) {
+      std::string names;
+      for (const char* k : kRealismSources) names += std::string(names.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("'" + s + "' is not a source (" + names + ", or all or none)");
+    }
+    if (!isOn(r, s)) throw std::invalid_argument("source '" + s + "' has no magnitude: give its element or a preset");
+  }
+  const auto kept = [&](const char* s) { return std::find(sources.begin(), sources.end(), s) != sources.end(); };
+  const Realism ideal;
+  Realism out = r;
+  if (!kept("via_points")) out.via_point_offset = ideal.via_point_offset;
+  if (!kept("gear")) {
+    out.gear_efficiency = ideal.gear_efficiency;
+    out.backdrive_efficiency = ideal.backdrive_efficiency;
+    out.gear_transition_velocity = ideal.gear_transition_velocity;
+  }
+  if (!kept("motor_heating")) {
+    out.heating_rise_at_effort = ideal.heating_rise_at_effort;
+    out.heating_time_constant = ideal.heating_time_constant;
+    out.heating_magnet_coefficient = ideal.heating_magnet_coefficient;
+    out.heating_initial_rise = ideal.heating_initial_rise;
+  }
+  return out;
+}
+
+std::string realismXml(const Realism& r) {
+  std::string xml = "<realism seed=\"" + std::to_string(r.seed) + "\">\n";
+  if (isOn(r, "via_points")) xml += "    <via_points offset=\"" + number(r.via_point_offset) + "\"/>\n";
+  if (isOn(r, "gear")) {
+    xml += "    <gear efficiency=\"" + number(r.gear_efficiency) + "\" backdrive_efficiency=\"" +
+           number(r.backdrive_efficiency) + "\" transition_velocity=\"" + number(r.gear_transition_velocity) + "\"/>\n";
+  }
+  if (isOn(r, "motor_heating")) {
+    xml += "    <motor_heating rise_at_effort=\"" + number(r.heating_rise_at_effort) + "\" time_constant=\"" +
+           number(r.heating_time_constant) + "\" magnet_coefficient=\"" + number(r.heating_magnet_coefficient) +
+           "\" initial_rise=\"" + number(r.heating_initial_rise) + "\"/>\n";
+  }
+  return xml + "  </realism>";
+}
+
+}  // namespace suitsim::io

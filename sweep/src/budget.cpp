@@ -1,0 +1,350 @@
+// The error budget (docs/realism.md#the-budget): its sweep file, and its
+// tables made from the sweep's results.csv alone.
+#include "suitsim/sweep/budget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <tinyxml2.h>
+
+#include "suitsim/eval/supporting_torque.h"
+#include "suitsim/report/report.h"
+#include "suitsim/sweep/points.h"
+#include "suitsim/sweep/table.h"
+#include "xml_reader.h"
+
+namespace suitsim::sweep {
+
+namespace fs = std::filesystem;
+using tinyxml2::XMLElement;
+
+namespace {
+
+void writeFile(const fs::path& file, const std::string& text) {
+  std::string hidden = ".";
+  hidden.append(file.filename().string()).append(".partial");
+  const fs::path tmp = file.parent_path() / hidden;
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) throw std::runtime_error("cannot write '" + tmp.string() + "'");
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) throw std::runtime_error("cannot write '" + file.string() + "': " + ec.message());
+}
+
+// A budget's own files: a folder holding another budget's is refused, so
+// that resuming never mixes two budgets in one table.
+void writeOwnFile(const fs::path& file, const std::string& text) {
+  std::error_code ec;
+  if (fs::exists(file, ec)) {
+    std::ifstream in(file);
+    const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (old == text) return;
+    throw io::SceneError(file.string() + ": holds another budget (another scene, sources or seeds): give another "
+                         "--out, or remove the folder");
+  }
+  writeFile(file, text);
+}
+
+// The remedies the evaluator has for a source, as <evaluator> attributes;
+// empty: none yet (docs/realism.md says which are missing).
+std::string remedyFor(const std::string& source) {
+  if (source == "gear") return "gear=\"fit\"";  // the load-proportional loss, one column per joint
+  return "";
+}
+
+}  // namespace
+
+fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& realism, const BudgetPlan& plan,
+                          const fs::path& out) {
+  const std::vector<std::string> sources = realism.activeSources();
+  if (sources.empty()) {
+    throw io::SceneError(realism.source + ": switches no error source on: a budget needs at least one "
+                         "(--realism realistic, or a realism file with its sources)");
+  }
+  tinyxml2::XMLDocument doc;
+  io::loadXml(scene_path, doc);
+  XMLElement* root = doc.RootElement();
+  if (std::string(root->Name()) != "scene") {
+    throw io::SceneError(scene_path + ":" + std::to_string(root->GetLineNum()) + ": <" + root->Name() +
+                         "> the root element must be <scene>");
+  }
+  // The scene's own sources give way to the budget's.
+  while (XMLElement* e = root->FirstChildElement("realism")) root->DeleteChild(e);
+  tinyxml2::XMLDocument part;
+  const std::string xml = io::realismXml(realism);
+  if (part.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS) {
+    throw std::logic_error("realismXml wrote what it cannot read: " + xml);
+  }
+  XMLElement* element = part.RootElement()->DeepClone(&doc)->ToElement();
+  element->SetAttribute("sources", "all");
+  root->InsertFirstChild(element);
+  // The copy lives in DIR: its file names keep meaning what they meant.
+  fs::path base_dir = fs::absolute(fs::path(scene_path)).parent_path();
+  if (const char* given = root->Attribute("relative_to")) base_dir /= given;
+  root->SetAttribute("relative_to", base_dir.lexically_normal().string().c_str());
+  // Where it came from, after the XML declaration (a comment may not hold "--").
+  std::string origin = " " + scene_path + " with the error sources of the budget (written by suitsim budget) ";
+  for (std::size_t at; (at = origin.find("--")) != std::string::npos;) origin.replace(at, 2, "- -");
+  tinyxml2::XMLComment* comment = doc.NewComment(origin.c_str());
+  if (doc.FirstChild() && doc.FirstChild()->ToDeclaration()) {
+    doc.InsertAfterChild(doc.FirstChild(), comment);
+  } else {
+    doc.InsertFirstChild(comment);
+  }
+  fs::create_directories(out);
+  tinyxml2::XMLPrinter printer;
+  doc.Print(&printer);
+  writeOwnFile(out / "budget_scene.xml", printer.CStr());
+
+  // The seeds: the realism's draws and every sensor's noise.
+  std::string seed_paths = "realism@seed";
+  AttributePath sensors;
+  std::string error;
+  if (parseAttributePath("robot/sensors@seed", &sensors, &error) && countMatches(root, sensors) > 0) {
+    seed_paths += " robot/sensors@seed";
+  }
+  std::string values = "none";
+  for (const std::string& s : sources) values += " " + s;
+  if (sources.size() > 1) values += " all";
+  std::string remedies;
+  for (const std::string& s : sources) {
+    const std::string r = remedyFor(s);
+    if (!r.empty() && remedies.find(r) == std::string::npos) remedies += " " + r;
+  }
+  std::string named = scene_path;
+  for (std::size_t at; (at = named.find("--")) != std::string::npos;) named.replace(at, 2, "- -");
+  std::string sweep = "<?xml version=\"1.0\"?>\n<!-- The error budget of " + named +
+                      " (suitsim budget; docs/realism.md): each source alone, all of them, none; "
+                      "run it again with `suitsim sweep` to go on where it stopped. -->\n"
+                      "<sweep name=\"budget\" scene=\"budget_scene.xml\">\n"
+                      "  <parameter name=\"source\" values=\"" + values + "\" attribute=\"realism@sources\"/>\n"
+                      "  <seeds attribute=\"" + seed_paths + "\" count=\"" + std::to_string(plan.seeds) +
+                      "\" first=\"" + std::to_string(plan.first_seed) + "\"/>\n";
+  if (plan.remedies && !remedies.empty()) sweep += "  <evaluator name=\"remedied\"" + remedies + "/>\n";
+  sweep += "</sweep>\n";
+  writeOwnFile(out / "budget.xml", sweep);
+  return out / "budget.xml";
+}
+
+double studentT975(int dof) {
+  if (dof < 1) return std::numeric_limits<double>::infinity();
+  // The quantiles to 4 digits (any table of Student's t); past 30 the
+  // Cornish-Fisher series in 1/dof is good to 1e-4.
+  static constexpr double kTable[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (dof <= 30) return kTable[dof - 1];
+  const double z = 1.959964, n = dof;
+  return z + (z * z * z + z) / (4.0 * n) + (5.0 * std::pow(z, 5) + 16.0 * z * z * z + 3.0 * z) / (96.0 * n * n);
+}
+
+BudgetCell budgetCell(const std::vector<double>& values, int missing) {
+  BudgetCell c;
+  c.n = static_cast<int>(values.size());
+  c.missing = missing;
+  if (c.n == 0) return c;
+  for (double x : values) c.mean += x / c.n;
+  double ss = 0.0;
+  for (double x : values) ss += (x - c.mean) * (x - c.mean);
+  c.half_width = c.n > 1 ? studentT975(c.n - 1) * std::sqrt(ss / (c.n - 1)) / std::sqrt(c.n)
+                         : std::numeric_limits<double>::infinity();
+  return c;
+}
+
+namespace {
+
+// A column "[EVALUATOR/]SUIT.GROUP.METHOD.relative_error".
+struct ErrorColumn {
+  int column = 0;
+  std::string evaluator, band, method;  // band: "SUIT.GROUP"
+};
+
+std::vector<ErrorColumn> errorColumns(const TableText& t) {
+  std::vector<ErrorColumn> out;
+  const std::string suffix = ".relative_error";
+  for (int c = 0; c < static_cast<int>(t.header.size()); ++c) {
+    std::string h = t.header[c];
+    if (h.size() <= suffix.size() || h.compare(h.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    h.resize(h.size() - suffix.size());
+    ErrorColumn e;
+    e.column = c;
+    if (const std::size_t slash = h.find('/'); slash != std::string::npos) {
+      e.evaluator = h.substr(0, slash);
+      h = h.substr(slash + 1);
+    }
+    const std::size_t dot = h.rfind('.');
+    if (dot == std::string::npos) continue;
+    e.band = h.substr(0, dot);
+    e.method = h.substr(dot + 1);
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::string methodLabel(const std::string& method, const std::string& evaluator) {
+  std::string label = method == "approach_a"   ? "A"
+                      : method == "approach_b" ? "B"
+                      : method == "apriori"    ? "a priori"
+                                               : method;
+  return evaluator.empty() ? label : label + " (" + evaluator + ")";
+}
+
+std::string cellText(const BudgetCell& c, bool signed_error) {
+  if (c.n == 0) return c.missing ? "n.i." : "";
+  char buf[96];
+  if (std::isfinite(c.half_width)) {
+    std::snprintf(buf, sizeof buf, signed_error ? "%+.2f ± %.2f %%" : "%.2f ± %.2f %%", 100.0 * c.mean,
+                  100.0 * c.half_width);
+  } else {
+    std::snprintf(buf, sizeof buf, signed_error ? "%+.2f %%" : "%.2f %%", 100.0 * c.mean);
+  }
+  std::string s = buf;
+  if (c.missing) s += " (n.i. " + std::to_string(c.missing) + "/" + std::to_string(c.n + c.missing) + ")";
+  return s;
+}
+
+nlohmann::ordered_json cellJson(const BudgetCell& c) {
+  const auto num = [](double x) { return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr); };
+  return {{"n", c.n}, {"not_identifiable", c.missing}, {"mean", c.n ? num(c.mean) : nullptr},
+          {"ci95_half_width", c.n ? num(c.half_width) : nullptr}};
+}
+
+}  // namespace
+
+SummaryFiles writeBudgetSummary(const fs::path& out, bool plots, const fs::path& plot_script) {
+  const fs::path table_file = out / "results.csv";
+  const TableText t = readResultsTable(table_file);
+  const int source_col = t.column("source"), status = t.column("status");
+  if (source_col < 0) throw std::runtime_error(table_file.string() + ":1: not a budget's table (no source column)");
+  const std::vector<ErrorColumn> columns = errorColumns(t);
+  // The order of first appearance, as the budget's sweep file lists them.
+  std::vector<std::string> sources, bands, evaluators, methods;
+  const auto note = [](std::vector<std::string>& list, const std::string& x) {
+    if (std::find(list.begin(), list.end(), x) == list.end()) list.push_back(x);
+  };
+  for (const auto& r : t.rows) note(sources, r[source_col]);
+  for (const ErrorColumn& e : columns) {
+    note(bands, e.band);
+    note(evaluators, e.evaluator);
+    note(methods, e.method);
+  }
+  // What the budget shows: A, B and the a-priori row of the default
+  // evaluation; A and B of the others (their a-priori rows are the same).
+  std::vector<std::pair<std::string, std::string>> shown;  // evaluator, method
+  for (const std::string& ev : evaluators) {
+    for (const std::string& m : {std::string("approach_a"), std::string("approach_b"), std::string("apriori")}) {
+      if (!ev.empty() && m == "apriori") continue;
+      if (std::find(methods.begin(), methods.end(), m) != methods.end()) shown.emplace_back(ev, m);
+    }
+  }
+  const auto column = [&](const std::string& ev, const std::string& band, const std::string& m) {
+    for (const ErrorColumn& e : columns) {
+      if (e.evaluator == ev && e.band == band && e.method == m) return e.column;
+    }
+    return -1;
+  };
+
+  nlohmann::ordered_json json;
+  json["table"] = "results.csv";
+  json["confidence"] = "95 % interval of the mean over seeds, Student t";
+  std::string md = "# Error budget\n\n";
+  md += "From `results.csv`: " + std::to_string(t.rows.size()) + " evaluations. Each cell is the band stiffness's "
+        "relative error, (estimate - truth) / truth, as its mean over the seeds ± the half width of the mean's 95 % "
+        "confidence interval (Student t); \"n.i.\": not identifiable (the fit's relative std over 10 %) in that many "
+        "seeds, left out of the mean. Sources: `none` is the scene as written (its own sensor noise and friction), "
+        "each other row adds one error source of the truth, `all` adds them all (docs/realism.md).\n\n";
+  std::map<std::string, int> failures;
+  for (const auto& r : t.rows) {
+    if (r[status] != "ok") ++failures[r[source_col] + ": " + r[status]];
+  }
+  if (!failures.empty()) {
+    md += "## Evaluations that did not finish\n\n| source: status | seeds |\n|---|---|\n";
+    for (const auto& [why, n] : failures) md += "| " + why + " | " + std::to_string(n) + " |\n";
+    md += "\n";
+  }
+
+  // Mean |error| over the bands, per seed, then over the seeds.
+  md += "## Mean |error| over the bands\n\n| source |";
+  std::string rule = "|---|";
+  for (const auto& [ev, m] : shown) {
+    md.append(" ").append(methodLabel(m, ev)).append(" |");
+    rule += "---|";
+  }
+  md += "\n" + rule + "\n";
+  nlohmann::ordered_json js_sources = nlohmann::ordered_json::array();
+  std::vector<std::string> band_tables(bands.size());
+  for (std::size_t b = 0; b < bands.size(); ++b) {
+    band_tables[b] = "### " + bands[b] + "\n\n| source |";
+    for (const auto& [ev, m] : shown) band_tables[b].append(" ").append(methodLabel(m, ev)).append(" |");
+    band_tables[b] += "\n" + rule + "\n";
+  }
+  for (const std::string& source : sources) {
+    nlohmann::ordered_json js;
+    js["source"] = source;
+    md += "| " + source + " |";
+    for (std::size_t b = 0; b < bands.size(); ++b) band_tables[b] += "| " + source + " |";
+    for (const auto& [ev, m] : shown) {
+      const std::string key = (ev.empty() ? "" : ev + "/") + m;
+      std::vector<double> mean_abs;
+      int mean_missing = 0;
+      std::vector<std::vector<double>> per_band(bands.size());
+      std::vector<int> band_missing(bands.size(), 0);
+      for (const auto& r : t.rows) {
+        if (r[source_col] != source || r[status] != "ok") continue;
+        double sum = 0.0;
+        bool all = true;
+        for (std::size_t b = 0; b < bands.size(); ++b) {
+          const int c = column(ev, bands[b], m);
+          double x;
+          if (c >= 0 && finiteNumber(r[c], &x)) {
+            per_band[b].push_back(x);
+            sum += std::abs(x);
+          } else {
+            ++band_missing[b];
+            all = false;
+          }
+        }
+        if (all && !bands.empty()) {
+          mean_abs.push_back(sum / static_cast<double>(bands.size()));
+        } else {
+          ++mean_missing;
+        }
+      }
+      const BudgetCell overall = budgetCell(mean_abs, mean_missing);
+      md.append(" ").append(cellText(overall, false)).append(" |");
+      js["mean_abs_error"][key] = cellJson(overall);
+      for (std::size_t b = 0; b < bands.size(); ++b) {
+        const BudgetCell cell = budgetCell(per_band[b], band_missing[b]);
+        band_tables[b].append(" ").append(cellText(cell, true)).append(" |");
+        js["bands"][bands[b]][key] = cellJson(cell);
+      }
+    }
+    md += "\n";
+    for (std::size_t b = 0; b < bands.size(); ++b) band_tables[b] += "\n";
+    js_sources.push_back(js);
+  }
+  json["sources"] = js_sources;
+  md += "\nA mean over the bands counts a seed only where every band was identifiable.\n\n## Per band (signed)\n\n";
+  for (const std::string& table : band_tables) md += table + "\n";
+
+  const fs::path json_file = out / "budget.json";
+  writeFile(json_file, json.dump(2) + "\n");
+  SummaryFiles files;
+  if (plots) files = drawPlots(out, "budget_", plot_script, "plot_budget.py", json_file);
+  md += plotsMarkdown(files);
+  writeFile(out / "budget.md", md);
+  return files;
+}
+
+}  // namespace suitsim::sweep

@@ -1,0 +1,190 @@
+// The error budget's pieces that need no simulation: the sweep file it
+// writes (each source alone, all, none; seeds into the realism and the
+// sensors; the remedies), the confidence intervals, and its tables made
+// from a results table (tests/cli/budget_command_test.cpp runs one whole).
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "suitsim/io/scene.h"
+#include "suitsim/sweep/budget.h"
+#include "suitsim/sweep/points.h"
+#include "suitsim/sweep/spec.h"
+
+namespace fs = std::filesystem;
+using namespace suitsim::sweep;
+
+namespace {
+
+const fs::path kData = fs::path(SUITSIM_SOURCE_DIR) / "tests" / "sweep" / "data";
+
+class Budget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("suitsim_budget_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
+  const fs::path file = writeBudgetSweep((kData / "base.xml").string(), suitsim::io::realisticPreset(), {4, 7, true}, dir_);
+  const SweepSpec spec = readSweep(file.string());
+  ASSERT_EQ(spec.parameters.size(), 1u);
+  EXPECT_EQ(spec.parameters[0].name, "source");
+  EXPECT_EQ(spec.parameters[0].values,
+            (std::vector<std::string>{"none", "via_points", "gear", "motor_heating", "all"}));
+  EXPECT_EQ(spec.seeds.count, 4);
+  EXPECT_EQ(spec.seeds.first, 7);
+  ASSERT_EQ(spec.seeds.paths.size(), 2u);  // the realism's draws and the sensors' noise
+  EXPECT_EQ(spec.seeds.paths[0].text, "realism@seed");
+  EXPECT_EQ(spec.seeds.paths[1].text, "robot/sensors@seed");
+  ASSERT_EQ(spec.evaluators.size(), 1u);  // the gear has a remedy
+  EXPECT_EQ(spec.evaluators[0].name, "remedied");
+  EXPECT_EQ(spec.evaluators[0].gear, "fit");
+
+  // Each point's scene switches its source alone on, with the preset's
+  // magnitudes written out, and its files still resolve beside the base.
+  const std::string base = readText(spec.scene);
+  const std::vector<Point> points = enumeratePoints(spec);
+  ASSERT_EQ(points.size(), 20u);
+  for (const Point& p : points) {
+    tinyxml2::XMLDocument doc;
+    const std::string xml = pointScene(spec, base, p);
+    ASSERT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
+    EXPECT_EQ(fs::path(doc.RootElement()->Attribute("relative_to")), kData.lexically_normal());
+    const tinyxml2::XMLElement* realism = doc.RootElement()->FirstChildElement("realism");
+    ASSERT_NE(realism, nullptr);
+    EXPECT_EQ(realism->NextSiblingElement("realism"), nullptr);
+    EXPECT_EQ(realism->IntAttribute("seed"), p.seed);
+    tinyxml2::XMLDocument alone;
+    alone.InsertEndChild(realism->DeepClone(&alone));
+    const fs::path realism_file = dir_ / ("realism_" + p.id + ".xml");
+    alone.SaveFile(realism_file.c_str());
+    const suitsim::io::Realism r = suitsim::io::loadRealism(realism_file.string());
+    const std::string& source = p.values[0];
+    const std::vector<std::string> expected =
+        source == "none"  ? std::vector<std::string>{}
+        : source == "all" ? std::vector<std::string>{"via_points", "gear", "motor_heating"}
+                          : std::vector<std::string>{source};
+    EXPECT_EQ(r.activeSources(), expected) << p.id;
+    if (source == "gear") {
+      EXPECT_EQ(r.gear_efficiency, 0.8);
+      EXPECT_EQ(r.backdrive_efficiency, 0.7);
+    }
+  }
+}
+
+TEST_F(Budget, OneSourceHasNoAllRowAndNoRemedyWithoutOne) {
+  const suitsim::io::Realism heating =
+      suitsim::io::keepSources(suitsim::io::realisticPreset(), {"motor_heating"});
+  const SweepSpec spec = readSweep(writeBudgetSweep((kData / "base.xml").string(), heating, {2, 1, true}, dir_).string());
+  EXPECT_EQ(spec.parameters[0].values, (std::vector<std::string>{"none", "motor_heating"}));
+  EXPECT_TRUE(spec.evaluators.empty());
+}
+
+TEST_F(Budget, RefusesNoSourceAndAFolderHoldingAnotherBudget) {
+  EXPECT_THROW(writeBudgetSweep((kData / "base.xml").string(), suitsim::io::Realism{}, {}, dir_),
+               suitsim::io::SceneError);
+  writeBudgetSweep((kData / "base.xml").string(), suitsim::io::realisticPreset(), {3, 1, true}, dir_);
+  // The same budget again: continued.
+  EXPECT_NO_THROW(writeBudgetSweep((kData / "base.xml").string(), suitsim::io::realisticPreset(), {3, 1, true}, dir_));
+  try {
+    writeBudgetSweep((kData / "base.xml").string(), suitsim::io::realisticPreset(), {5, 1, true}, dir_);
+    ADD_FAILURE() << "another budget was written over the first";
+  } catch (const suitsim::io::SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds another budget"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(readText(dir_ / "budget.xml").find("count=\"3\""), std::string::npos);
+}
+
+// Student's t against its defining property: the 97.5 % point of the t
+// distribution, checked by integrating the density (Simpson) from 0 to it.
+TEST(BudgetStatistics, StudentQuantilesHoldTheirProbability) {
+  for (int dof : {1, 2, 3, 5, 9, 20, 30, 31, 45, 100, 1000}) {
+    const double t = studentT975(dof), n = dof;
+    const double c = std::exp(std::lgamma((n + 1) / 2) - std::lgamma(n / 2)) / std::sqrt(n * M_PI);
+    const int steps = 20000;
+    double area = 0.0;
+    for (int i = 0; i <= steps; ++i) {
+      const double x = t * i / steps;
+      const double w = (i == 0 || i == steps) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+      area += w * c * std::pow(1.0 + x * x / n, -(n + 1) / 2);
+    }
+    area *= t / steps / 3.0;
+    EXPECT_NEAR(0.5 + area, 0.975, 2e-5) << "dof " << dof;
+  }
+  EXPECT_TRUE(std::isinf(studentT975(0)));
+}
+
+TEST(BudgetStatistics, CellIsTheMeanAndTheIntervalOfTheMean) {
+  const BudgetCell c = budgetCell({0.01, 0.03, 0.05}, 1);
+  EXPECT_EQ(c.n, 3);
+  EXPECT_EQ(c.missing, 1);
+  EXPECT_NEAR(c.mean, 0.03, 1e-15);
+  EXPECT_NEAR(c.half_width, studentT975(2) * 0.02 / std::sqrt(3.0), 1e-15);  // sd 0.02
+  EXPECT_TRUE(std::isinf(budgetCell({0.02}, 0).half_width));             // one seed: no interval
+  EXPECT_EQ(budgetCell({}, 2).n, 0);
+}
+
+// The tables from a results table alone: per source, the mean |error| over
+// the bands and each band's signed error, over the seeds; a seed where a
+// band was not identifiable is counted apart.
+TEST_F(Budget, TablesAreMadeFromTheResultsTable) {
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / "results.csv")
+      << "point,id,source,seed,status,n.A.true_stiffness,n.A.approach_a.stiffness,n.A.approach_a.relative_error,"
+         "n.B.true_stiffness,n.B.approach_a.stiffness,n.B.approach_a.relative_error,"
+         "remedied/n.A.approach_a.stiffness,remedied/n.A.approach_a.relative_error,"
+         "remedied/n.B.approach_a.stiffness,remedied/n.B.approach_a.relative_error,wall_time_s\n"
+         "0,p0,none,1,ok,1,1,0.01,1,1,-0.03,1,0.00,1,0.01,1\n"
+         "1,p1,none,2,ok,1,1,0.03,1,1,-0.01,1,0.02,1,0.01,1\n"
+         "2,p2,gear,1,ok,1,1,0.10,1,,,1,0.01,1,0.02,1\n"
+         "3,p3,gear,2,ok,1,1,0.20,1,1,0.40,1,0.03,1,0.04,1\n"
+         "4,p4,gear,3,\"trial x: diverged\",,,,,,,,,,,1\n";
+  const SummaryFiles files = writeBudgetSummary(dir_, false, {});
+  EXPECT_TRUE(files.pngs.empty());
+  std::ifstream in(dir_ / "budget.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["sources"].size(), 2u);
+  const auto& none = j["sources"][0];
+  EXPECT_EQ(none["source"], "none");
+  EXPECT_NEAR(none["bands"]["n.A"]["approach_a"]["mean"].get<double>(), 0.02, 1e-12);
+  EXPECT_NEAR(none["bands"]["n.B"]["approach_a"]["mean"].get<double>(), -0.02, 1e-12);
+  // Mean |error| over the bands: seed 1 (0.01 + 0.03) / 2, seed 2 (0.03 + 0.01) / 2.
+  EXPECT_NEAR(none["mean_abs_error"]["approach_a"]["mean"].get<double>(), 0.02, 1e-12);
+  EXPECT_NEAR(none["mean_abs_error"]["approach_a"]["ci95_half_width"].get<double>(), 0.0, 1e-12);
+  EXPECT_NEAR(none["mean_abs_error"]["remedied/approach_a"]["mean"].get<double>(), 0.01, 1e-12);
+  const auto& gear = j["sources"][1];
+  EXPECT_EQ(gear["bands"]["n.B"]["approach_a"]["n"], 1);
+  EXPECT_EQ(gear["bands"]["n.B"]["approach_a"]["not_identifiable"], 1);
+  EXPECT_EQ(gear["mean_abs_error"]["approach_a"]["n"], 1);  // only seed 2 has both bands
+  EXPECT_NEAR(gear["mean_abs_error"]["approach_a"]["mean"].get<double>(), 0.30, 1e-12);
+  EXPECT_NEAR(gear["bands"]["n.A"]["approach_a"]["mean"].get<double>(), 0.15, 1e-12);
+  EXPECT_NEAR(gear["bands"]["n.A"]["approach_a"]["ci95_half_width"].get<double>(),
+              studentT975(1) * std::sqrt(0.005) / std::sqrt(2.0), 1e-12);
+  const std::string md = readText(dir_ / "budget.md");
+  EXPECT_NE(md.find("| gear | 30.00 % (n.i. 1/2) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("gear: trial x: diverged"), std::string::npos) << md;
+  EXPECT_NE(md.find("A (remedied)"), std::string::npos) << md;
+  // Not a budget's table: refused.
+  std::ofstream(dir_ / "results.csv", std::ios::trunc) << "point,id,k,status\n0,p0,1,ok\n";
+  EXPECT_THROW(writeBudgetSummary(dir_, false, {}), std::runtime_error);
+}
+
+}  // namespace
