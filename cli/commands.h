@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "suitsim/eval/identification.h"
+#include "suitsim/eval/robot_identification.h"
 
 namespace CLI {
 class App;
@@ -33,5 +34,6 @@ Command addDesignMotionsCommand(CLI::App& suitsim);  // design_command.cpp
 CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::RestRows* rows);
 CLI::Option* addArmatureOption(CLI::App& command, eval::IdentificationOptions::Armature* armature);
 CLI::Option* addGearOption(CLI::App& command, eval::IdentificationOptions::Gear* gear);
+CLI::Option* addHeatingOption(CLI::App& command, eval::PipelineOptions::Heating* heating);
 
 }  // namespace suitsim::cli

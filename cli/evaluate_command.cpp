@@ -49,6 +49,7 @@ struct EvaluateOptions {
   eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
   eval::IdentificationOptions::Armature armature = eval::IdentificationOptions::Armature::Fit;
   eval::IdentificationOptions::Gear gear = eval::IdentificationOptions::Gear::Ideal;
+  eval::PipelineOptions::Heating heating = eval::PipelineOptions::Heating::Ignored;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -82,6 +83,13 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
       return 2;
     }
     eval::pairTrials(inputs);
+    if (opt.heating == eval::PipelineOptions::Heating::Corrected) {
+      if (!inputs.layout.has_winding_temperatures) {
+        throw std::invalid_argument(opt.scene + ": --heating corrected needs the windings' temperatures: "
+                                    "<winding_temperatures> in the robot's <sensors>");
+      }
+      eval::aprioriMagnetCoefficients(inputs, eval::makeRigidModel(inputs.apriori));
+    }
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -148,6 +156,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.pipeline.identification.rest_rows = opt.rest_rows;
   eo.pipeline.identification.armature = opt.armature;
   eo.pipeline.identification.gear = opt.gear;
+  eo.pipeline.heating = opt.heating;
   eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eval::EvaluationResult result;
@@ -256,6 +265,7 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addRestRowsOption(*app, &opt->rest_rows);
   addArmatureOption(*app, &opt->armature);
   addGearOption(*app, &opt->gear);
+  addHeatingOption(*app, &opt->heating);
   addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
                 "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
                 "every source at its documented magnitude) or a realism file (docs/realism.md)");

@@ -96,6 +96,14 @@ CLI::Option* addGearOption(CLI::App& app, eval::IdentificationOptions::Gear* gea
       "(docs/method.md)");
 }
 
+CLI::Option* addHeatingOption(CLI::App& app, eval::PipelineOptions::Heating* heating) {
+  return addParsedOption(
+      app, "--heating", "ignored|corrected",
+      [heating](const std::string& v) { return eval::parseHeating(v, heating); }, "ignored or corrected",
+      "the windings' heating: ignored (default: one k_T per joint) or corrected (each current read through its "
+      "logged winding temperature and the a-priori magnet coefficient; docs/realism.md)");
+}
+
 Command addIdentifyCommand(CLI::App& suitsim) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* app = suitsim.add_subcommand(
@@ -106,6 +114,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
   addArmatureOption(*app, &opt->pipeline.identification.armature);
   addGearOption(*app, &opt->pipeline.identification.gear);
+  addHeatingOption(*app, &opt->pipeline.heating);
   // The result does not depend on it (identification_test SameBitsForAnyThreadCount).
   addThreadsOption(*app, &opt->pipeline.identification.threads,
                    "threads for the identification (default: one per core); the result is the same for any");

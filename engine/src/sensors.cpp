@@ -142,6 +142,12 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   current_last_.assign(spec_.currents.hinges.size(), 0.0);
   current_mid_.assign(spec_.currents.hinges.size(), 0.0);
   for (const std::string& name : spec_.currents.names) add(name + ".current[A]", spec_.currents.noise, 0.0, 0.0);
+  checkHinges(model, spec_.winding_temperatures.hinges, spec_.winding_temperatures.names, "winding temperatures");
+  const int temperature_column = static_cast<int>(columns_.size());
+  for (const std::string& name : spec_.winding_temperatures.names) {
+    add(name + ".winding_temperature[degC]", spec_.winding_temperatures.noise, 0.0,
+        spec_.winding_temperatures.resolution);
+  }
 
   truth_.assign(columns_.size(), 0.0);
   window_sum_.assign(columns_.size(), 0.0);
@@ -149,6 +155,7 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   pending_.assign(columns_.size(), 0.0);
   averaged_.assign(columns_.size(), 1);
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
+  for (std::size_t c = static_cast<std::size_t>(temperature_column); c < columns_.size(); ++c) averaged_[c] = 0;
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;
   dt_ = dt;
@@ -362,6 +369,11 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
   }
 
   for (int h : spec_.currents.hinges) *t++ = state.hinge_current[h];
+
+  for (int h : spec_.winding_temperatures.hinges) {
+    if (!averaged_only) *t = spec_.winding_temperatures.ambient + state.hinge_winding_rise[h];
+    ++t;
+  }
 }
 
 }  // namespace suitsim

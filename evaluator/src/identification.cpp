@@ -589,7 +589,23 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
   const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
   const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
   const MatrixXd acc = filterZeroPhase(lp, s.accel);
-  const MatrixXd cur = s.current.rows() > 0 ? filterZeroPhase(lp, s.current) : MatrixXd();
+  MatrixXd raw_current = s.current;
+  if (o.magnet_coefficient.size() > 0 && raw_current.rows() > 0) {
+    if (s.winding_temperature.rows() != raw_current.rows() || o.magnet_coefficient.size() != raw_current.cols()) {
+      throw std::invalid_argument(s.path + ": the heating correction needs every joint's winding temperature "
+                                  "(<joint>.winding_temperature channels: <winding_temperatures> in the scene's "
+                                  "<sensors>)");
+    }
+    // k_T (1 + alpha dT) u = k_T u', u' the current at the datasheet's
+    // temperature: the identification and the supporting torque then read
+    // one k_T per joint, as A(6) has it.
+    for (Eigen::Index t = 0; t < raw_current.rows(); ++t) {
+      for (Eigen::Index j = 0; j < raw_current.cols(); ++j) {
+        raw_current(t, j) *= 1.0 + o.magnet_coefficient[j] * (s.winding_temperature(t, j) - o.datasheet_temperature);
+      }
+    }
+  }
+  const MatrixXd cur = raw_current.rows() > 0 ? filterZeroPhase(lp, raw_current) : MatrixXd();
   std::vector<MatrixXd> wrench;
   for (const MatrixXd& f : s.wrench) wrench.push_back(filterZeroPhase(lp, f));
 

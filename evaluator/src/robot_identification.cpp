@@ -69,6 +69,30 @@ const char* gearName(IdentificationOptions::Gear gear) {
   return gear == IdentificationOptions::Gear::Fit ? "fit" : "ideal";
 }
 
+bool parseHeating(const std::string& text, PipelineOptions::Heating* heating) {
+  if (text == "ignored") *heating = PipelineOptions::Heating::Ignored;
+  else if (text == "corrected") *heating = PipelineOptions::Heating::Corrected;
+  else return false;
+  return true;
+}
+
+const char* heatingName(PipelineOptions::Heating heating) {
+  return heating == PipelineOptions::Heating::Corrected ? "corrected" : "ignored";
+}
+
+Eigen::VectorXd aprioriMagnetCoefficients(const EvaluationInputs& inputs, const RigidModel& model) {
+  Eigen::VectorXd alpha = Eigen::VectorXd::Zero(model.num_joints);
+  for (int j = 0; j < model.num_joints; ++j) {
+    const int k = inputs.apriori.findJoint(model.joint_name[j]);
+    if (k >= 0) alpha[j] = inputs.apriori.joints[k].actuation.magnet_coefficient;
+  }
+  if (alpha.cwiseAbs().maxCoeff() == 0.0) {
+    throw std::invalid_argument("correcting the windings' heating needs the magnets' temperature coefficient from "
+                                "the motors' datasheets: <apriori magnet_coefficient=\"...\"> in the scene");
+  }
+  return alpha;
+}
+
 fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
   return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
 }
@@ -81,7 +105,11 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
   if (!trial.name.empty() && s.meta("trial") != trial.name) {
     throw StreamError(s.path + ":1: stream of trial '" + s.meta("trial", "?") + "', expected '" + trial.name + "'");
   }
-  MotionData d = conditionStream(model, inputs.layout, s, options.conditioning);
+  ConditioningOptions conditioning = options.conditioning;
+  if (options.heating == PipelineOptions::Heating::Corrected) {
+    conditioning.magnet_coefficient = aprioriMagnetCoefficients(inputs, model);
+  }
+  MotionData d = conditionStream(model, inputs.layout, s, conditioning);
   d.name = trial.name;
   d.held = trial.held;
   return d;

@@ -103,6 +103,14 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     enc[j] = need(model.joint_name[j] + ".encoder");
     if (layout.has_currents) cur[j] = need(model.joint_name[j] + ".current");
   }
+  // Winding temperatures are optional: all joints or none are used.
+  std::vector<int> temp(nj, -1);
+  bool have_temperatures = nj > 0;
+  for (int j = 0; j < nj; ++j) {
+    const auto it = column.find(model.joint_name[j] + ".winding_temperature");
+    if (it == column.end()) have_temperatures = false;
+    else temp[j] = it->second;
+  }
   int gyro[3], accel[3];
   const char* axes[3] = {"x", "y", "z"};
   for (int k = 0; k < 3; ++k) {
@@ -161,6 +169,7 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
   s.time.resize(n);
   s.joint_angle.resize(n, nj);
   if (layout.has_currents) s.current.resize(n, nj);
+  if (have_temperatures) s.winding_temperature.resize(n, nj);
   s.gyro.resize(n, 3);
   s.accel.resize(n, 3);
   s.wrench.assign(layout.force_sensors.size(), Eigen::MatrixXd(n, 6));
@@ -170,6 +179,7 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     for (int j = 0; j < nj; ++j) {
       s.joint_angle(t, j) = r[enc[j]];
       if (layout.has_currents) s.current(t, j) = r[cur[j]];
+      if (have_temperatures) s.winding_temperature(t, j) = r[temp[j]];
     }
     for (int k = 0; k < 3; ++k) {
       s.gyro(t, k) = r[gyro[k]];

@@ -79,6 +79,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
                    {"rest_rows", sign_rule ? "sign-rule" : "exclude"},
                    {"armature", eval::armatureName(o.armature)},
                    {"gear", eval::gearName(o.gear)},
+                   {"heating", eval::heatingName(options.heating)},
                    {"slip_velocity_rad_s", o.slip_velocity},
                    {"motion_margin_s", o.motion_margin_s},
                    {"static_quantile", o.static_quantile},

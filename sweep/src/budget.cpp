@@ -57,9 +57,21 @@ void writeOwnFile(const fs::path& file, const std::string& text) {
 }
 
 // The remedies the evaluator has for a source, as <evaluator> attributes;
-// empty: none yet (docs/realism.md says which are missing).
-std::string remedyFor(const std::string& source) {
+// empty: none (docs/realism.md says which are missing), or the scene lacks
+// what the remedy reads.
+std::string remedyFor(const std::string& source, const XMLElement* scene) {
   if (source == "gear") return "gear=\"fit\"";  // the load-proportional loss, one column per joint
+  if (source == "motor_heating") {
+    // The currents read through the logged winding temperatures and the
+    // datasheet's magnet coefficient: both must be in the scene.
+    const XMLElement* robot = scene->FirstChildElement("robot");
+    const XMLElement* sensors = robot ? robot->FirstChildElement("sensors") : nullptr;
+    const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
+    if (sensors && sensors->FirstChildElement("winding_temperatures") && apriori &&
+        apriori->DoubleAttribute("magnet_coefficient", 0.0) != 0.0) {
+      return "heating=\"corrected\"";
+    }
+  }
   return "";
 }
 
@@ -119,7 +131,7 @@ fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& real
   if (sources.size() > 1) values += " all";
   std::string remedies;
   for (const std::string& s : sources) {
-    const std::string r = remedyFor(s);
+    const std::string r = remedyFor(s, root);
     if (!r.empty() && remedies.find(r) == std::string::npos) remedies += " " + r;
   }
   std::string named = scene_path;

@@ -257,6 +257,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
           // Checked when the sweep file was read.
           eval::parseGear(ev->gear, &eo.pipeline.identification.gear);
           eval::parseArmature(ev->armature, &eo.pipeline.identification.armature);
+          eval::parseHeating(ev->heating, &eo.pipeline.heating);
         }
         const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
         const report::Score score = report::scoreEvaluation(result, truth);

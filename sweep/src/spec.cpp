@@ -196,7 +196,7 @@ SweepSpec readSweep(const std::string& path) {
   }
   std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
-    const ElementReader r(path, e, {"name", "gear", "armature"});
+    const ElementReader r(path, e, {"name", "gear", "armature", "heating"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -207,6 +207,11 @@ SweepSpec readSweep(const std::string& path) {
     if (!evaluator_names.insert(ev.name).second) r.failAttribute("name", "'" + ev.name + "' names another evaluator too");
     ev.gear = r.text("gear", ev.gear);
     ev.armature = r.text("armature", ev.armature);
+    ev.heating = r.text("heating", ev.heating);
+    eval::PipelineOptions::Heating heating;
+    if (!eval::parseHeating(ev.heating, &heating)) {
+      r.failAttribute("heating", "must be ignored or corrected (got '" + ev.heating + "')");
+    }
     eval::IdentificationOptions::Gear gear;
     eval::IdentificationOptions::Armature armature;
     if (!eval::parseGear(ev.gear, &gear)) r.failAttribute("gear", "must be ideal or fit (got '" + ev.gear + "')");

@@ -64,4 +64,35 @@ TEST_F(RealismOption, IdealReplacesTheScenesRealismAndTheReportSaysSo) {
   EXPECT_NE(readFile(out / "report.md").find("realism ideal"), std::string::npos);
 }
 
+// --heating corrected reads the windings' thermistors and the datasheet's
+// magnet coefficient: a scene without either is refused before anything
+// runs, naming what is missing.
+TEST_F(RealismOption, HeatingCorrectionWithoutThermistorsOrCoefficientExits2) {
+  std::string text = readFile(sourcePath("scenes/h1_protocol.xml"));
+  text = std::regex_replace(text, std::regex("\\.\\./models/"), sourcePath("models") + "/");
+  const std::string thermistors = "<winding_temperatures noise=\"0.1\" resolution=\"0.0625\"/>";
+  const std::string coefficient = " magnet_coefficient=\"-0.0012\"";
+  ASSERT_NE(text.find(thermistors), std::string::npos);
+  ASSERT_NE(text.find(coefficient), std::string::npos);
+  const struct {
+    std::string removed, fragment;
+  } cases[] = {{thermistors, "needs the windings' temperatures"}, {coefficient, "magnets' temperature coefficient"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.fragment);
+    std::string cut = text;
+    cut.erase(cut.find(c.removed), c.removed.size());
+    const fs::path scene = dir_ / "h1_cut.xml";
+    std::ofstream(scene, std::ios::trunc) << cut;
+    const fs::path out = dir_ / "out";
+    const auto r = run({"evaluate", scene.string(), "--out", out.string(), "--heating", "corrected", "--quiet"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(c.fragment), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+  const auto r = run({"evaluate", sourcePath("scenes/h1_protocol.xml"), "--out", (dir_ / "o").string(), "--heating",
+                      "warm"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--heating"), std::string::npos) << r.err;
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "robots.h"
 #include "run_helpers.h"
+#include "suitsim/sensors.h"
 #include "suitsim/articulated.h"
 #include "suitsim/servo_stability.h"
 #include "suitsim/step.h"
@@ -244,6 +245,40 @@ TEST(MotorHeating, WindingRiseAndTorqueFollowTheFirstOrderThermalModel) {
   const double hot = state.hinge_winding_rise[arm.hinge];
   for (int k = 0; k < 5000; ++k) step(arm.model, state, ws, Integrator::kRk4, dt);
   EXPECT_NEAR(state.hinge_winding_rise[arm.hinge], hot * std::exp(-0.5 / a.thermal_time_constant), 1e-9 * hot);
+}
+
+// A thermistor in the winding reads ambient + rise, at the sample's
+// instant, quantised to its resolution when the sensors are not ideal.
+TEST(MotorHeating, WindingThermistorReadsAmbientPlusTheRise) {
+  JointActuation a;
+  a.km = 2.0;
+  a.thermal_resistance = 10.0;
+  a.thermal_time_constant = 0.5;
+  a.magnet_coefficient = -0.001;
+  a.initial_winding_rise = 3.0;
+  const Arm arm = armWith(a);
+  State state = makeState(arm.model);
+  Workspace ws(arm.model);
+  state.hinge_current[arm.hinge] = 3.0;
+  for (int k = 0; k < 2000; ++k) step(arm.model, state, ws, Integrator::kRk4, 1e-4);
+  const double rise = state.hinge_winding_rise[arm.hinge];
+  ASSERT_GT(rise, 3.5);  // it warmed
+  SensorSpec spec;
+  spec.rate = 100.0;
+  spec.noise = false;
+  spec.winding_temperatures.hinges = {arm.hinge};
+  spec.winding_temperatures.names = {"elbow"};
+  spec.winding_temperatures.ambient = 21.5;
+  spec.winding_temperatures.resolution = 0.25;
+  Sensors ideal(arm.model, spec, 1e-4);
+  ASSERT_EQ(ideal.columns(), std::vector<std::string>{"elbow.winding_temperature[degC]"});
+  double reading = 0.0;
+  ideal.sample(state, &reading);
+  EXPECT_EQ(reading, 21.5 + rise);  // ideal: no noise, no quantisation
+  spec.noise = true;
+  Sensors real(arm.model, spec, 1e-4);
+  real.sample(state, &reading);
+  EXPECT_EQ(reading, std::round((21.5 + rise) / 0.25) * 0.25);
 }
 
 TEST(MotorHeating, BadParametersAreRefused) {

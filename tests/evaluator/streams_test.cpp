@@ -16,6 +16,7 @@
 
 #include "robots.h"
 #include "error_message.h"
+#include "suitsim/eval/identification.h"
 #include "suitsim/eval/rigid_model.h"
 #include "suitsim/eval/streams.h"
 
@@ -228,6 +229,57 @@ TEST_F(SensorStreams, WithoutCurrentSensingCurrentsAreNotNeeded) {
   const SensorStream s = read(text);
   EXPECT_EQ(s.current.size(), 0);
   EXPECT_EQ(s.joint_angle.rows(), 40);
+}
+
+// Winding temperatures: read when every joint has one, left out otherwise
+// (only the heating correction needs them).
+TEST_F(SensorStreams, WindingTemperaturesAreReadWhenEveryJointHasOne) {
+  StreamText text = goodStream();
+  text.labels.push_back("shoulder.winding_temperature[degC]");
+  for (auto& row : text.rows) row.push_back("31.5");
+  EXPECT_EQ(read(text).winding_temperature.size(), 0);  // the elbow has none
+  text.labels.push_back("elbow.winding_temperature[degC]");
+  for (std::size_t k = 0; k < text.rows.size(); ++k) text.rows[k].push_back(StreamText::format(25.0 + 0.1 * k));
+  const SensorStream s = read(text);
+  ASSERT_EQ(s.winding_temperature.rows(), 40);
+  EXPECT_EQ(s.winding_temperature(3, 0), 31.5);
+  EXPECT_DOUBLE_EQ(s.winding_temperature(3, 1), 25.3);
+}
+
+// The heating correction reads each current as the torque it makes at the
+// datasheet's temperature, u (1 + alpha (T - 25)), before the filter: the
+// same as conditioning currents corrected by hand.
+TEST_F(SensorStreams, HeatingCorrectionScalesEachCurrentByItsWindingTemperature) {
+  StreamText text = goodStream(200);
+  text.labels.push_back("shoulder.winding_temperature[degC]");
+  text.labels.push_back("elbow.winding_temperature[degC]");
+  for (std::size_t k = 0; k < text.rows.size(); ++k) {
+    text.rows[k].push_back(StreamText::format(40.0 + 0.05 * k));
+    text.rows[k].push_back(StreamText::format(20.0 - 0.02 * k));
+  }
+  const SensorStream s = read(text);
+  layout_.imu.link = "base";  // the identification works in the base link's frame
+  suitsim::eval::ConditioningOptions corrected;
+  corrected.magnet_coefficient = Eigen::Vector2d(-0.0012, -0.002);
+  const suitsim::eval::MotionData d = suitsim::eval::conditionStream(model_, layout_, s, corrected);
+  SensorStream by_hand = s;
+  for (Eigen::Index t = 0; t < s.current.rows(); ++t) {
+    by_hand.current(t, 0) *= 1.0 - 0.0012 * (s.winding_temperature(t, 0) - 25.0);
+    by_hand.current(t, 1) *= 1.0 - 0.002 * (s.winding_temperature(t, 1) - 25.0);
+  }
+  const suitsim::eval::MotionData e = suitsim::eval::conditionStream(model_, layout_, by_hand, {});
+  EXPECT_EQ(d.current, e.current);
+  const suitsim::eval::MotionData plain = suitsim::eval::conditionStream(model_, layout_, s, {});
+  EXPECT_GT((plain.current - d.current).cwiseAbs().maxCoeff(), 1e-3);  // it did something
+  // Without the temperatures the correction cannot be made: refused.
+  SensorStream cold = s;
+  cold.winding_temperature.resize(0, 0);
+  try {
+    suitsim::eval::conditionStream(model_, layout_, cold, corrected);
+    ADD_FAILURE() << "corrected without temperatures";
+  } catch (const std::invalid_argument& ex) {
+    EXPECT_NE(std::string(ex.what()).find("winding temperature"), std::string::npos) << ex.what();
+  }
 }
 
 TEST_F(SensorStreams, TwentySamplesAreEnough) { EXPECT_EQ(read(goodStream(20)).numSamples(), 20); }

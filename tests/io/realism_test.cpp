@@ -200,6 +200,40 @@ TEST(Realism, GearEfficiencyReachesEveryJointOfTheTruthOnly) {
   }
 }
 
+// The evaluator's magnet coefficient is the datasheet's (<apriori
+// magnet_coefficient>, -0.0012 in the protocol), whatever the truth's
+// magnets do; a coefficient beyond +-0.01 1/K is refused at its line.
+TEST(Realism, AprioriMagnetCoefficientIsTheDatasheetsNeverTheTruths) {
+  const suitsim::io::Scene scene = loadScene(
+      protocolWith(R"(<realism><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.002"/></realism>)",
+                   "datasheet"),
+      "bend_normal");
+  ASSERT_GT(scene.model.num_hinges, 0);
+  EXPECT_EQ(scene.model.hinge_magnet_coefficient[0], -0.002);
+  for (const suitsim::RobotJoint& j : scene.robot->apriori.joints) {
+    EXPECT_EQ(j.actuation.magnet_coefficient, -0.0012) << j.name;
+    EXPECT_EQ(j.actuation.km, 0.0) << j.name;
+  }
+  std::ifstream in(source("scenes/jvrc1_protocol.xml"));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const std::string good = "magnet_coefficient=\"-0.0012\"";
+  text.replace(text.find(good), good.size(), "magnet_coefficient=\"0.05\"");
+  for (std::size_t at = text.find("../models/"); at != std::string::npos; at = text.find("../models/", at)) {
+    text.replace(at, 10, source("models/"));
+  }
+  const fs::path path = fs::path(::testing::TempDir()) / "bad_datasheet.xml";
+  std::ofstream(path) << text;
+  try {
+    loadScene(path.string(), "bend_normal");
+    ADD_FAILURE() << "a magnet coefficient of 5 %/K was accepted";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("magnet_coefficient"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("<apriori>"), std::string::npos) << e.what();
+  }
+}
+
 // A realism file in the test's temporary folder.
 std::string realismFile(const std::string& body, const std::string& name) {
   const fs::path path = fs::path(::testing::TempDir()) / (name + ".xml");

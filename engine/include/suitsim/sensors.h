@@ -14,6 +14,9 @@
 //             the sensor is not subtracted (a real sensor would see the
 //             contact wrench minus the sole's weight and inertia).
 //   current   the commanded motor current State::hinge_current (A)
+//   winding_temperature  a thermistor in the motor's winding: ambient +
+//             State::hinge_winding_rise (degC), read at the sample's stamp
+//             (the winding moves in seconds: nothing to average), quantised
 //
 // Noise: each column has its own std::mt19937_64 seeded from the scene seed
 // and the column's name, so adding or removing a sensor leaves every other
@@ -78,6 +81,15 @@ struct CurrentSpec {
   double noise = 0.0;  ///< (A)
 };
 
+/// Winding temperature channels: a thermistor in each motor's winding.
+struct WindingTemperatureSpec {
+  std::vector<int> hinges;
+  std::vector<std::string> names;
+  double ambient = 25.0;     ///< the temperature of a winding at no rise (degC)
+  double noise = 0.0;        ///< (K)
+  double resolution = 0.0;   ///< (K), 0 = none
+};
+
 /// Every sensor of a robot and how they are sampled.
 struct SensorSpec {
   double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
@@ -88,6 +100,7 @@ struct SensorSpec {
   std::vector<ImuSpec> imus;
   std::vector<ForceSensorSpec> force_sensors;
   CurrentSpec currents;      ///< empty hinges: no current channels
+  WindingTemperatureSpec winding_temperatures;  ///< empty hinges: none
 };
 
 /// Steps per sample for `rate` at time step dt, or 0 when 1/(rate dt) is not

@@ -253,8 +253,8 @@ void sensorJoints(const ElementReader& r, const RobotSetup& setup, std::vector<i
   }
 }
 
-/// <sensors rate seed noise anti_alias> with <encoders>, <imu>, <force_sensor>s and
-/// <currents>. Force sensors hold builder contact-point indices until
+/// <sensors rate seed noise anti_alias> with <encoders>, <imu>, <force_sensor>s,
+/// <currents> and <winding_temperatures>. Force sensors hold builder contact-point indices until
 /// finishSensors maps them into the model.
 SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup) {
   const ElementReader r = checkedReader(scene_path, element);
@@ -302,6 +302,11 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
     } else if (tag == "currents") {
       sensorJoints(cr, setup, &spec.currents.hinges, &spec.currents.names);
       spec.currents.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
+    } else if (tag == "winding_temperatures") {
+      sensorJoints(cr, setup, &spec.winding_temperatures.hinges, &spec.winding_temperatures.names);
+      spec.winding_temperatures.ambient = cr.number("ambient", spec.winding_temperatures.ambient);
+      spec.winding_temperatures.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
+      spec.winding_temperatures.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
     } else if (tag == "imu") {
       ImuSpec imu;
       imu.name = cr.text("name", "imu");
@@ -787,7 +792,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   RobotDescription& apriori = setup.apriori;
   apriori = without_payloads;
   bool keep_payloads = false, keep_friction = false, keep_offset = false, keep_armature = true;
-  double kt_scale = 1.0, com_shift = 0.0;
+  double kt_scale = 1.0, com_shift = 0.0, magnet_coefficient = 0.0;
   int seed = 1;
   if (const XMLElement* a = element->FirstChildElement("apriori")) {
     const ElementReader ar = checkedReader(scene_path, a);
@@ -798,6 +803,12 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
     com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
     seed = ar.integer("seed", 1);
+    // The magnets' temperature coefficient from the motors' datasheets: what
+    // an evaluation that corrects for the windings' heating reads.
+    magnet_coefficient = ar.number("magnet_coefficient", 0.0);
+    if (!(std::abs(magnet_coefficient) < 0.01)) {
+      ar.failAttribute("magnet_coefficient", "must lie within +-0.01 1/K (NdFeB magnets: about -0.0012)");
+    }
   }
   if (keep_payloads) apriori = with_payloads;
   std::mt19937 rng(static_cast<unsigned>(seed));
@@ -809,6 +820,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (!keep_offset) j.actuation.torque_offset = 0.0;
     if (!keep_armature) j.actuation.armature = 0.0;
     j.actuation.motor_constant *= kt_scale;
+    // The a-priori set has no windings (km 0: no heating in any model the
+    // evaluator builds); the coefficient is the datasheet's, never the truth's.
+    j.actuation.km = 0.0;
+    j.actuation.magnet_coefficient = magnet_coefficient;
   }
   for (RobotLink& l : apriori.links) {
     if (com_shift <= 0.0 || l.inertial.mass <= 0.0) continue;

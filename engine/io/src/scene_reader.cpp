@@ -127,7 +127,7 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"payloads", ValueKind::kBoolean, false},     {"friction", ValueKind::kBoolean, false},
     {"motor_constant_scale", ValueKind::kNumber, false}, {"torque_offset", ValueKind::kBoolean, false},
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
-    {"armature", ValueKind::kBoolean, false},
+    {"armature", ValueKind::kBoolean, false},      {"magnet_coefficient", ValueKind::kNumber, false},
 };
 constexpr AttributeRule kBandAttributes[] = {
     {"name", ValueKind::kText, true},   {"stiffness", ValueKind::kNumber, true},
@@ -185,11 +185,16 @@ constexpr AttributeRule kForceSensorAttributes[] = {
 };
 constexpr AttributeRule kCurrentsAttributes[] = {{"joints", ValueKind::kText, false},
                                                  {"noise", ValueKind::kNumber, false}};
+constexpr AttributeRule kWindingTemperaturesAttributes[] = {{"joints", ValueKind::kText, false},
+                                                            {"ambient", ValueKind::kNumber, false},
+                                                            {"noise", ValueKind::kNumber, false},
+                                                            {"resolution", ValueKind::kNumber, false}};
 constexpr ElementRule kSensorsChildren[] = {
     {"encoders", kEncodersAttributes, true, {}},
     {"imu", kImuAttributes, true, {}},
     {"force_sensor", kForceSensorAttributes, false, {}},
     {"currents", kCurrentsAttributes, true, {}},
+    {"winding_temperatures", kWindingTemperaturesAttributes, true, {}},
 };
 constexpr ElementRule kRobotChildren[] = {
     {"initial", kInitialAttributes, true, {}},     {"freeze", kFreezeAttributes, false, {}},

@@ -56,6 +56,7 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
         in.layout.force_sensors.push_back(mountOf(f.name, f.body, f.frame, robot));
       }
       in.layout.has_currents = !spec.currents.hinges.empty();
+      in.layout.has_winding_temperatures = !spec.winding_temperatures.hinges.empty();
       const RigidModel rigid = makeRigidModel(robot.apriori);
       for (const suitsim::ContactPoint& c : robot.contacts) {
         const int frame = frameIndex(rigid, c.link);

@@ -71,6 +71,16 @@ struct ConditioningOptions {
   double cutoff_hz = 8.0;  ///< zero-phase 4th-order Butterworth on every channel
   int decimate = 2;        ///< keep every n-th sample after filtering
   double trim_s = 0.3;     ///< drop this much at each end (filter and difference edges)
+  /// The windings' heating (docs/realism.md): non-empty (one per joint, 1/K,
+  /// the magnets' temperature coefficient from the motors' datasheets), each
+  /// current is read as the torque it makes at the datasheet's temperature,
+  /// u (1 + alpha (T - datasheet_temperature)), T the joint's logged winding
+  /// temperature, before anything else; the stream must then have them.
+  Eigen::VectorXd magnet_coefficient;
+  /// The temperature motor datasheets state k_T at (degC). An ambient away
+  /// from it changes k_T by a constant factor (taken up by the identified
+  /// k_T) and the correction by alpha^2 (T - 25) dT, about 1e-4 relative.
+  double datasheet_temperature = 25.0;
 };
 
 /// One trial as samples of A(11): conditioned sensor signals, model frame.

@@ -16,6 +16,13 @@ namespace suitsim::eval {
 
 struct PipelineOptions {
   ConditioningOptions conditioning;
+  /// The windings' heating: Ignored (A(6): one k_T per joint, whatever the
+  /// temperature), or Corrected: the currents read through each joint's
+  /// logged winding temperature and the a-priori (datasheet) magnet
+  /// coefficient (ConditioningOptions::magnet_coefficient, filled from
+  /// EvaluationInputs::apriori by loadMotion).
+  enum class Heating { Ignored, Corrected };
+  Heating heating = Heating::Ignored;
   /// Its `threads` is the command line's --threads for the whole pipeline
   /// (identification, validation, supporting torque).
   IdentificationOptions identification;
@@ -58,6 +65,13 @@ bool parseRestRows(const std::string& text, IdentificationOptions::RestRows* row
 /// "fit", "known" or "ignored" (IdentificationOptions::Armature); false otherwise.
 bool parseArmature(const std::string& text, IdentificationOptions::Armature* armature);
 const char* armatureName(IdentificationOptions::Armature armature);
+/// "ignored" or "corrected" (PipelineOptions::Heating); false otherwise.
+bool parseHeating(const std::string& text, PipelineOptions::Heating* heating);
+const char* heatingName(PipelineOptions::Heating heating);
+/// The a-priori magnet coefficients in model joint order (1/K). Throws
+/// std::invalid_argument when every one is zero: the correction needs the
+/// datasheet's value (<apriori magnet_coefficient> in the scene).
+Eigen::VectorXd aprioriMagnetCoefficients(const EvaluationInputs& inputs, const RigidModel& model);
 /// "ideal" or "fit" (IdentificationOptions::Gear); false otherwise.
 bool parseGear(const std::string& text, IdentificationOptions::Gear* gear);
 const char* gearName(IdentificationOptions::Gear gear);

@@ -45,6 +45,7 @@ struct SensorLayout {
   SensorMount imu;                          ///< gyro + accelerometer, on the base link (A §3.2)
   std::vector<SensorMount> force_sensors;   ///< one per foot: the ground's wrench on it
   bool has_currents = true;                 ///< motor current per joint (full identification needs them)
+  bool has_winding_temperatures = false;    ///< a winding thermistor per joint (the heating correction needs them)
 };
 
 /// One trial's measurements, resampled to nothing: as recorded, in the rigid
@@ -56,6 +57,10 @@ struct SensorStream {
   Eigen::VectorXd time;                       ///< (N) s, strictly increasing
   Eigen::MatrixXd joint_angle;                ///< (N x num_joints) encoders (rad)
   Eigen::MatrixXd current;                    ///< (N x num_joints) motor currents (A); empty without currents
+  /// (N x num_joints) winding temperatures (degC) when every joint has a
+  /// `<joint>.winding_temperature` channel; empty otherwise (only the
+  /// heating correction needs them: ConditioningOptions).
+  Eigen::MatrixXd winding_temperature;
   Eigen::MatrixXd gyro;                       ///< (N x 3) rad/s, IMU frame
   Eigen::MatrixXd accel;                      ///< (N x 3) specific force, m/s², IMU frame
   std::vector<Eigen::MatrixXd> wrench;        ///< per force sensor (N x 6): force (N), moment (N m), sensor frame

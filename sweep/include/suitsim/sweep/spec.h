@@ -67,12 +67,13 @@ struct Seeds {
 };
 
 /// One more evaluation of every point's streams, with other evaluator
-/// settings (a remedy: `--gear fit`, `--armature ...`); its columns are the
+/// settings (a remedy: `--gear fit`, `--heating corrected`, `--armature ...`); its columns are the
 /// default evaluation's with "NAME/" in front of the suit.
 struct Evaluator {
   std::string name;
   std::string gear = "ideal";    ///< eval::parseGear's words
   std::string armature = "fit";  ///< eval::parseArmature's words
+  std::string heating = "ignored";  ///< eval::parseHeating's words
   int line = 0;
 };
 
