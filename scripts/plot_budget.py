@@ -25,6 +25,7 @@ def label(key):
 
 def bars(ax, sources, keys, cell_of, signed):
     width = 0.8 / max(1, len(keys))
+    tops, lows, means = [], [], []
     for k, key in enumerate(keys):
         xs, ys, err, missing = [], [], [], []
         for i, source in enumerate(sources):
@@ -37,9 +38,21 @@ def bars(ax, sources, keys, cell_of, signed):
             ys.append(100.0 * c["mean"])
             hw = c["ci95_half_width"]
             err.append(100.0 * hw if hw is not None and math.isfinite(hw) else 0.0)
-        ax.bar(xs, ys, width, yerr=err, capsize=2, label=label(key), color="C%d" % k)
+        # One legend entry per key, whether it has bars or only crosses.
+        if xs:
+            ax.bar(xs, ys, width, yerr=err, capsize=2, label=label(key), color="C%d" % k)
         if missing:
-            ax.plot(missing, [0.0] * len(missing), "x", color="C%d" % k, ms=6)
+            ax.plot(missing, [0.0] * len(missing), "x", color="C%d" % k, ms=6, label=None if xs else label(key))
+        tops.extend(y + e for y, e in zip(ys, err))
+        lows.extend(y - e for y, e in zip(ys, err))
+        means.extend(abs(y) for y in ys)
+    # A few seeds give wide intervals: the axis follows the means (up to
+    # three times the largest), and a bar's interval may run off it.
+    span = max([2.0] + [3.0 * m for m in means])
+    if signed:
+        ax.set_ylim(max(-span, min([-1.5] + lows)), min(span, max([1.5] + tops)))
+    else:
+        ax.set_ylim(0.0, min(span, max([1.5] + tops)))
     ax.set_xticks(range(len(sources)))
     ax.set_xticklabels(sources, rotation=20, fontsize=8)
     ax.axhspan(-1.0 if signed else 0.0, 1.0, color="0.92", zorder=0)
@@ -65,7 +78,7 @@ def main():
     fig, ax = plt.subplots(figsize=(1.6 + 1.1 * len(sources), 3.8))
     bars(ax, sources, keys, lambda s, k: by_source[s]["mean_abs_error"].get(k), False)
     ax.set_ylabel("mean |stiffness error| over bands (%)")
-    ax.set_title("error budget: 95 % intervals over seeds; x: not identifiable")
+    ax.set_title("error budget: 95 % intervals over seeds; x: not identifiable", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(args.out_prefix + "mean_abs_error.png", dpi=110)
@@ -73,8 +86,12 @@ def main():
 
     bands = list(rows[0].get("bands", {}).keys())
     if bands:
-        fig, axes = plt.subplots(1, len(bands), figsize=(1.2 + 1.0 * len(sources) * len(bands), 3.8), squeeze=False)
-        for ax, band in zip(axes[0], bands):
+        cols = min(2, len(bands))
+        rows_ = (len(bands) + cols - 1) // cols
+        fig, axes = plt.subplots(rows_, cols, figsize=(1.2 + 1.1 * len(sources) * cols, 3.4 * rows_), squeeze=False)
+        for ax in axes.flat[len(bands):]:
+            ax.set_visible(False)
+        for ax, band in zip(axes.flat, bands):
             bars(ax, sources, keys, lambda s, k: by_source[s]["bands"][band].get(k), True)
             ax.set_title(band)
             ax.set_ylabel("stiffness error (%)")
