@@ -93,6 +93,9 @@ class Sweep : public suitsim::testing::CliTest {
     std::string command = "timeout " + std::to_string(guardSeconds()) + " ";
     command.append(suitsim::testing::quoted(SUITSIM_MPIEXEC)).append(" -np 2 --oversubscribe");
     if (::getuid() == 0) command.append(" --allow-run-as-root");  // CI containers run as root
+#ifdef SUITSIM_MPI_WITHOUT_LEAK_CHECK
+    command.append(" -x ASAN_OPTIONS=detect_leaks=0");  // tests/cli/CMakeLists.txt says why
+#endif
     command.append(" ").append(suitsim::testing::quoted(SUITSIM_BINARY));
     for (const std::string& a : args) command.append(" ").append(suitsim::testing::quoted(a));
     command.append(" >").append(suitsim::testing::quoted((dir_ / "mpi.out").string()));
