@@ -316,6 +316,24 @@ int ModelBuilder::addBand(const BandSpec& spec) {
   return numBands() - 1;
 }
 
+int ModelBuilder::addStrap(const StrapSpec& spec) {
+  const std::string label = "strap '" + spec.name + "'";
+  if (spec.name.empty()) throw ModelError("strap " + std::to_string(numStraps()) + " has no name");
+  for (const StrapSpec& other : straps_) {
+    if (other.name == spec.name) throw ModelError(label + ": repeats an earlier strap name");
+  }
+  for (const auto& [b, w] : {std::pair{spec.body_a, spec.weight_a}, std::pair{spec.body_b, spec.weight_b}}) {
+    if (b < 0 || b >= numBodies()) throw ModelError(label + ": body index out of range");
+    if (bodies_[b].count != 4) throw ModelError(label + ": a strap ends on a body of exactly four particles");
+    if (!(std::abs(w[0] + w[1] + w[2] + w[3] - 1.0) < 1e-9)) throw ModelError(label + ": point weights must sum to 1");
+  }
+  if (spec.body_a == spec.body_b) throw ModelError(label + ": ties a body to itself");
+  if (!(spec.stiffness > 0.0) || !std::isfinite(spec.stiffness)) throw ModelError(label + ": stiffness must be > 0");
+  if (!(spec.damping >= 0.0) || !std::isfinite(spec.damping)) throw ModelError(label + ": damping must be >= 0");
+  straps_.push_back(spec);
+  return numStraps() - 1;
+}
+
 int ModelBuilder::addBody(const BodySpec& spec) {
   if (spec.count < 1 || spec.first < 0 || spec.first + spec.count > numParticles()) {
     throw ModelError("body '" + spec.name + "': particle range out of bounds");
@@ -560,6 +578,18 @@ Model ModelBuilder::build() const {
       m.via_weight.push_back(band.via_weight[j]);
     }
     m.band_via_begin.push_back(static_cast<std::int32_t>(m.via_body.size()));
+  }
+
+  // Straps: both ends follow the body renumbering.
+  m.num_straps = numStraps();
+  for (const StrapSpec& strap : straps_) {
+    m.strap_name.push_back(strap.name);
+    m.strap_body_a.push_back(body_index[strap.body_a]);
+    m.strap_weight_a.push_back(strap.weight_a);
+    m.strap_body_b.push_back(body_index[strap.body_b]);
+    m.strap_weight_b.push_back(strap.weight_b);
+    m.strap_stiffness.push_back(strap.stiffness);
+    m.strap_damping.push_back(strap.damping);
   }
 
   m.ground = ground_;

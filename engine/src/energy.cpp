@@ -7,6 +7,7 @@
 #include "suitsim/articulated.h"
 
 #include "bands.h"
+#include "straps.h"
 #include "forces.h"
 
 namespace suitsim {
@@ -31,7 +32,9 @@ Energy computeEnergy(const Model& model, const State& state) {
     }
   }
   // Suit bands are springs too: 0.5 k (l - l0)^2 while taut, A(25).
-  e.spring = detail::springPotentialEnergy(model, state) + detail::bandPotentialEnergy(model, state);
+  // Straps too: 0.5 k |p_a - p_b|^2.
+  e.spring = detail::springPotentialEnergy(model, state) + detail::bandPotentialEnergy(model, state) +
+             detail::strapPotentialEnergy(model, state);
   e.contact = detail::contactPotentialEnergy(model, state);
   return e;
 }
@@ -57,6 +60,16 @@ double maxNaturalFrequency(const Model& model) {
   for (int s = 0; s < model.num_springs; ++s) {
     stiffness_sum[model.spring_a[s]] += model.spring_stiffness[s];
     stiffness_sum[model.spring_b[s]] += model.spring_stiffness[s];
+  }
+  // A strap on a body that has no hinges acts on its particles by its weights.
+  std::vector<std::uint8_t> hinged(model.num_bodies, 0);
+  for (int h = 0; h < model.num_hinges; ++h) hinged[model.hinge_parent_body[h]] = hinged[model.hinge_child_body[h]] = 1;
+  for (int s = 0; s < model.num_straps; ++s) {
+    for (const auto& [b, w] : {std::pair{model.strap_body_a[s], model.strap_weight_a[s]},
+                               std::pair{model.strap_body_b[s], model.strap_weight_b[s]}}) {
+      if (hinged[b]) continue;
+      for (int j = 0; j < 4; ++j) stiffness_sum[model.body_particle_begin[b] + j] += std::abs(w[j]) * model.strap_stiffness[s];
+    }
   }
   double bound = 0.0;
   for (int i = 0; i < model.num_particles; ++i) {
@@ -113,6 +126,26 @@ double maxNaturalFrequency(const Model& model) {
       stiffness += jacobian.transpose() * contact_stiffness * jacobian;
       on_rigid[ct] = 1;
       any = true;
+    }
+    // A strap ties the body to another that moves too: its spring counts
+    // twice, as a spring between two bodies bounds their relative mode by
+    // twice the larger of the two grounded ones (Gershgorin).
+    for (int s = 0; s < model.num_straps; ++s) {
+      for (const auto& [sb, w] : {std::pair{model.strap_body_a[s], model.strap_weight_a[s]},
+                                  std::pair{model.strap_body_b[s], model.strap_weight_b[s]}}) {
+        if (sb != b) continue;
+        Eigen::Vector3d point = Eigen::Vector3d::Zero();
+        for (int j = 0; j < 4; ++j) {
+          const Vec3 p = model.particle_initial_position.get(model.body_particle_begin[b] + j);
+          point += w[j] * Eigen::Vector3d(p[0], p[1], p[2]);
+        }
+        const Eigen::Vector3d r = point - c;
+        Eigen::Matrix<double, 3, 6> jacobian;
+        jacobian.leftCols<3>() = Eigen::Matrix3d::Identity();
+        jacobian.rightCols<3>() << 0.0, r.z(), -r.y(), -r.z(), 0.0, r.x(), r.y(), -r.x(), 0.0;
+        stiffness += 2.0 * model.strap_stiffness[s] * jacobian.transpose() * jacobian;
+        any = true;
+      }
     }
     if (!any) continue;
     const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> modes(stiffness, inertia,

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "bands.h"
+#include "straps.h"
 #include "solver_workspace.h"
 
 namespace suitsim {
@@ -27,6 +28,7 @@ Workspace::Workspace(const Model& model, int threads)
   detail::initHingeWorkspace(model, *this);
   band_length.assign(model.num_bands, 0.0);
   band_tension.assign(model.num_bands, 0.0);
+  strap_force.assign(model.num_straps, 0.0);
   solver->sum_dx.assign(np, 0.0);
   solver->sum_dv.assign(np, 0.0);
 }
@@ -55,6 +57,7 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
     }
     detail::addContactForces(model, state, x, ws.force);
     detail::addBandForces(model, x, ws);  // A(21)-(25): suit bands, before the hinges see the forces
+    detail::addStrapForces(model, x, ws);  // a worn device's straps, likewise
     // Hinged bodies take what acts on them so far as rigid bodies; the
     // springs come after, so that a link spring acts on its tetrahedron's
     // strain and is not averaged away with the rest.

@@ -6,6 +6,8 @@
 #include "suitsim/articulated.h"
 #include "suitsim/step.h"
 #include "bands.h"
+#include "straps.h"
+#include "suitsim/exoskeleton.h"
 #include "motor_heating.h"
 
 namespace suitsim {
@@ -62,6 +64,13 @@ Recorder::Recorder(const Model& model, std::vector<ChannelSpec> channels)
         for (const char* axis : {"x", "y", "z"}) columns_.push_back(std::string("applied_force.") + axis + "[N]");
         break;
       case Kind::kBalanceMargin: columns_.push_back("balance_margin[m]"); break;
+      case Kind::kStrapForce:
+        for (const char* axis : {"x", "y", "z"}) columns_.push_back(c.label + ".force." + axis + "[N]");
+        break;
+      case Kind::kStrapTorque:
+        columns_.push_back(c.label + ".strap_torque[N*m]");
+        has_strap_torque_ = true;
+        break;
     }
     const bool balance = c.kind >= Kind::kCom;  // the balance kinds close the enum
     has_balance_ = has_balance_ || balance;
@@ -70,6 +79,7 @@ Recorder::Recorder(const Model& model, std::vector<ChannelSpec> channels)
   }
   support_points_.reserve(model.numContacts());
   support_.vertices.reserve(2 * model.numContacts());
+  if (has_strap_torque_) strap_torque_.assign(model.num_hinges, 0.0);
 }
 
 void Recorder::sample(const State& state, const Workspace* ws, double* row) const {
@@ -87,8 +97,18 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
     if (!centreOfPressure(m, state, &cop)) cop = {kNaN, kNaN, kNaN};
     supportPolygon(m, state, support_points_, support_);
   }
+  // Straps evaluated at the state itself, as the bands below.
+  if (has_strap_torque_) strapJointTorques(m, state, strap_torque_);
   for (const ChannelSpec& c : channels_) {
     switch (c.kind) {
+      case Kind::kStrapForce: {
+        const Vec3 f = detail::strapForce(m, detail::phasePoint(state.position, state.velocity), c.index);
+        *row++ = f[0];
+        *row++ = f[1];
+        *row++ = f[2];
+        break;
+      }
+      case Kind::kStrapTorque: *row++ = strap_torque_[c.index]; break;
       case Kind::kParticlePosition:
         *row++ = state.position.x[c.index];
         *row++ = state.position.y[c.index];

@@ -397,6 +397,12 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
   }
 
   for (int& b : out.link_body) b += first_body;
+  // Hinge indices as the builder numbers them (a second robot, such as a
+  // worn device, comes after the first's hinges).
+  const int hinge_offset = builder.numHinges() - static_cast<int>(hinges.size());
+  for (int& h : out.joint_hinge) {
+    if (h >= 0) h += hinge_offset;
+  }
   out.link_in_body.resize(nl);
   for (int l = 0; l < nl; ++l) {
     Pose p;
@@ -405,6 +411,16 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
       p.p[r] = link_in_body[l].p[r];
     }
     out.link_in_body[l] = p;
+  }
+  out.link_world.resize(nl);
+  for (int l = 0; l < nl; ++l) {
+    const Transform t = bodies[out.link_body[l] - first_body].world * link_in_body[l];
+    Pose p;
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) p.R[3 * r + c] = t.R(r, c);
+      p.p[r] = t.p[r];
+    }
+    out.link_world[l] = p;
   }
   return out;
 }

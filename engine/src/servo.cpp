@@ -81,6 +81,7 @@ JointServo::JointServo(const Model& model, const State& initial, Motion motion, 
   motion_angle_.assign(motion_.hinges().size(), 0.0);
   motion_rate_.assign(motion_.hinges().size(), 0.0);
   desired_.assign(model.num_hinges, 0.0);
+  driven_.assign(model.num_hinges, 1);
 }
 
 void JointServo::update(const Model& model, State& state) {
@@ -95,6 +96,7 @@ void JointServo::update(const Model& model, State& state) {
   }
   const PhasePoint x = detail::phasePoint(state.position, state.velocity);
   for (int h = 0; h < model.num_hinges; ++h) {
+    if (!driven_[h]) continue;
     double q = 0.0, qd = 0.0;  // jointAngle and jointVelocity, from one look at the hinge
     detail::hingeAngleAndVelocity(model, x, h, state.hinge_angle[h], &q, &qd);
     desired_[h] = gains_[h].kp * (reference_[h] - q) + gains_[h].kd * (reference_rate_[h] - qd);

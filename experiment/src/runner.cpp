@@ -17,6 +17,13 @@ TrialRunner::TrialRunner(const io::Scene& scene, double dt, int threads, Sensors
     servo_ = std::make_unique<JointServo>(scene.model, state_, scene.robot->motion, scene.robot->gains,
                                           scene.robot->servo_rate);
   }
+  // A worn device drives its own hinges; the robot's servo leaves them alone.
+  if (scene.robot && scene.robot->exoskeleton) {
+    device_ = std::make_unique<ExoskeletonController>(scene.model, *scene.robot->exoskeleton, scene.robot->truth);
+    if (servo_) {
+      for (int h : device_->hinges()) servo_->leaveAlone(h);
+    }
+  }
   // Pushes and a balance assist, at their points of the built model.
   if (scene.robot && (!scene.robot->pushes.empty() || scene.robot->assist)) {
     std::vector<PushSpec> pushes;
@@ -35,6 +42,7 @@ TrialRunner::TrialRunner(const io::Scene& scene, double dt, int threads, Sensors
 
 bool TrialRunner::start(double* sensor_row, double* stamp) {
   if (servo_) servo_->update(*model_, state_);
+  if (device_) device_->update(*model_, state_, servo_ ? &servo_->desiredTorque() : nullptr);
   if (external_) external_->update(*model_, state_);
   return sensors_ && sensor_row && sensors_->startLog(state_, sensor_row, stamp);
 }

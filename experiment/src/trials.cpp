@@ -65,6 +65,22 @@ std::vector<ChannelSpec> truthChannels(const Model& model) {
       channels.push_back(c);
     }
   }
+  // A worn device (exoskeleton.h): each strap's force, and at every joint
+  // the moment of the straps beyond it, the device's true supporting torque.
+  for (int s = 0; s < model.num_straps; ++s) {
+    ChannelSpec c;
+    c.kind = Kind::kStrapForce;
+    c.index = s;
+    c.label = model.strap_name[s];
+    channels.push_back(c);
+  }
+  for (int h = 0; h < model.num_hinges && model.num_straps > 0; ++h) {
+    ChannelSpec c;
+    c.kind = Kind::kStrapTorque;
+    c.index = h;
+    c.label = model.hinge_name[h];
+    channels.push_back(c);
+  }
   ChannelSpec ground;
   ground.kind = Kind::kGroundForce;
   channels.push_back(ground);

@@ -103,7 +103,8 @@ struct CompiledRobot {
   int num_particles = 0;
   std::vector<int> link_body;         ///< body index of each description link (merged links share one)
   std::vector<Pose> link_in_body;     ///< each link's frame in its body's frame
-  std::vector<int> joint_hinge;       ///< hinge index of each description joint, -1 for fixed ones
+  std::vector<Pose> link_world;       ///< each link's frame in the world, as built (the initial pose)
+  std::vector<int> joint_hinge;       ///< builder hinge index of each description joint, -1 for fixed ones
   std::vector<int> contact_point;     ///< builder contact-point index of each ContactPoint, in order
   std::vector<int> body_link;         ///< description link that names each body of this robot
   std::vector<int> body_first_particle;  ///< first particle each body owns

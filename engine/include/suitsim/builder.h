@@ -112,6 +112,17 @@ struct BandSpec {
   double damping = 0.0;          ///< c (N s/m) on the stretch rate while taut, >= 0
 };
 
+/// A strap (see Model): a spring-damper of zero rest length between a point
+/// of body a and a point of body b, each given by affine weights on its
+/// body's four particles; the two points should coincide in the built pose.
+struct StrapSpec {
+  std::string name;                    ///< unique, non-empty
+  int body_a = -1, body_b = -1;        ///< body indices as addBody returned them, different
+  std::array<double, 4> weight_a{}, weight_b{};  ///< each summing to 1
+  double stiffness = 0.0;              ///< k (N/m), > 0
+  double damping = 0.0;                ///< c (N s/m), >= 0
+};
+
 /// A body: the particles [first, first + count) and their body-frame places.
 struct BodySpec {
   std::string name;
@@ -152,6 +163,9 @@ class ModelBuilder {
   /// Returns the band index. Every via body must own exactly four particles.
   int addBand(const BandSpec& spec);
   int numBands() const { return static_cast<int>(bands_.size()); }
+  /// Returns the strap index. Both bodies must own exactly four particles.
+  int addStrap(const StrapSpec& spec);
+  int numStraps() const { return static_cast<int>(straps_.size()); }
   /// Initial length (m) of a band spec's wire, from the particles' initial positions.
   double initialBandLength(const BandSpec& spec) const;
   /// Returns the body index. Bodies may not overlap.
@@ -180,6 +194,7 @@ class ModelBuilder {
   std::vector<ContactPointSpec> contact_points_;
   std::vector<BodySpec> bodies_;
   std::vector<BandSpec> bands_;
+  std::vector<StrapSpec> straps_;
   HingeSettings hinge_settings_;
   Vec3 gravity_{0.0, 0.0, -9.81};
   GroundModel ground_;

@@ -188,6 +188,22 @@ struct Model {
   std::vector<std::int32_t> via_body;            ///< body the via point is fixed on, (num_via)
   std::vector<std::array<double, 4>> via_weight;  ///< weights on that body's four particles, sum 1, (num_via)
 
+  // ---- straps: a worn device held on the robot (exoskeleton.h) ---------------
+  // A strap ties a point of one four-particle body (a device's cuff) to a
+  // point of another (the link it is worn on) by an isotropic spring-damper
+  // of zero rest length: the two points coincide in the built pose. Each
+  // point is an affine combination of its body's particles, as a via point,
+  // so the pair of forces reaches both bodies with its moment and no
+  // Jacobian. Force on point b: f = k (p_a - p_b) + c (v_a - v_b); on a: -f.
+  int num_straps = 0;
+  std::vector<std::string> strap_name;                ///< unique, (num_straps)
+  std::vector<std::int32_t> strap_body_a;             ///< the device's body, (num_straps)
+  std::vector<std::array<double, 4>> strap_weight_a;  ///< point on it, weights sum 1, (num_straps)
+  std::vector<std::int32_t> strap_body_b;             ///< the worn-on body, (num_straps)
+  std::vector<std::array<double, 4>> strap_weight_b;  ///< (num_straps)
+  std::vector<double> strap_stiffness;                ///< k (N/m), (num_straps)
+  std::vector<double> strap_damping;                  ///< c (N s/m), (num_straps)
+
   // ---- bodies: particle clusters that stand for rigid links ------------------
   // A body owns a contiguous range of particles (bodies in order of it; a
   // body with hinges owns exactly four, a tetrahedron); particle_body_position gives
@@ -207,6 +223,8 @@ struct Model {
   int numVia() const { return static_cast<int>(via_body.size()); }
   /// Band index by name, or -1.
   int findBand(const std::string& name) const;
+  /// Strap index by name, or -1.
+  int findStrap(const std::string& name) const;
   int numSpringColours() const { return static_cast<int>(spring_colour_begin.size()) - 1; }
   /// Sorted position of the spring that was added as number `input_index`.
   int springIndexFromInput(int input_index) const;

@@ -30,6 +30,8 @@ struct ChannelSpec {
     kBandLength,        ///< band `index` wire length l (m), A(23)
     kBandTension,       ///< band `index` tension f (N), >= 0, 0 when slack, A(25)
     kAppliedForce,      ///< sum of the forces applied from outside (pushes, a balance assist) (N)
+    kStrapForce,        ///< strap `index`'s force on its worn-on end, world x, y, z (N)
+    kStrapTorque,       ///< hinge `index`: moment of the strap forces beyond it about its axis (N m), exoskeleton.h
     // Balance of the whole model (centroidal.h; seed 003 (11)-(15)). NaN
     // where undefined: no ground support, a CoM falling freely, omega' too big.
     kCom,               ///< centre of mass of the free particles (m)
@@ -75,6 +77,8 @@ class Recorder {
   mutable BalanceTracker tracker_;
   mutable std::vector<Eigen::Vector2d> support_points_;
   mutable SupportPolygon support_;
+  bool has_strap_torque_ = false;
+  mutable std::vector<double> strap_torque_;  // (num_hinges) when has_strap_torque_
 };
 
 }  // namespace suitsim

@@ -2,6 +2,7 @@
 // motor current, A(6): tau = k_T u + tau_o.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ class JointServo {
  public:
   JointServo(const Model& model, const State& initial, Motion motion, std::vector<ServoGains> gains,
              double rate_hz);
+  /// Leaves hinge h's current to another controller (a worn device's,
+  /// exoskeleton.h): the servo neither reads nor writes it. Call before the first update.
+  void leaveAlone(int hinge) { driven_[hinge] = 0; }
   /// Call before every step: updates the currents when a control period has
   /// passed. Allocates nothing.
   void update(const Model& model, State& state);
@@ -73,6 +77,7 @@ class JointServo {
   std::vector<double> reference_rate_;
   std::vector<double> motion_angle_, motion_rate_;  // scratch, (motion hinges)
   std::vector<double> desired_;
+  std::vector<std::uint8_t> driven_;  // 1: the servo sets this hinge's current
 };
 
 }  // namespace suitsim

@@ -46,6 +46,9 @@ struct Workspace {
   // Per-band results of the latest force evaluation (bands.cpp), for recording.
   std::vector<double> band_length;   ///< l (m), (num_bands)
   std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)
+  /// Per-strap force of the latest evaluation on the strap's worn-on end (N),
+  /// world axes (straps.cpp), (num_straps).
+  Vec3Array strap_force;
 
   /// The solver's scratch (integrator stages, the hinge system and its
   /// cached geometry), private to the engine (engine/src/solver_workspace.h):

@@ -196,6 +196,29 @@ constexpr ElementRule kSensorsChildren[] = {
     {"currents", kCurrentsAttributes, true, {}},
     {"winding_temperatures", kWindingTemperaturesAttributes, true, {}},
 };
+// <exoskeleton> inside <robot>: a powered device (exoskeleton.h).
+constexpr AttributeRule kExoskeletonAttributes[] = {
+    {"name", ValueKind::kText, true}, {"rate", ValueKind::kNumber, true},
+    {"acceleration_cutoff", ValueKind::kNumber, false}, {"coulomb_velocity", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kSegmentAttributes[] = {
+    {"name", ValueKind::kText, true},          {"link", ValueKind::kText, true},
+    {"parent", ValueKind::kText, false},       {"joint", ValueKind::kText, false},
+    {"mass", ValueKind::kNumber, true},        {"com", ValueKind::kVec3, false},
+    {"inertia", ValueKind::kText, true},       {"motor_constant", ValueKind::kNumber, false},
+    {"torque_offset", ValueKind::kNumber, false}, {"viscous", ValueKind::kNumber, false},
+    {"coulomb", ValueKind::kNumber, false},    {"static", ValueKind::kNumber, false},
+    {"armature", ValueKind::kNumber, false},   {"effort", ValueKind::kNumber, false},
+    {"virtual_inertia", ValueKind::kNumber, false}, {"virtual_viscous", ValueKind::kNumber, false},
+    {"virtual_gravity", ValueKind::kNumber, false}, {"virtual_coulomb", ValueKind::kNumber, false},
+    {"assist", ValueKind::kNumber, false},
+};
+constexpr AttributeRule kStrapAttributes[] = {
+    {"segment", ValueKind::kText, true}, {"points", ValueKind::kText, true},
+    {"stiffness", ValueKind::kNumber, true}, {"damping", ValueKind::kNumber, false},
+};
+constexpr ElementRule kExoskeletonChildren[] = {{"segment", kSegmentAttributes, false, {}},
+                                                {"strap", kStrapAttributes, false, {}}};
 constexpr ElementRule kRobotChildren[] = {
     {"initial", kInitialAttributes, true, {}},     {"freeze", kFreezeAttributes, false, {}},
     {"actuation", kActuationAttributes, false, {}}, {"contact", kContactAttributes, false, {}},
@@ -205,6 +228,7 @@ constexpr ElementRule kRobotChildren[] = {
     {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
     {"band", kBandAttributes, false, {}},           {"sensors", kSensorsAttributes, true, kSensorsChildren},
     {"push", kPushAttributes, false, {}},           {"assist", kAssistAttributes, true, {}},
+    {"exoskeleton", kExoskeletonAttributes, false, kExoskeletonChildren},
 };
 constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, false},
                                                     {"band", ValueKind::kText, false}};
@@ -212,7 +236,7 @@ constexpr AttributeRule kRobotRecordAttributes[] = {{"joint", ValueKind::kText, 
 // <experiment>: the trials of A §5 (motion x suit, identification motions).
 constexpr AttributeRule kTrialAttributes[] = {
     {"name", ValueKind::kText, true}, {"motion", ValueKind::kText, true}, {"suit", ValueKind::kText, false},
-    {"purpose", ValueKind::kText, false},
+    {"purpose", ValueKind::kText, false}, {"device", ValueKind::kText, false},
 };
 // <evaluation>: what the evaluator validates on (optional; derived otherwise).
 constexpr AttributeRule kEvaluationAttributes[] = {{"validation_joints", ValueKind::kText, false}};
@@ -717,13 +741,18 @@ std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* roo
   const XMLElement* robot = root->FirstChildElement("robot");
   // Suits are always named (a trial or the viewer picks one).
   const std::vector<std::string> suits = namedChildren(path, robot, "suit", true);
+  std::vector<std::string> devices;  // <exoskeleton> names (its reader checks them)
+  for (const XMLElement* c = robot ? robot->FirstChildElement("exoskeleton") : nullptr; c;
+       c = c->NextSiblingElement("exoskeleton")) {
+    if (const char* name = c->Attribute("name")) devices.push_back(name);
+  }
   const std::vector<std::string> motions = namedChildren(path, robot, "motion", experiment != nullptr);
   std::vector<TrialSpec> trials;
   if (!experiment) return trials;
   const std::string where = path + ":" + std::to_string(experiment->GetLineNum()) + ": <experiment>";
   if (!robot) throw SceneError(where + " needs a <robot> to run its trials on");
   for (const XMLElement* t = experiment->FirstChildElement("trial"); t; t = t->NextSiblingElement("trial")) {
-    const ElementReader r(path, t, {"name", "motion", "suit", "purpose"});
+    const ElementReader r(path, t, {"name", "motion", "suit", "purpose", "device"});
     TrialSpec trial;
     trial.line = t->GetLineNum();
     trial.name = r.text("name");
@@ -760,6 +789,13 @@ std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* roo
     }
     if (trial.purpose == "identification" && trial.suit != "none") {
       r.failAttribute("suit", "must be none for an identification trial (the robot is identified without the suit)");
+    }
+    trial.device = r.text("device", "none");
+    if (trial.device != "none" && std::find(devices.begin(), devices.end(), trial.device) == devices.end()) {
+      r.failAttribute("device", "names no <exoskeleton> of the robot (or none)");
+    }
+    if (trial.purpose == "identification" && trial.device != "none") {
+      r.failAttribute("device", "must be none for an identification trial (the robot is identified without a device)");
     }
     trials.push_back(trial);
   }

@@ -8,6 +8,9 @@
 //   2. after_step(state)      the caller samples what acted during the step
 //                             (truth channels: motor torques of that step);
 //   3. servo update           currents for step k + 1 (A(6): tau = k_T u + tau_o);
+//      device controller      a worn exoskeleton's currents for step k + 1
+//                             (exoskeleton.h; the servo's desired torques are
+//                             its assist's input, so it comes after);
 //      external forces        pushes and the balance assist for step k + 1
 //                             (balance_assist.h; the assist measures step k's state);
 //   4. sensors logStep        the logged current is the mean of the commands
@@ -19,6 +22,7 @@
 #include <memory>
 
 #include "suitsim/balance_assist.h"
+#include "suitsim/exoskeleton.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
@@ -46,6 +50,7 @@ class TrialRunner {
     ++steps_;
     after_step(static_cast<const State&>(state_));
     if (servo_) servo_->update(*model_, state_);
+    if (device_) device_->update(*model_, state_, servo_ ? &servo_->desiredTorque() : nullptr);
     if (external_) external_->update(*model_, state_);
     return sensors_ && sensor_row && sensors_->logStep(state_, steps_, sensor_row, stamp);
   }
@@ -63,6 +68,8 @@ class TrialRunner {
   const JointServo* servo() const { return servo_.get(); }
   /// Pushes and the balance assist; null when the scene has neither.
   const ExternalForces* externalForces() const { return external_.get(); }
+  /// A worn exoskeleton's controller; null when the scene has none.
+  const ExoskeletonController* device() const { return device_.get(); }
   long steps() const { return steps_; }
   double dt() const { return dt_; }
 
@@ -74,6 +81,7 @@ class TrialRunner {
   std::unique_ptr<Workspace> workspace_;
   std::unique_ptr<JointServo> servo_;
   std::unique_ptr<ExternalForces> external_;
+  std::unique_ptr<ExoskeletonController> device_;
   Sensors* sensors_;
   long steps_ = 0;
 };

@@ -14,6 +14,7 @@
 #include "suitsim/recorder.h"
 #include "suitsim/robot.h"
 #include "suitsim/balance_assist.h"
+#include "suitsim/exoskeleton.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 
@@ -86,6 +87,11 @@ struct RobotSetup {
   /// worn: the same unless <realism> moves them), link frames (m).
   std::vector<std::vector<Vec3>> band_designed_points;
   std::optional<std::pair<LinkPoint, BalanceAssistSpec>> assist;
+  /// The powered device this trial wears (<exoskeleton>, exoskeleton.h),
+  /// with names resolved to the truth's links and joints, and where it went
+  /// in the model.
+  std::optional<ExoskeletonSpec> exoskeleton;
+  CompiledExoskeleton exoskeleton_compiled;
 };
 
 /// The body point of a robot link's point on the built model.
@@ -98,6 +104,7 @@ struct TrialSpec {
   std::string name;    ///< unique within the experiment; names the trial's output files
   std::string motion;  ///< name of the robot's <motion> it runs
   std::string suit;    ///< name of the <suit> worn, or "none"
+  std::string device = "none";  ///< name of the <exoskeleton> worn, or "none"
   /// What the trial is for: "identification" (robot identification, A(13)-(20),
   /// never with a suit) or "evaluation" (supporting torque, A(3)-(4)).
   std::string purpose = "evaluation";
