@@ -194,6 +194,16 @@ const std::vector<BadScene>& badScenes() {
       {"keyframe_com_margin_too_large", 17, {"<keyframe>", "'com_margin'", "leaves nothing", "(got '0.2')"}},
       {"keyframe_unreachable", 17, {"<keyframe>", "at t=0.1 s: cannot reach", "orientation of 'torso'", "residual"}},
       {"keyframe_fixed_base_com", 17, {"<keyframe>", "'com'", "floating-base", "(got 'over_feet')"}},
+      // A worn device (<exoskeleton>, exoskeleton.h).
+      {"exo_joint_not_between", 12, {"segment 'cuff'", "joint 'elbow' does not lie between", "'base'", "'upper'"}},
+      {"exo_unknown_link", 12, {"<segment>", "'link'", "names no link", "(got 'uper')"}},
+      {"exo_segment_without_strap", 12, {"segment 'cuff' has no strap"}},
+      {"exo_missing_virtual_gravity", 12, {"<segment>", "missing required attribute 'virtual_gravity'"}},
+      {"exo_virtual_gravity_out_of_range", 12, {"<segment>", "'virtual_gravity'", "[0, 1]", "(got '1.5')"}},
+      {"exo_root_with_joint", 11, {"<segment>", "'joint'", "the first segment is the device's root"}},
+      {"exo_strap_unknown_segment", 16, {"<strap>", "'segment'", "names no segment", "(got 'cufff')"}},
+      {"exo_trial_unknown_device", 22, {"<trial>", "'device'", "names no <exoskeleton>", "(got 'devv')"}},
+      {"exo_identification_with_device", 22, {"<trial>", "'device'", "must be none for an identification trial"}},
       // Precedence (STYLE.md, Errors): each fixture holds two faults and the
       // more basic one is reported although it comes later in the file.
       {"precedence_unknown_before_missing", 6, {"<particle>", "unknown attribute 'colour'"}},

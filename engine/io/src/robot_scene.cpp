@@ -858,7 +858,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
           addExoskeleton(scratch, robot, setup.compiled, pose, spec, options);
         }
       } catch (const ModelError& e) {
-        cr.fail(e.what());
+        // A segment's or strap's fault names its own line already.
+        const std::string message = e.what();
+        if (message.rfind(scene_path + ":", 0) == 0) throw SceneError(message);
+        cr.fail(message);
       }
     }
   }
