@@ -83,6 +83,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
       return 2;
     }
     eval::pairTrials(inputs);
+    eval::pairDeviceTrials(inputs);
     if (opt.heating == eval::PipelineOptions::Heating::Corrected) {
       if (!inputs.layout.has_winding_temperatures) {
         throw std::invalid_argument(opt.scene + ": --heating corrected needs the windings' temperatures: "
@@ -175,6 +176,11 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
     std::vector<std::string> names;
     for (const eval::TrialInfo& t : inputs.trials) names.push_back(t.name);
     report::loadBalanceTruth(streams.string(), names, truth);
+    std::vector<std::string> device_trials;
+    for (const eval::TrialInfo& t : inputs.trials) {
+      if (t.device != "none") device_trials.push_back(t.name);
+    }
+    report::loadStrapTruth(streams.string(), device_trials, truth);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return opt.streams.empty() ? 1 : 2;
@@ -223,6 +229,28 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
           }
           std::printf(" %s %s (%+.2f%%)", eval::methodKey(suit.methods[mi].method), report::formatSig(e.stiffness, 4).c_str(),
                       100.0 * t.relative_error[mi][g]);
+        }
+        std::printf("\n");
+      }
+    }
+    for (std::size_t k = 0; k < result.devices.size(); ++k) {
+      const eval::DeviceEvaluation& d = result.devices[k];
+      const report::DeviceScore& t = score.devices[k];
+      std::printf("device %s: supporting torque RMSE / RMS where the joints move:", d.device.c_str());
+      for (std::size_t m = 0; m < t.relative_rmse.size(); ++m) {
+        std::printf(" %s %.2f%%", eval::methodKey(eval::kSupportMethods[m]), 100.0 * t.relative_rmse_moving[m]);
+      }
+      std::printf("\n");
+      for (std::size_t h = 0; h < d.impedance.size(); ++h) {
+        const eval::ImpedanceEstimate& e = d.impedance[h];
+        if (!e.identifiable) {
+          std::printf("device %s: hinge %s not identifiable: %s\n", d.device.c_str(), e.joint.c_str(), e.reason.c_str());
+          continue;
+        }
+        std::printf("device %s: hinge %s:", d.device.c_str(), e.joint.c_str());
+        for (int p = 0; p < eval::kImpedanceParameters; ++p) {
+          std::printf(" %s %s (truth %s)", eval::impedanceParameterKey(p), report::formatSig(e.estimate[p], 3).c_str(),
+                      report::formatSig(t.impedance_truth[h][p], 3).c_str());
         }
         std::printf("\n");
       }

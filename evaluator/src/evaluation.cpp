@@ -5,26 +5,45 @@
 
 namespace suitsim::eval {
 
-std::vector<TrialPair> pairTrials(const EvaluationInputs& inputs) {
+namespace {
+
+// Every evaluation trial that wears what `wears` picks, with the trial of
+// the same motion that wears nothing.
+std::vector<TrialPair> pairWith(const EvaluationInputs& inputs, bool devices) {
   std::vector<TrialPair> pairs;
   for (const TrialInfo& w : inputs.trials) {
-    if (w.purpose != "evaluation" || w.suit == "none") continue;
-    const auto bare = std::find_if(inputs.trials.begin(), inputs.trials.end(), [&](const TrialInfo& b) {
-      return b.purpose == "evaluation" && b.suit == "none" && b.motion == w.motion;
+    if (w.purpose != "evaluation" || (devices ? w.device == "none" : w.suit == "none")) continue;
+    // The same motion wearing nothing: an evaluation trial, or else (for a
+    // device) an identification trial of that motion, which is one too.
+    auto bare = std::find_if(inputs.trials.begin(), inputs.trials.end(), [&](const TrialInfo& b) {
+      return b.purpose == "evaluation" && wearsNothing(b) && b.motion == w.motion;
     });
+    if (bare == inputs.trials.end() && devices) {
+      bare = std::find_if(inputs.trials.begin(), inputs.trials.end(),
+                          [&](const TrialInfo& b) { return wearsNothing(b) && b.motion == w.motion; });
+    }
     if (bare == inputs.trials.end()) {
       throw std::invalid_argument(inputs.scene_path + ":" + std::to_string(w.line) + ": trial '" + w.name +
-                                  "' has no trial of motion '" + w.motion +
-                                  "' without the suit (approach A, A(3), needs one)");
+                                  "' has no trial of motion '" + w.motion + "' without the " +
+                                  (devices ? "device" : "suit") + " (approach A, A(3), needs one)");
     }
     pairs.push_back({&*bare, &w});
   }
-  if (pairs.empty()) {
+  return pairs;
+}
+
+}  // namespace
+
+std::vector<TrialPair> pairTrials(const EvaluationInputs& inputs) {
+  std::vector<TrialPair> pairs = pairWith(inputs, false);
+  if (pairs.empty() && pairWith(inputs, true).empty()) {
     throw std::invalid_argument(inputs.scene_path +
-                                ": the experiment has no evaluation trial with a suit: nothing to evaluate");
+                                ": the experiment has no evaluation trial with a suit or a device: nothing to evaluate");
   }
   return pairs;
 }
+
+std::vector<TrialPair> pairDeviceTrials(const EvaluationInputs& inputs) { return pairWith(inputs, true); }
 
 EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::filesystem::path& streams_dir,
                                  const EvaluationOptions& options) {
@@ -64,6 +83,16 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
     }
     out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints));
   }
+  // Powered devices: supporting torque by approaches A and B, and the
+  // controller's settings from the device's own logs (device_evaluation.h).
+  const std::vector<TrialPair> device_pairs = pairDeviceTrials(inputs);
+  for (const DeviceDesign& d : inputs.devices) {
+    std::vector<TrialPair> mine;
+    for (const TrialPair& p : device_pairs) {
+      if (p.worn->device == d.name) mine.push_back(p);
+    }
+    if (!mine.empty()) out.devices.push_back(evaluateDevice(inputs, out.identification, d, mine, streams_dir, options.pipeline));
+  }
   // The wearer's balance, trial by trial (seed 003 (11)-(15)).
   if (!inputs.soles.empty() && !inputs.layout.force_sensors.empty()) {
     for (const TrialInfo& t : inputs.trials) {
@@ -74,6 +103,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       out.balance.back().trial = t.name;
       out.balance.back().motion = t.motion;
       out.balance.back().suit = t.suit;
+      out.balance.back().device = t.device;
     }
   }
   return out;

@@ -165,7 +165,7 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
   std::vector<const TrialInfo*> fit, validation;
   for (const TrialInfo& t : inputs.trials) {
     if (t.purpose == "identification") fit.push_back(&t);
-    else if (t.suit == "none" || t.name.empty()) validation.push_back(&t);
+    else if (wearsNothing(t) || t.name.empty()) validation.push_back(&t);
   }
   if (fit.empty()) {
     throw std::invalid_argument(inputs.scene_path +

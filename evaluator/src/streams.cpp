@@ -58,7 +58,7 @@ std::string SensorStream::meta(const std::string& key, const std::string& fallba
 }
 
 SensorStream readSensorStream(const std::string& path, const RigidModel& model, const SensorLayout& layout,
-                              double expected_rate_hz) {
+                              double expected_rate_hz, const std::vector<std::string>& extra_channels) {
   if (const std::string problem = regularFileProblem(path); !problem.empty()) {
     fail(path, 0, "cannot open the stream file (" + problem + ")");
   }
@@ -125,6 +125,8 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     }
   }
 
+  std::vector<int> extra;
+  for (const std::string& name : extra_channels) extra.push_back(need(name));
   // Rate: stated in the header, and the times must agree with it.
   const std::string rate_text = s.meta("sensor_rate_hz");
   if (rate_text.empty() || !parseDouble(rate_text, &s.rate_hz) || s.rate_hz <= 0.0) {
@@ -173,6 +175,7 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
   s.gyro.resize(n, 3);
   s.accel.resize(n, 3);
   s.wrench.assign(layout.force_sensors.size(), Eigen::MatrixXd(n, 6));
+  s.extra.resize(n, static_cast<Eigen::Index>(extra.size()));
   for (int t = 0; t < n; ++t) {
     const std::vector<double>& r = rows[t];
     s.time[t] = r[0];
@@ -188,6 +191,7 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     for (std::size_t f = 0; f < fcol.size(); ++f) {
       for (int k = 0; k < 6; ++k) s.wrench[f](t, k) = r[fcol[f][k]];
     }
+    for (std::size_t e = 0; e < extra.size(); ++e) s.extra(t, static_cast<Eigen::Index>(e)) = r[extra[e]];
   }
   return s;
 }

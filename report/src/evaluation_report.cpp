@@ -66,6 +66,7 @@ ordered_json balanceJson(const eval::EvaluationResult& result, const Score& scor
     trials[b.trial] = {
         {"motion", b.motion},
         {"suit", b.suit},
+        {"device", b.device},
         {"window_s", {b.window_start, b.window_end}},
         {"estimate", {{"min_margin_m", numberOrNull(b.min_margin)},
                       {"mean_margin_m", numberOrNull(b.mean_margin)},
@@ -76,12 +77,13 @@ ordered_json balanceJson(const eval::EvaluationResult& result, const Score& scor
   }
   for (std::size_t k = 0; k < result.balance.size(); ++k) {
     const eval::BalanceEstimate& worn = result.balance[k];
-    if (worn.suit == "none") continue;
+    if (worn.suit == "none" && worn.device == "none") continue;
     for (std::size_t j = 0; j < result.balance.size(); ++j) {
       const eval::BalanceEstimate& bare = result.balance[j];
-      if (bare.suit != "none" || bare.motion != worn.motion) continue;
+      if (bare.suit != "none" || bare.device != "none" || bare.motion != worn.motion) continue;
       const BalanceScore &tw = score.balance[k], &tb = score.balance[j];
-      effect[worn.motion][worn.suit] = {
+      // Keyed by what is worn: a suit's name, or a device's.
+      effect[worn.motion][worn.suit != "none" ? worn.suit : worn.device] = {
           {"mean_margin_change_m", numberOrNull(worn.mean_margin - bare.mean_margin)},
           {"min_margin_change_m", numberOrNull(worn.min_margin - bare.min_margin)},
           {"true_mean_margin_change_m",
@@ -91,6 +93,67 @@ ordered_json balanceJson(const eval::EvaluationResult& result, const Score& scor
     }
   }
   return {{"trials", trials}, {"suit_effect", effect}};
+}
+
+// Each powered device: its supporting torque by every method against the
+// straps' true moments, and its controller's settings against the scene's.
+ordered_json devicesJson(const eval::EvaluationResult& result, const Score& score) {
+  ordered_json devices = ordered_json::object();
+  for (std::size_t k = 0; k < result.devices.size(); ++k) {
+    const eval::DeviceEvaluation& d = result.devices[k];
+    const DeviceScore& t = score.devices[k];
+    ordered_json support = ordered_json::object();
+    for (std::size_t m = 0; m < std::size(eval::kSupportMethods); ++m) {
+      support[eval::methodKey(eval::kSupportMethods[m])] = {
+          {"relative_rmse", numberOrNull(t.relative_rmse[m])},
+          {"relative_rmse_moving", numberOrNull(t.relative_rmse_moving[m])}};
+    }
+    ordered_json per_joint = ordered_json::object();
+    for (std::size_t i = 0; i < t.joints.size(); ++i) {
+      ordered_json jm = ordered_json::object();
+      for (std::size_t m = 0; m < std::size(eval::kSupportMethods); ++m) {
+        jm[eval::methodKey(eval::kSupportMethods[m])] =
+            t.joint_moving_samples[i] > 0 && t.joint_moving_truth_sq[i] > 0.0
+                ? numberOrNull(std::sqrt(t.joint_moving_error_sq[i][m] / t.joint_moving_truth_sq[i]))
+                : ordered_json(nullptr);
+      }
+      per_joint[t.joints[i]] = {
+          {"true_rms_nm", std::sqrt(t.joint_truth_sq[i] / std::max(1, t.joint_samples[i]))},
+          {"moving_fraction", static_cast<double>(t.joint_moving_samples[i]) / std::max(1, t.joint_samples[i])},
+          {"relative_rmse_moving", jm}};
+    }
+    ordered_json motions = ordered_json::array();
+    for (const eval::SupportCurves& c : d.curves) {
+      motions.push_back({{"motion", c.motion}, {"trial", c.suit_trial}, {"bare_trial", c.bare_trial}});
+    }
+    ordered_json impedance = ordered_json::object();
+    for (std::size_t h = 0; h < d.impedance.size(); ++h) {
+      const eval::ImpedanceEstimate& e = d.impedance[h];
+      ordered_json params = ordered_json::object();
+      for (int p = 0; p < eval::kImpedanceParameters; ++p) {
+        params[eval::impedanceParameterKey(p)] = {
+            {"estimate", e.identifiable ? numberOrNull(e.estimate[p]) : ordered_json(nullptr)},
+            {"truth", t.impedance_truth[h][p]},
+            {"relative_error", numberOrNull(t.impedance_relative_error[h][p])},
+            {"absolute_error", numberOrNull(t.impedance_absolute_error[h][p])},
+            {"relative_std", e.identifiable ? numberOrNull(e.relative_std[p]) : ordered_json(nullptr)}};
+      }
+      ordered_json jh = {{"aligned_joint", e.aligned_joint},
+                         {"identifiable", e.identifiable},
+                         {"samples", e.samples},
+                         {"fit_rmse_nm", e.identifiable ? numberOrNull(e.rms_residual) : ordered_json(nullptr)},
+                         {"parameters", params}};
+      if (!e.identifiable) jh["reason"] = e.reason;
+      impedance[e.joint] = jh;
+    }
+    devices[d.device] = {{"joints", d.joints},
+                         {"motions", motions},
+                         {"true_supporting_torque_rms_nm", t.truth_rms},
+                         {"supporting_torque", support},
+                         {"supporting_torque_per_joint", per_joint},
+                         {"impedance", impedance}};
+  }
+  return devices;
 }
 
 ordered_json reportJson(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
@@ -180,6 +243,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                               {"condition_number", identification["condition_number"]},
                               {"validation", identification["validation"]}};
   report["balance"] = balanceJson(result, score);
+  report["devices"] = devicesJson(result, score);
   report["plots"] = plots;
   report["simulation_wall_time_s"] = run.simulation_wall_s;
   report["wall_time_s"] = run.wall_s;
@@ -255,6 +319,33 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
     }
     md += " | " + formatSig(cs.model_rms) + " |\n";
   }
+  for (std::size_t k = 0; k < result.devices.size(); ++k) {
+    const eval::DeviceEvaluation& d = result.devices[k];
+    const DeviceScore& t = score.devices[k];
+    md += "\n## Device `" + d.device + "` (seed 001, virtual impedance)\n\n"
+          "Supporting torque on the joints its straps act on (" + joinNames(d.joints) + "): RMSE of each estimate "
+          "from the straps' true moments over the RMS of those, where the joint moves (at rest static friction "
+          "hides the torque from every method); in brackets, over every sample.\n\n"
+          "| A | B | B a priori | A a priori |\n|---|---|---|---|\n|";
+    for (std::size_t m = 0; m < t.relative_rmse.size(); ++m) {
+      md += " " + percent(t.relative_rmse_moving[m]) + " (" + percent(t.relative_rmse[m]) + ") |";
+    }
+    md += "\n\nThe controller's settings identified from the device's own logs (estimate / truth):\n\n"
+          "| hinge | virtual inertia [kg m^2] | viscous [N m s/rad] | Coulomb [N m] | gravity share | assist share |\n"
+          "|---|---|---|---|---|---|\n";
+    std::string why;
+    for (std::size_t h = 0; h < d.impedance.size(); ++h) {
+      const eval::ImpedanceEstimate& e = d.impedance[h];
+      md += "| " + e.joint;
+      for (int p = 0; p < eval::kImpedanceParameters; ++p) {
+        md += (e.identifiable ? " | " + formatSig(e.estimate[p], 3) : std::string(" | -")) + " / " +
+              formatSig(t.impedance_truth[h][p], 3);
+      }
+      md += " |\n";
+      if (!e.identifiable) why += "- " + e.joint + ": not identifiable, " + e.reason + "\n";
+    }
+    if (!why.empty()) md += "\n" + why;
+  }
   if (!result.balance.empty()) {
     md += "\n## Balance (seed 003, (11)-(15))\n\n"
           "The DCM's margin to the support polygon (m, > 0 inside), estimated from the sensor streams (encoders "
@@ -285,6 +376,41 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
 
 void writeCurves(const fs::path& dir, const eval::EvaluationResult& result, const Score& score) {
   const eval::RigidModel& model = result.identification.model;
+  // Each device's curves on the joints its straps act on, with the truth.
+  for (std::size_t k = 0; k < result.devices.size(); ++k) {
+    const eval::DeviceEvaluation& d = result.devices[k];
+    for (std::size_t c = 0; c < d.curves.size(); ++c) {
+      const eval::SupportCurves& curve = d.curves[c];
+      const Eigen::MatrixXd& truth = score.devices[k].truth[c];
+      std::ofstream f(dir / (curve.motion + "_" + d.device + ".csv"));
+      f << "# supporting torque of device '" << d.device << "' during motion '" << curve.motion << "' (N m, A(3)-(4)); "
+        << "truth = the straps' moments from the simulator (scoring); rest = 1 where the joint rests in either trial\n";
+      f << "time[s]";
+      for (const std::string& j : d.joints) {
+        f << "," << j << ".angle[rad]";
+        for (eval::SupportMethod m : eval::kSupportMethods) f << "," << j << "." << eval::methodKey(m) << "[N*m]";
+        f << "," << j << ".truth[N*m]," << j << ".rest";
+      }
+      f << "\n";
+      char buf[64];
+      for (Eigen::Index t = 0; t < curve.time.size(); ++t) {
+        std::snprintf(buf, sizeof buf, "%.6g", curve.time[t]);
+        f << buf;
+        for (const std::string& name : d.joints) {
+          const int j = eval::jointIndex(model, name);
+          std::snprintf(buf, sizeof buf, ",%.9g", curve.angle(t, j));
+          f << buf;
+          for (const Eigen::MatrixXd& m : curve.method) {
+            std::snprintf(buf, sizeof buf, ",%.9g", m(t, j));
+            f << buf;
+          }
+          std::snprintf(buf, sizeof buf, ",%.9g,%d", truth(t, j), curve.rest(t, j) ? 1 : 0);
+          f << buf;
+        }
+        f << "\n";
+      }
+    }
+  }
   for (std::size_t k = 0; k < result.curves.size(); ++k) {
     const eval::SupportCurves& c = result.curves[k];
     const CurveScore& cs = score.curves[k];

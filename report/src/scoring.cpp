@@ -20,6 +20,99 @@ const RobotBand& trueBand(const std::vector<RobotBand>& bands, const std::string
   throw std::invalid_argument("scoring: the truth has no band '" + name + "'");
 }
 
+DeviceScore scoreDevice(const eval::RigidModel& model, const eval::DeviceEvaluation& d, const Truth& truth) {
+  DeviceScore ds;
+  ds.device = d.device;
+  std::vector<int> joints;
+  for (const std::string& j : d.joints) joints.push_back(eval::jointIndex(model, j));
+  const std::size_t nm = std::size(eval::kSupportMethods);
+  std::vector<double> sq(nm, 0.0), sq_moving(nm, 0.0);
+  ds.joints = d.joints;
+  ds.joint_truth_sq.assign(joints.size(), 0.0);
+  ds.joint_moving_truth_sq.assign(joints.size(), 0.0);
+  ds.joint_samples.assign(joints.size(), 0);
+  ds.joint_moving_samples.assign(joints.size(), 0);
+  ds.joint_moving_error_sq.assign(joints.size(), std::vector<double>(nm, 0.0));
+  double truth_sq = 0.0, truth_sq_moving = 0.0, count = 0.0;
+  for (const eval::SupportCurves& c : d.curves) {
+    const auto it = truth.strap_torque.find(c.suit_trial);
+    if (it == truth.strap_torque.end()) {
+      throw std::invalid_argument("scoring: the truth has no strap torques for trial '" + c.suit_trial + "'");
+    }
+    const Truth::StrapSeries& series = it->second;
+    const Eigen::Index n = c.time.size();
+    Eigen::MatrixXd t = Eigen::MatrixXd::Zero(n, model.num_joints);
+    for (int j : joints) {
+      const auto col = series.torque.find(model.joint_name[j]);
+      if (col == series.torque.end()) {
+        throw std::invalid_argument("scoring: trial '" + c.suit_trial + "' has no strap torque of joint '" +
+                                    model.joint_name[j] + "'");
+      }
+      for (Eigen::Index k = 0; k < n; ++k) {
+        // The curve's samples are the sensors' stamps, the truth's times.
+        const auto hi = std::lower_bound(series.time.begin(), series.time.end(), c.time[k] - 1e-9);
+        if (hi == series.time.end() || std::abs(*hi - c.time[k]) > 1e-6) {
+          throw std::invalid_argument("scoring: trial '" + c.suit_trial + "' has no true strap torque at t = " +
+                                      std::to_string(c.time[k]) + " s");
+        }
+        t(k, j) = col->second[static_cast<std::size_t>(hi - series.time.begin())];
+      }
+    }
+    // "Moving": the joint does not rest in either trial (at rest static
+    // friction holds any torque, A(7)-(8): no method can see it).
+    for (Eigen::Index k = 0; k < n; ++k) {
+      for (std::size_t i = 0; i < joints.size(); ++i) {
+        const int j = joints[i];
+        const bool rests = c.rest(k, j);
+        count += 1.0;
+        truth_sq += t(k, j) * t(k, j);
+        ds.joint_truth_sq[i] += t(k, j) * t(k, j);
+        ds.joint_samples[i] += 1;
+        if (!rests) {
+          truth_sq_moving += t(k, j) * t(k, j);
+          ds.joint_moving_truth_sq[i] += t(k, j) * t(k, j);
+          ds.joint_moving_samples[i] += 1;
+        }
+        for (std::size_t m = 0; m < nm; ++m) {
+          const double e = c.method[m](k, j) - t(k, j);
+          sq[m] += e * e;
+          if (!rests) {
+            sq_moving[m] += e * e;
+            ds.joint_moving_error_sq[i][m] += e * e;
+          }
+        }
+      }
+    }
+    ds.truth.push_back(std::move(t));
+  }
+  ds.truth_rms = count > 0.0 ? std::sqrt(truth_sq / count) : 0.0;
+  for (std::size_t m = 0; m < nm; ++m) {
+    ds.relative_rmse.push_back(truth_sq > 0.0 ? std::sqrt(sq[m] / truth_sq) : std::nan(""));
+    ds.relative_rmse_moving.push_back(truth_sq_moving > 0.0 ? std::sqrt(sq_moving[m] / truth_sq_moving) : std::nan(""));
+  }
+  const auto settings = truth.device_settings.find(d.device);
+  for (const eval::ImpedanceEstimate& e : d.impedance) {
+    std::array<double, eval::kImpedanceParameters> t{}, rel{}, abs{};
+    rel.fill(std::nan(""));
+    abs.fill(std::nan(""));
+    if (settings == truth.device_settings.end() || !settings->second.count(e.joint)) {
+      throw std::invalid_argument("scoring: the truth has no settings of device hinge '" + e.joint + "'");
+    }
+    const VirtualImpedance& v = settings->second.at(e.joint);
+    t = {v.inertia, v.viscous, v.coulomb, v.gravity, v.assist};
+    if (e.identifiable) {
+      for (int k = 0; k < eval::kImpedanceParameters; ++k) {
+        abs[k] = e.estimate[k] - t[k];
+        if (t[k] != 0.0) rel[k] = abs[k] / t[k];
+      }
+    }
+    ds.impedance_truth.push_back(t);
+    ds.impedance_relative_error.push_back(rel);
+    ds.impedance_absolute_error.push_back(abs);
+  }
+  return ds;
+}
+
 }  // namespace
 
 Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) {
@@ -134,6 +227,7 @@ Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) 
     }
     score.balance.push_back(bs);
   }
+  for (const eval::DeviceEvaluation& d : result.devices) score.devices.push_back(scoreDevice(model, d, truth));
   return score;
 }
 

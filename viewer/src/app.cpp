@@ -320,6 +320,7 @@ void App::drawControls() {
   ImGui::SameLine(150);
   ImGui::Checkbox("centre of mass", &layers_.centre_of_mass);
   ImGui::Checkbox("balance (DCM orange, VRP green, CoP cyan)", &layers_.balance);
+  ImGui::Checkbox("device straps and their forces", &layers_.straps);
 
   const GlyphScales& scales = drawing_->scales();
   ImGui::TextDisabled("length scale %.3g m, weight %.3g N", scales.length, scales.weight);

@@ -20,6 +20,8 @@ constexpr Colour kDcmColour{1.00f, 0.55f, 0.10f, 1.0f};      // orange
 constexpr Colour kVrpColour{0.20f, 0.80f, 0.35f, 1.0f};      // green
 constexpr Colour kCopColour{0.10f, 0.75f, 0.95f, 1.0f};      // cyan, like the contact forces it summarises
 constexpr Colour kAppliedForceColour{0.95f, 0.20f, 0.20f, 1.0f};  // red: a push or a balance assist
+constexpr Colour kDeviceColour{0.72f, 0.58f, 0.36f, 1.0f};  // bronze: a worn device's segments
+constexpr Colour kStrapColour{0.95f, 0.75f, 0.15f, 1.0f};   // amber: straps and their forces
 
 // A robot's glyphs as shares of the length scale, so that they keep their
 // proportions on any robot (in brackets on a 1.6 m one). Chosen by eye: a
@@ -235,10 +237,36 @@ SceneDrawing::SceneDrawing(const io::Scene& scene) : scales_(glyphScales(scene.m
     const int b = m.particle_body[m.contact_particle[c][0]];
     if (b >= 0 && m.body_particle_end[b] - m.body_particle_begin[b] == 4) body_contacts[b].push_back(c);
   }
+  // A worn device's segments (exoskeleton.h): a rod from its hinge (or, for
+  // its root, its centre) to each of its straps and to its centre of mass,
+  // so the cuffs show beside the limbs they are worn on, in their own colour.
+  std::vector<char> device_body(m.num_bodies, 0);
+  if (scene.robot && scene.robot->exoskeleton) {
+    for (int k = 0; k < static_cast<int>(scene.robot->exoskeleton->segments.size()); ++k) {
+      const int b = findBody(m, exoPartName(*scene.robot->exoskeleton, k));
+      if (b >= 0) device_body[b] = 1;
+    }
+  }
+  for (int b = 0; b < m.num_bodies; ++b) {
+    if (!device_body[b]) continue;
+    const int first = m.body_particle_begin[b];
+    double mass = 0.0;
+    BodyPoint com{first, {}};
+    for (int k = 0; k < 4; ++k) mass += m.particle_mass[first + k];
+    for (int k = 0; k < 4; ++k) com.w[k] = m.particle_mass[first + k] / mass;
+    const float radius = 0.8f * kLinkRadiusMin * length;
+    const BodyPoint hub = parent_hinge[b] >= 0 ? BodyPoint{first, m.hinge_centre_child[parent_hinge[b]]} : com;
+    rods_.push_back({hub, com, radius, true});
+    for (int s = 0; s < m.num_straps; ++s) {
+      if (m.strap_body_a[s] == b) rods_.push_back({com, BodyPoint{first, m.strap_weight_a[s]}, radius, true});
+    }
+    balls_device_.push_back({com, 1.6f * radius});
+  }
   for (int b = 0; b < m.num_bodies; ++b) {
     const int first = m.body_particle_begin[b];
     if (m.body_particle_end[b] - first != 4) continue;
     if (parent_hinge[b] < 0 && child_hinges[b].empty()) continue;
+    if (device_body[b]) continue;
     double mass = 0.0;
     BodyPoint com{first, {}};
     for (int k = 0; k < 4; ++k) mass += m.particle_mass[first + k];
@@ -321,8 +349,10 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
   if (layers.links) {
     for (const Rod& r : rods_) {
       list->capsule(weighted(state, r.a.first_particle, r.a.w), weighted(state, r.b.first_particle, r.b.w), r.radius,
-                    kLinkColour);
+                    r.device ? kDeviceColour : kLinkColour);
     }
+    for (const Ball& b : balls_device_)
+      list->sphere(weighted(state, b.centre.first_particle, b.centre.w), b.radius, kDeviceColour);
     for (const Ball& b : balls_)
       list->sphere(weighted(state, b.centre.first_particle, b.centre.w), b.radius, kLinkColour);
     for (const Sole& sole : soles_) {
@@ -393,6 +423,19 @@ void SceneDrawing::build(const io::Scene& scene, const State& state, const Works
         if (layers.via_points) list->sphere(p, 1.5f * feature_, kViaPointColour);
         previous = p;
       }
+    }
+  }
+
+  if (layers.straps) {
+    // Each strap: its two ends (apart by its stretch) and the force it puts
+    // on the robot, at the robot's end.
+    for (int s = 0; s < m.num_straps; ++s) {
+      const Vec3f a = weighted(state, m.body_particle_begin[m.strap_body_a[s]], m.strap_weight_a[s]);
+      const Vec3f b = weighted(state, m.body_particle_begin[m.strap_body_b[s]], m.strap_weight_b[s]);
+      list->sphere(b, 1.4f * feature_, kStrapColour);
+      list->capsule(a, b, 0.7f * feature_, kStrapColour);
+      const Vec3f f = toVec3f(ws.strap_force.get(s));
+      if (norm(f) > 1e-6f) list->arrow(b, b + style.force_scale * f, 0.45f * feature_, kStrapColour);
     }
   }
 

@@ -28,6 +28,7 @@ struct Layers {
   bool contact_forces = true;
   bool centre_of_mass = true;
   bool balance = true;  ///< support polygon, DCM, VRP and centre of pressure (centroidal.h)
+  bool straps = true;   ///< a worn device's straps and the force each puts on the robot
   bool ground = true;
 };
 
@@ -103,6 +104,7 @@ class SceneDrawing {
   struct Rod {
     BodyPoint a, b;
     float radius = 0.0f;
+    bool device = false;  // a worn device's segment (exoskeleton.h), drawn in its own colour
   };
   struct Ball {
     BodyPoint centre;
@@ -118,6 +120,7 @@ class SceneDrawing {
 
   std::vector<Rod> rods_;
   std::vector<Ball> balls_;
+  std::vector<Ball> balls_device_;  // a worn device's segments' centres
   std::vector<Sole> soles_;
   Vec3f centre_{0.0f, 0.0f, 0.0f};
   float radius_ = 1.0f;

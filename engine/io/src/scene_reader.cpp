@@ -797,6 +797,10 @@ std::vector<TrialSpec> readTrials(const std::string& path, const XMLElement* roo
     if (trial.purpose == "identification" && trial.device != "none") {
       r.failAttribute("device", "must be none for an identification trial (the robot is identified without a device)");
     }
+    if (trial.device != "none" && trial.suit != "none") {
+      r.failAttribute("device", "is worn with suit '" + trial.suit +
+                                    "': a trial wears a suit or a device, so that each is evaluated on its own");
+    }
     trials.push_back(trial);
   }
   if (trials.empty()) throw SceneError(where + " lists no <trial>");

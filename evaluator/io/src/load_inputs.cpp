@@ -1,5 +1,6 @@
 #include "suitsim/eval/load_inputs.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "suitsim/io/scene.h"
@@ -69,6 +70,26 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
     t.name = scene.trial.name;
     t.motion = scene.trial.motion;
     t.suit = scene.trial.suit;
+    t.device = scene.trial.device;
+    // A worn device as designed: structure, motors and where it is strapped;
+    // its controller's settings stay in the scene (they are what is identified).
+    if (robot.exoskeleton && std::none_of(in.devices.begin(), in.devices.end(),
+                                          [&](const DeviceDesign& d) { return d.name == robot.exoskeleton->name; })) {
+      const ExoskeletonSpec& spec = *robot.exoskeleton;
+      DeviceDesign d;
+      d.name = spec.name;
+      d.description = robot.exoskeleton_compiled.description;
+      for (std::size_t s = 1; s < spec.segments.size(); ++s) {
+        d.joints.push_back(exoPartName(spec, static_cast<int>(s)));
+        d.aligned_joints.push_back(robot.truth.joints[spec.segments[s].joint].name);
+        d.worn_links.push_back(robot.truth.links[spec.segments[s].link].name);
+      }
+      d.root_link = robot.truth.links[spec.segments.front().link].name;
+      for (const ExoStrap& strap : spec.straps) d.strap_links.push_back(robot.truth.links[spec.segments[strap.segment].link].name);
+      d.coulomb_velocity = spec.coulomb_velocity;
+      d.acceleration_cutoff_hz = spec.acceleration_cutoff_hz;
+      in.devices.push_back(std::move(d));
+    }
     t.purpose = scene.trial.purpose;
     t.line = scene.trial.line;
     t.fit_joints = scene.trial.fit_joints;

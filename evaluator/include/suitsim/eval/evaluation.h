@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "suitsim/eval/balance_estimate.h"
+#include "suitsim/eval/device_evaluation.h"
 #include "suitsim/eval/inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/suit_fit.h"
@@ -25,16 +26,13 @@ struct EvaluationOptions {
   BalanceEstimateOptions balance;  ///< the wearer's balance (balance_estimate.h)
 };
 
-/// A motion run without and with a suit: what approach A, A(3), needs.
-struct TrialPair {
-  const TrialInfo* bare = nullptr;
-  const TrialInfo* worn = nullptr;
-};
-
 /// Pairs every evaluation trial with a suit with the trial of the same motion
-/// without it. Throws std::invalid_argument ("scene:line: ...") for a suit
-/// trial without its bare trial, or an experiment without a suit trial.
+/// that wears nothing. Throws std::invalid_argument ("scene:line: ...") for
+/// a suit trial without its bare trial, or an experiment with no trial that
+/// wears a suit or a device.
 std::vector<TrialPair> pairTrials(const EvaluationInputs& inputs);
+/// The same for the trials with a powered device (none: empty).
+std::vector<TrialPair> pairDeviceTrials(const EvaluationInputs& inputs);
 
 struct EvaluationResult {
   std::string scene_name;
@@ -44,6 +42,8 @@ struct EvaluationResult {
   /// The wearer's balance in every evaluation trial, scene order (empty for
   /// a robot without force sensors or contact points).
   std::vector<BalanceEstimate> balance;
+  /// Per worn device (EvaluationInputs::devices order, those some trial wears).
+  std::vector<DeviceEvaluation> devices;
 };
 
 /// The whole evaluation from the streams in `streams_dir` (one directory per

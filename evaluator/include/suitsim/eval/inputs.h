@@ -24,6 +24,7 @@ struct TrialInfo {
   std::string name;     ///< names the trial's stream directory
   std::string motion;   ///< reference motion
   std::string suit;     ///< suit worn, "none" without
+  std::string device = "none";  ///< powered device worn (DeviceDesign::name), "none" without
   std::string purpose;  ///< "identification" or "evaluation"
   int line = 0;         ///< line of its <trial> in the scene
   std::vector<HeldLoad> held;   ///< known loads held during the motion
@@ -31,6 +32,32 @@ struct TrialInfo {
   /// Joints the band fit uses for this motion, as the scene declares them
   /// (empty: derived, see suit_fit.h).
   std::vector<std::string> fit_joints;
+};
+
+/// True for a trial that wears neither a suit nor a device (the bare trial
+/// approach A, A(3), subtracts, and the robot's validation).
+inline bool wearsNothing(const TrialInfo& t) { return t.suit == "none" && t.device == "none"; }
+
+/// A powered device as designed (an <exoskeleton>, exoskeleton.h): its
+/// segments, hinges and motors as the maker specifies them, where it is
+/// worn and strapped, and its controller's fixed constants. Its controller's
+/// settings (the virtual impedance and the assist) are what the evaluation
+/// identifies, so they have no field here.
+struct DeviceDesign {
+  std::string name;
+  /// The device as a robot of its own (root: the segment on the robot's
+  /// root_link; joint k: a device hinge; link frames as it is built), with
+  /// the motors' k_T, torque offset, friction and rotor inertia of the
+  /// datasheet in each joint's actuation.
+  RobotDescription description;
+  std::vector<std::string> joints;          ///< device hinges (description joint names), in segment order
+  std::vector<std::string> aligned_joints;  ///< the robot joint each lines up with, same order
+  /// The robot link each device hinge's child segment is worn on, same order.
+  std::vector<std::string> worn_links;
+  std::string root_link;                    ///< robot link the root segment is worn on
+  std::vector<std::string> strap_links;     ///< robot link each strap holds, in strap order
+  double coulomb_velocity = 0.0;            ///< the controller's smoothed sign, tanh(q'/v_c) (rad/s)
+  double acceleration_cutoff_hz = 0.0;      ///< the controller's filter on its differenced rate (firmware)
 };
 
 struct EvaluationInputs {
@@ -43,6 +70,7 @@ struct EvaluationInputs {
   std::vector<ContactPoint> soles;
   double sensor_rate_hz = 0.0;
   std::vector<TrialInfo> trials;  ///< every trial of the experiment (one unnamed for a plain scene)
+  std::vector<DeviceDesign> devices;  ///< every device a trial wears, in the order first worn
   /// Joints the validation reports (A §5.2), as declared; empty: derived.
   std::vector<std::string> validation_joints;
 };

@@ -64,6 +64,9 @@ struct SensorStream {
   Eigen::MatrixXd gyro;                       ///< (N x 3) rad/s, IMU frame
   Eigen::MatrixXd accel;                      ///< (N x 3) specific force, m/s², IMU frame
   std::vector<Eigen::MatrixXd> wrench;        ///< per force sensor (N x 6): force (N), moment (N m), sensor frame
+  /// (N x extra channels) the channels asked for by name beyond the robot's
+  /// (a worn device's encoders and currents), in the order asked.
+  Eigen::MatrixXd extra;
   int numSamples() const { return static_cast<int>(time.size()); }
   /// header value, or `fallback` when absent.
   std::string meta(const std::string& key, const std::string& fallback = "") const;
@@ -77,7 +80,8 @@ struct SensorStream {
 /// (NaN, inf, text); time not strictly increasing; a sample spacing that is
 /// not 1 / sensor_rate_hz (within 1 %), or no sensor_rate_hz line; a rate
 /// different from `expected_rate_hz` when that is > 0; fewer than 20 samples.
+/// `extra_channels`: more channels to read by name (without the unit), each required.
 SensorStream readSensorStream(const std::string& path, const RigidModel& model, const SensorLayout& layout,
-                              double expected_rate_hz = 0.0);
+                              double expected_rate_hz = 0.0, const std::vector<std::string>& extra_channels = {});
 
 }  // namespace suitsim::eval

@@ -12,6 +12,12 @@
 
 namespace suitsim::eval {
 
+/// A motion run without and with a suit or a device: what approach A, A(3), needs.
+struct TrialPair {
+  const TrialInfo* bare = nullptr;
+  const TrialInfo* worn = nullptr;
+};
+
 /// One supporting-torque estimate method.
 enum class SupportMethod { kApproachA, kApproachB, kAprioriB, kAprioriA };
 const char* methodKey(SupportMethod m);  ///< "approach_a", "approach_b", "apriori", "apriori_approach_a"

@@ -2,6 +2,7 @@
 // an estimate meets the true value it estimates.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -42,11 +43,40 @@ struct BalanceScore {
   int compared = 0;               ///< samples compared
 };
 
+/// A powered device's evaluation against the truth: each method's
+/// supporting torque against the straps' true moments on the joints they act
+/// on (eval::DeviceEvaluation::joints), and the identified controller
+/// settings against the scene's.
+struct DeviceScore {
+  std::string device;
+  /// Per curve (DeviceEvaluation::curves order): the true supporting torque
+  /// at the curve's samples (N x num_joints, N m; zero off the device's joints).
+  std::vector<Eigen::MatrixXd> truth;
+  double truth_rms = 0.0;  ///< RMS of the truth over every curve, sample and device joint (N m)
+  /// Per method (kSupportMethods order): RMSE over the same / truth_rms, and
+  /// RMSE / RMS of the truth over the (sample, joint) pairs where the joint
+  /// moves (rests in neither trial: at rest no method sees the torque).
+  std::vector<double> relative_rmse, relative_rmse_moving;
+  /// Per device joint (DeviceEvaluation::joints order): sums behind the
+  /// above, for a per-joint breakdown (squares of the truth and, per
+  /// method, of the error while moving; sample counts).
+  std::vector<std::string> joints;
+  std::vector<double> joint_truth_sq, joint_moving_truth_sq;
+  std::vector<int> joint_samples, joint_moving_samples;
+  std::vector<std::vector<double>> joint_moving_error_sq;
+  /// Per device hinge (DeviceEvaluation::impedance order), per setting: the
+  /// scene's value, and (estimate - truth) / truth (NaN without an estimate
+  /// or where the truth is 0: then see absolute_error).
+  std::vector<std::array<double, eval::kImpedanceParameters>> impedance_truth, impedance_relative_error,
+      impedance_absolute_error;
+};
+
 struct Score {
   double total_mass = 0.0;           ///< true (kg)
   std::vector<SuitScore> suits;      ///< EvaluationResult::suits order
   std::vector<CurveScore> curves;    ///< EvaluationResult::curves order
   std::vector<BalanceScore> balance;  ///< EvaluationResult::balance order
+  std::vector<DeviceScore> devices;   ///< EvaluationResult::devices order
 };
 
 /// Scores `result` against `truth`. Throws std::invalid_argument when the

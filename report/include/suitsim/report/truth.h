@@ -22,6 +22,16 @@ struct Truth {
     std::vector<double> margin;  ///< DCM's margin to the support polygon (m); NaN where undefined
   };
   std::map<std::string, BalanceSeries> balance;
+  /// Per device name: each hinge's controller settings (exoskeleton.h), by
+  /// device hinge name ("DEVICE.SEGMENT").
+  std::map<std::string, std::map<std::string, VirtualImpedance>> device_settings;
+  /// Per trial name: the straps' moments on every joint (truth.csv's
+  /// JOINT.strap_torque columns, by joint name), the device's true supporting torque.
+  struct StrapSeries {
+    std::vector<double> time;                             ///< (s)
+    std::map<std::string, std::vector<double>> torque;    ///< (N m) per joint
+  };
+  std::map<std::string, StrapSeries> strap_torque;
   /// The error sources the truth was made with (the first trial's; every
   /// trial of a scene has the same).
   io::Realism realism;
@@ -37,5 +47,11 @@ Truth loadTruth(const std::string& scene_path, const io::Realism* realism = null
 /// ground), gets none; a file that cannot be parsed throws std::runtime_error
 /// naming the file and line.
 void loadBalanceTruth(const std::string& streams_dir, const std::vector<std::string>& trials, Truth& truth);
+
+/// Adds the straps' true moments of `trials` from STREAMS/<trial>/truth.csv
+/// (every JOINT.strap_torque column). A trial whose truth.csv has none (no
+/// device worn) gets none; a file that cannot be read or parsed throws
+/// std::runtime_error naming the file and line.
+void loadStrapTruth(const std::string& streams_dir, const std::vector<std::string>& trials, Truth& truth);
 
 }  // namespace suitsim::report
