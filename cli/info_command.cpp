@@ -374,11 +374,56 @@ Json sceneInfo(const io::Scene& scene) {
   // The experiment's trials (the scene itself is the one trial otherwise);
   // the rest of the description is of the first trial.
   Json trials = Json::array();
-  for (const io::TrialSpec& t : io::listTrials(scene.path)) {
-    trials.push_back({{"name", t.name}, {"motion", t.motion}, {"suit", t.suit}, {"purpose", t.purpose}});
+  const std::vector<io::TrialSpec> specs = io::listTrials(scene.path);
+  for (const io::TrialSpec& t : specs) {
+    trials.push_back({{"name", t.name}, {"motion", t.motion}, {"suit", t.suit}, {"device", t.device}, {"purpose", t.purpose}});
   }
   if (trials.empty()) trials.push_back({{"name", scene.name}});
   j["trials"] = std::move(trials);
+  // Each powered device, as built in the first trial that wears it (or the
+  // scene itself): its parts, straps, controller settings, and the stable
+  // step with it on (its straps add springs).
+  Json devices = Json::array();
+  std::vector<std::string> seen;
+  auto describe = [&](const io::Scene& worn) {
+    if (!worn.robot || !worn.robot->exoskeleton) return;
+    const ExoskeletonSpec& d = *worn.robot->exoskeleton;
+    if (std::find(seen.begin(), seen.end(), d.name) != seen.end()) return;
+    seen.push_back(d.name);
+    const RobotDescription& robot = worn.robot->truth;
+    Json segments = Json::array();
+    double mass = 0.0;
+    for (std::size_t k = 0; k < d.segments.size(); ++k) {
+      const ExoSegment& g = d.segments[k];
+      mass += g.inertial.mass;
+      Json js = {{"name", g.name}, {"link", robot.links[g.link].name}, {"mass_kg", g.inertial.mass}};
+      if (g.joint >= 0) {
+        js["joint"] = robot.joints[g.joint].name;
+        js["virtual_inertia"] = g.impedance.inertia;
+        js["virtual_viscous"] = g.impedance.viscous;
+        js["virtual_coulomb"] = g.impedance.coulomb;
+        js["virtual_gravity"] = g.impedance.gravity;
+        js["assist"] = g.impedance.assist;
+      }
+      segments.push_back(js);
+    }
+    const double omega_worn = maxNaturalFrequency(worn.model);
+    devices.push_back({{"name", d.name},
+                       {"trial", worn.trial.name},
+                       {"mass_kg", mass},
+                       {"rate_hz", d.rate_hz},
+                       {"straps", d.straps.size()},
+                       {"segments", segments},
+                       {"omega_max_rad_s", omega_worn},
+                       {"omega_max_dt", omega_worn * worn.simulation.dt}});
+  };
+  describe(scene);
+  for (const io::TrialSpec& t : specs) {
+    if (t.device != "none" && std::find(seen.begin(), seen.end(), t.device) == seen.end()) {
+      describe(io::loadScene(scene.path, t.name));
+    }
+  }
+  j["devices"] = std::move(devices);
   return j;
 }
 
@@ -391,6 +436,31 @@ std::string num(double v, const char* format = "%.6g") {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
+}
+
+// A worn device's parts and settings (docs/devices.md), when the scene has one.
+void printDevices(const Json& j) {
+  if (!j.contains("devices")) return;
+  for (const Json& d : j["devices"]) {
+    std::printf("device %s (worn in %s): %s kg, controller %s Hz, %zu straps; stable step with it: dt * omega_max = %s\n",
+                str(d["name"]).c_str(), d["trial"].get<std::string>().empty() ? "the scene" : str(d["trial"]).c_str(),
+                num(d["mass_kg"].get<double>(), "%.4g").c_str(), num(d["rate_hz"].get<double>(), "%.4g").c_str(),
+                d["straps"].get<std::size_t>(), num(d["omega_max_dt"].get<double>(), "%.3g").c_str());
+    for (const Json& g : d["segments"]) {
+      if (!g.contains("joint")) {
+        std::printf("  %-12s on %-14s %s kg (root)\n", str(g["name"]).c_str(), str(g["link"]).c_str(),
+                    num(g["mass_kg"].get<double>(), "%.4g").c_str());
+        continue;
+      }
+      std::printf("  %-12s on %-14s %s kg, hinge on %s; virtual inertia %s kg m^2, viscous %s, Coulomb %s, "
+                  "gravity share %s, assist %s\n",
+                  str(g["name"]).c_str(), str(g["link"]).c_str(), num(g["mass_kg"].get<double>(), "%.4g").c_str(),
+                  str(g["joint"]).c_str(), num(g["virtual_inertia"].get<double>(), "%.4g").c_str(),
+                  num(g["virtual_viscous"].get<double>(), "%.4g").c_str(),
+                  num(g["virtual_coulomb"].get<double>(), "%.4g").c_str(),
+                  num(g["virtual_gravity"].get<double>(), "%.4g").c_str(), num(g["assist"].get<double>(), "%.4g").c_str());
+    }
+  }
 }
 
 std::string limits(const Json& joint) {
@@ -612,14 +682,15 @@ void printScene(const Json& j) {
               num(j["omega_max_rad_s"].get<double>(), "%.4g").c_str(), num(omega_dt, "%.3g").c_str(),
               omega_dt > 1.0 ? " (large: explicit integrators need well below 2)" : " (ok)");
   printServoStability(j["servo_stability"]);
+  printDevices(j);
   const Json& trials = j["trials"];
   if (trials.size() == 1 && !trials[0].contains("motion")) {
     std::printf("trials: 1 (the scene itself)\n");
   } else {
     std::printf("trials: %zu (described above: the first)\n", trials.size());
     for (const Json& t : trials) {
-      std::printf("  %-16s motion %-12s suit %-10s %s\n", str(t["name"]).c_str(), str(t["motion"]).c_str(),
-                  str(t["suit"]).c_str(), str(t["purpose"]).c_str());
+      std::printf("  %-16s motion %-12s suit %-10s device %-8s %s\n", str(t["name"]).c_str(), str(t["motion"]).c_str(),
+                  str(t["suit"]).c_str(), str(t["device"]).c_str(), str(t["purpose"]).c_str());
     }
   }
 }
