@@ -12,6 +12,7 @@
 #include "suitsim/articulated.h"
 #include "suitsim/balance_assist.h"
 #include "suitsim/builder.h"
+#include "suitsim/exoskeleton.h"
 #include "suitsim/recorder.h"
 #include "suitsim/step.h"
 
@@ -128,6 +129,59 @@ TEST(Allocation, BalanceChannelsPushesAndTheAssistAllocateNothing) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GT(external.peakForce(), 0.0);  // the assist did work
+}
+
+TEST(Allocation, AWornDeviceItsControllerAndItsChannelsAllocateNothing) {
+  // A double pendulum wearing a two-segment device: straps in the force
+  // pass, the virtual-impedance controller, the strap channels.
+  const RobotDescription robot = testing::doublePendulum();
+  ModelBuilder b;
+  const RobotPose pose{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.4, 0.3}};
+  const CompiledRobot compiled = addRobot(b, robot, pose, {}, {});
+  ExoskeletonSpec spec;
+  spec.name = "dev";
+  ExoSegment cuff_upper, cuff_lower;
+  cuff_upper.name = "upper";
+  cuff_upper.link = robot.findLink("upper");
+  cuff_upper.inertial = {0.5, {0.0, 0.05, -0.2}, {0.004, 0.004, 0.001, 0.0, 0.0, 0.0}};
+  cuff_lower.name = "lower";
+  cuff_lower.link = robot.findLink("lower");
+  cuff_lower.parent = 0;
+  cuff_lower.joint = robot.findJoint("elbow");
+  cuff_lower.inertial = {0.3, {0.0, 0.05, -0.15}, {0.002, 0.002, 0.0005, 0.0, 0.0, 0.0}};
+  cuff_lower.actuation.motor_constant = 0.1;
+  cuff_lower.actuation.coulomb = cuff_lower.actuation.static_max = 0.05;
+  cuff_lower.impedance = {0.005, 0.01, 0.5, 0.01, 0.2};
+  spec.segments = {cuff_upper, cuff_lower};
+  spec.straps = {{"", 0, {0.0, 0.05, -0.1}, 5e3, 10.0}, {"", 0, {0.0, 0.05, -0.3}, 5e3, 10.0},
+                 {"", 1, {0.0, 0.05, -0.1}, 5e3, 10.0}, {"", 1, {0.0, 0.05, -0.3}, 5e3, 10.0}};
+  addExoskeleton(b, robot, compiled, pose, spec, {});
+  const Model model = b.build();
+  ASSERT_EQ(model.num_straps, 4);
+  State state = makeState(model);
+  Workspace ws(model);
+  ExoskeletonController controller(model, spec, robot);
+  std::vector<double> wearer(model.num_hinges, 1.5);
+  std::vector<ChannelSpec> channels(2);
+  channels[0].kind = ChannelSpec::Kind::kStrapForce;
+  channels[0].index = 0;
+  channels[1].kind = ChannelSpec::Kind::kStrapTorque;
+  channels[1].index = 0;
+  const Recorder recorder(model, channels);
+  std::vector<double> row(recorder.columns().size());
+  for (int k = 0; k < 5; ++k) {
+    step(model, state, ws, Integrator::kVelocityVerlet, 1e-4);
+    controller.update(model, state, &wearer);
+    recorder.sample(state, &ws, row.data());
+  }
+  const long before = g_allocations.load();
+  for (int k = 0; k < 300; ++k) {
+    step(model, state, ws, Integrator::kVelocityVerlet, 1e-4);
+    controller.update(model, state, &wearer);
+    recorder.sample(state, &ws, row.data());
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_NE(controller.torque()[0], 0.0);  // the controller worked
 }
 
 }  // namespace
