@@ -93,12 +93,36 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
   std::vector<std::vector<std::array<double, kColumns + 1>>> rows(nh);
   const double moving = std::max(options.identification.stop_velocity, 10.0 * design.coulomb_velocity);
   const ConditioningOptions& cond = options.conditioning;
-  // IMU frame in the base body's frame: the specific force it reads, turned
-  // into base axes and negated, is the gravity the device feels (plus the
-  // base's own acceleration, which the device feels too).
+  // Where gravity points, as the device's root sees it. With a sole on the
+  // ground (the designed contact points of the first foot, three or more),
+  // the sole's plane is level: gravity is along its normal, carried to the
+  // root through the joint angles. This is exact while the foot is flat,
+  // whatever the base accelerates. Without soles: the IMU's specific force
+  // turned into base axes and negated, which carries the base's own
+  // acceleration too (a few hundredths of g in a squat: G_d that much off).
   const int imu_frame = frameIndex(model, inputs.layout.imu.link);
   if (imu_frame < 0) throw std::invalid_argument("IMU on unknown link '" + inputs.layout.imu.link + "'");
   const Eigen::Matrix3d R_base_imu = model.frame_R[imu_frame] * inputs.layout.imu.R;
+  int sole_frame = -1;
+  Vector3d gravity_sole = Vector3d::Zero();
+  if (!inputs.soles.empty()) {
+    std::vector<Vector3d> points;
+    for (const ContactPoint& c : inputs.soles) {
+      if (c.frame == inputs.soles.front().frame) points.push_back(c.point_F);
+    }
+    Vector3d mean = Vector3d::Zero();
+    for (const Vector3d& p : points) mean += p;
+    mean /= static_cast<double>(points.size());
+    // Newell's normal: the plane of any polygon, however its points are ordered.
+    Vector3d normal = Vector3d::Zero();
+    for (std::size_t i = 0; i < points.size(); ++i) normal += (points[i] - mean).cross(points[(i + 1) % points.size()] - mean);
+    if (points.size() >= 3 && normal.norm() > 0.0) {
+      normal.normalize();
+      if (normal.dot(-mean) < 0.0) normal = -normal;  // up: from the sole toward the foot's frame
+      sole_frame = inputs.soles.front().frame;
+      gravity_sole = -model.gravity.norm() * normal;
+    }
+  }
   for (const TrialPair& p : pairs) {
     const TrialInfo& trial = *p.worn;
     const SensorStream s =
@@ -126,7 +150,8 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
     }
     for (int t = 0; t < N; ++t) {
       forwardKinematics(model, robot_data, Configuration(s.joint_angle.row(t).transpose()));
-      const Vector3d g_base = -(R_base_imu * s.accel.row(t).transpose());
+      const Vector3d g_base = sole_frame >= 0 ? Vector3d(robot_data.frame_R_W[sole_frame] * gravity_sole)
+                                              : Vector3d(-(R_base_imu * s.accel.row(t).transpose()));
       device.gravity = robot_data.frame_R_W[root_frame].transpose() * g_base;
       VectorXd dq = VectorXd::Zero(device.num_joints);
       for (int k = 0; k < nh; ++k) dq[device_joint[k]] = s.extra(t, k);

@@ -56,15 +56,21 @@ TEST_F(DeviceEvaluate, Jvrc1ExoskeletonSupportAndSettingsAgainstTheTruth) {
     EXPECT_LT(std::abs(h["parameters"]["assist"]["relative_error"].get<double>()), 0.02);
     EXPECT_EQ(h["parameters"]["assist"]["truth"].get<double>(), 0.2);
   }
-  for (const char* hinge : {"exo.shank_R", "exo.shank_L"}) {
+  // Every hinge's virtual inertia, Coulomb friction and gravity share within
+  // 8 % (measured 1.2-1.9, 0-4.1 and 1.3-4.8 %); the knees' viscosity within
+  // 5 % (measured 1 %; the hips' is not determined: 26 %, and its relative
+  // std says so).
+  for (const char* hinge : {"exo.thigh_R", "exo.thigh_L", "exo.shank_R", "exo.shank_L"}) {
     SCOPED_TRACE(hinge);
     const json& p = d["impedance"][hinge]["parameters"];
-    EXPECT_LT(std::abs(p["inertia"]["relative_error"].get<double>()), 0.12);
-    EXPECT_LT(std::abs(p["coulomb"]["relative_error"].get<double>()), 0.12);
+    for (const char* key : {"inertia", "coulomb", "gravity"}) {
+      EXPECT_LT(std::abs(p[key]["relative_error"].get<double>()), 0.08) << key;
+    }
   }
-  // A truth of 0 has no relative error, only an absolute one.
-  EXPECT_TRUE(d["impedance"]["exo.shank_R"]["parameters"]["gravity"]["relative_error"].is_null());
-  EXPECT_TRUE(d["impedance"]["exo.shank_R"]["parameters"]["gravity"]["absolute_error"].is_number());
+  for (const char* hinge : {"exo.shank_R", "exo.shank_L"}) {
+    EXPECT_LT(std::abs(d["impedance"][hinge]["parameters"]["viscous"]["relative_error"].get<double>()), 0.05) << hinge;
+  }
+  EXPECT_GT(d["impedance"]["exo.thigh_R"]["parameters"]["viscous"]["relative_std"].get<double>(), 0.1);
   // The device trials' curves with their truth.
   EXPECT_TRUE(fs::exists(out / "curves" / "squat_exo.csv"));
   // The balance effect is keyed by what is worn.
@@ -82,8 +88,13 @@ TEST_F(DeviceEvaluate, H1ExoskeletonSupportAndAssist) {
   // Measured: A 1.6 %, B 5.2 %; the assist share 2-3 % low.
   EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.04);
   EXPECT_LT(d["supporting_torque"]["approach_b"]["relative_rmse_moving"].get<double>(), 0.1);
+  // Measured: every setting within 2.1 % but the shanks' gravity share (6 %).
   for (const char* hinge : {"exo.thigh_R", "exo.thigh_L", "exo.shank_R", "exo.shank_L"}) {
-    EXPECT_LT(std::abs(d["impedance"][hinge]["parameters"]["assist"]["relative_error"].get<double>()), 0.05) << hinge;
+    const json& p = d["impedance"][hinge]["parameters"];
+    for (const char* key : {"inertia", "viscous", "coulomb", "assist"}) {
+      EXPECT_LT(std::abs(p[key]["relative_error"].get<double>()), 0.05) << hinge << " " << key;
+    }
+    EXPECT_LT(std::abs(p["gravity"]["relative_error"].get<double>()), 0.12) << hinge;
   }
 }
 

@@ -18,10 +18,12 @@
 // gives the five settings and their relative standard deviations.
 //
 // The device's pose: its joints' encoders, and its root's attitude as the
-// link it is worn on has it, from the robot's joint angles and the IMU's
-// specific force (the gravity direction, taken as the accelerometer's
-// reading at the base: the base's own acceleration, a few hundredths of g
-// in a squat, enters G_d as if it were gravity).
+// link it is worn on has it: gravity along the normal of the first sole's
+// designed contact points (level while that foot is flat on the ground),
+// carried through the robot's joint angles. Without soles, the IMU's
+// specific force (which carries the base's own acceleration: read from it,
+// a squat's 5 % of g put the hips' G_d and with it three settings 10-300 %
+// off).
 #pragma once
 
 #include <array>
