@@ -2,7 +2,8 @@
 """Plots supporting-torque curves written by `suitsim evaluate` (curves/*.csv),
 in the layout of Ayusawa et al. 2016, figures 12 and 13: the joint angle on
 top, then one panel per suit with approach A, approach B, approach B on the
-a-priori model and the model prediction A(21) with the true bands.
+a-priori model and the model prediction A(21) with the true bands; for a
+powered device (docs/devices.md), the straps' true moments instead.
 
 Where the joint rests (the CSV's <joint>.rest column is 1) static friction
 holds any torque up to tau_s^max, so no method knows the supporting torque
@@ -65,21 +66,26 @@ def main():
     axes[0].plot(t, curves[0][1][j + ".angle"], color="black")
     axes[0].set_ylabel(j + " angle [rad]")
     axes[0].set_title("%s: supporting torque at %s" % (args.title, j))
+    # A suit's curves carry the model A(21) with the true bands; a powered
+    # device's carry the straps' true moments (curves/<motion>_<device>.csv).
+    reference = ("model", "model A(21), true bands")
+    if j + ".model" not in curves[0][1] and j + ".truth" in curves[0][1]:
+        reference = ("truth", "truth: the straps' moments")
     styles = [
         ("approach_a", "approach A (identified)", dict(color="black", lw=0.9)),
         ("approach_b", "approach B (identified)", dict(color="0.55", lw=2.2)),
         ("apriori", "approach B (a priori)", dict(color="black", lw=0.9, ls=":")),
-        ("model", "model A(21), true bands", dict(color="tab:red", lw=1.6, ls="--")),
+        (reference[0], reference[1], dict(color="tab:red", lw=1.6, ls="--")),
     ]
     for ax, (suit, c) in zip(axes[1:], curves):
         rest = c.get(j + ".rest", [0.0] * len(c["time"]))
         shade_rest(ax, c["time"], rest)
         for key, label, style in styles:
             y = c["%s.%s" % (j, key)]
-            if key != "model":
+            if key != reference[0]:
                 y = [float("nan") if r > 0.5 else v for v, r in zip(y, rest)]
             ax.plot(c["time"], y, label=label, **style)
-        ax.set_ylabel("%s suit [N m]" % suit)
+        ax.set_ylabel("%s [N m]" % suit)
         ax.grid(alpha=0.3)
     axes[1].legend(fontsize=7, loc="best")
     axes[-1].set_xlabel("time [s]")

@@ -116,6 +116,31 @@ std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& cur
     }
     pngs.push_back(png.filename().string());
   }
+  // A powered device: one figure per motion, at the joint where approach A
+  // puts the most torque (derived from the estimate, never the truth).
+  for (const eval::DeviceEvaluation& d : result.devices) {
+    for (const eval::SupportCurves& c : d.curves) {
+      std::string joint;
+      double largest = -1.0;
+      for (const std::string& name : d.joints) {
+        const int j = eval::jointIndex(result.identification.model, name);
+        const double ms = c.method.front().col(j).squaredNorm();
+        if (ms > largest) largest = ms, joint = name;
+      }
+      if (joint.empty()) continue;
+      const fs::path png = out_dir / ("support_" + c.motion + "_" + d.device + "_" + joint + ".png");
+      const fs::path csv = curves_dir / (c.motion + "_" + d.device + ".csv");
+      if (!fs::exists(csv, ec)) continue;
+      const std::vector<std::string> args = {"--joint", joint, "--title", c.motion + ", device " + d.device, "--out",
+                                             png.string(), csv.string()};
+      if (!runPythonScript(script, args, out_dir, note)) return {};
+      if (!fs::exists(png, ec)) {
+        *note = "plots skipped: " + script.string() + " wrote no " + png.filename().string();
+        return {};
+      }
+      pngs.push_back(png.filename().string());
+    }
+  }
   return pngs;
 }
 
