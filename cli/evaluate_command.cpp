@@ -240,6 +240,10 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
       for (std::size_t m = 0; m < t.relative_rmse.size(); ++m) {
         std::printf(" %s %.2f%%", eval::methodKey(eval::kSupportMethods[m]), 100.0 * t.relative_rmse_moving[m]);
       }
+      std::printf("; in the evaluator's band (%s Hz):", report::formatSig(d.band_hz, 3).c_str());
+      for (std::size_t m = 0; m < t.relative_rmse.size(); ++m) {
+        std::printf(" %s %.2f%%", eval::methodKey(eval::kSupportMethods[m]), 100.0 * t.relative_rmse_moving_in_band[m]);
+      }
       std::printf("\n");
       for (std::size_t h = 0; h < d.impedance.size(); ++h) {
         const eval::ImpedanceEstimate& e = d.impedance[h];

@@ -55,6 +55,7 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
   DeviceEvaluation out;
   out.device = design.name;
   out.joints = strapJoints(model, design);
+  out.band_hz = options.conditioning.cutoff_hz;
 
   // 1. The supporting torque, A(3)-(4), as for a suit: the straps' forces are
   // what the device does to the robot, whatever it is made of.

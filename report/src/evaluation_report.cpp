@@ -106,21 +106,27 @@ ordered_json devicesJson(const eval::EvaluationResult& result, const Score& scor
     for (std::size_t m = 0; m < std::size(eval::kSupportMethods); ++m) {
       support[eval::methodKey(eval::kSupportMethods[m])] = {
           {"relative_rmse", numberOrNull(t.relative_rmse[m])},
-          {"relative_rmse_moving", numberOrNull(t.relative_rmse_moving[m])}};
+          {"relative_rmse_moving", numberOrNull(t.relative_rmse_moving[m])},
+          {"relative_rmse_moving_in_band", numberOrNull(t.relative_rmse_moving_in_band[m])}};
     }
     ordered_json per_joint = ordered_json::object();
     for (std::size_t i = 0; i < t.joints.size(); ++i) {
-      ordered_json jm = ordered_json::object();
+      ordered_json jm = ordered_json::object(), jb = ordered_json::object();
       for (std::size_t m = 0; m < std::size(eval::kSupportMethods); ++m) {
         jm[eval::methodKey(eval::kSupportMethods[m])] =
             t.joint_moving_samples[i] > 0 && t.joint_moving_truth_sq[i] > 0.0
                 ? numberOrNull(std::sqrt(t.joint_moving_error_sq[i][m] / t.joint_moving_truth_sq[i]))
                 : ordered_json(nullptr);
+        jb[eval::methodKey(eval::kSupportMethods[m])] =
+            t.joint_moving_samples[i] > 0 && t.joint_moving_band_truth_sq[i] > 0.0
+                ? numberOrNull(std::sqrt(t.joint_moving_band_error_sq[i][m] / t.joint_moving_band_truth_sq[i]))
+                : ordered_json(nullptr);
       }
       per_joint[t.joints[i]] = {
           {"true_rms_nm", std::sqrt(t.joint_truth_sq[i] / std::max(1, t.joint_samples[i]))},
           {"moving_fraction", static_cast<double>(t.joint_moving_samples[i]) / std::max(1, t.joint_samples[i])},
-          {"relative_rmse_moving", jm}};
+          {"relative_rmse_moving", jm},
+          {"relative_rmse_moving_in_band", jb}};
     }
     ordered_json motions = ordered_json::array();
     for (const eval::SupportCurves& c : d.curves) {
@@ -147,6 +153,7 @@ ordered_json devicesJson(const eval::EvaluationResult& result, const Score& scor
       impedance[e.joint] = jh;
     }
     devices[d.device] = {{"joints", d.joints},
+                         {"band_hz", d.band_hz},
                          {"motions", motions},
                          {"true_supporting_torque_rms_nm", t.truth_rms},
                          {"supporting_torque", support},
@@ -325,11 +332,14 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
     md += "\n## Device `" + d.device + "` (seed 001, virtual impedance)\n\n"
           "Supporting torque on the joints its straps act on (" + joinNames(d.joints) + "): RMSE of each estimate "
           "from the straps' true moments over the RMS of those, where the joint moves (at rest static friction "
-          "hides the torque from every method); in brackets, over every sample.\n\n"
-          "| A | B | B a priori | A a priori |\n|---|---|---|---|\n|";
+          "hides the torque from every method); then against the truth in the evaluator's band (low-passed at " +
+          formatSig(d.band_hz, 3) + " Hz as its channels are: what any method here can see); in brackets, over "
+          "every sample.\n\n| | A | B | B a priori | A a priori |\n|---|---|---|---|---|\n| moving |";
     for (std::size_t m = 0; m < t.relative_rmse.size(); ++m) {
       md += " " + percent(t.relative_rmse_moving[m]) + " (" + percent(t.relative_rmse[m]) + ") |";
     }
+    md += "\n| moving, in band |";
+    for (std::size_t m = 0; m < t.relative_rmse.size(); ++m) md += " " + percent(t.relative_rmse_moving_in_band[m]) + " |";
     md += "\n\nThe controller's settings identified from the device's own logs (estimate / truth):\n\n"
           "| hinge | virtual inertia [kg m^2] | viscous [N m s/rad] | Coulomb [N m] | gravity share | assist share |\n"
           "|---|---|---|---|---|---|\n";

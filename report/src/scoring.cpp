@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "suitsim/eval/signals.h"
 #include "suitsim/eval/wires.h"
 
 namespace suitsim::report {
@@ -33,6 +34,10 @@ DeviceScore scoreDevice(const eval::RigidModel& model, const eval::DeviceEvaluat
   ds.joint_samples.assign(joints.size(), 0);
   ds.joint_moving_samples.assign(joints.size(), 0);
   ds.joint_moving_error_sq.assign(joints.size(), std::vector<double>(nm, 0.0));
+  ds.joint_moving_band_truth_sq.assign(joints.size(), 0.0);
+  ds.joint_moving_band_error_sq.assign(joints.size(), std::vector<double>(nm, 0.0));
+  std::vector<double> sq_band(nm, 0.0);
+  double truth_sq_band = 0.0;
   double truth_sq = 0.0, truth_sq_moving = 0.0, count = 0.0;
   for (const eval::SupportCurves& c : d.curves) {
     const auto it = truth.strap_torque.find(c.suit_trial);
@@ -41,13 +46,20 @@ DeviceScore scoreDevice(const eval::RigidModel& model, const eval::DeviceEvaluat
     }
     const Truth::StrapSeries& series = it->second;
     const Eigen::Index n = c.time.size();
-    Eigen::MatrixXd t = Eigen::MatrixXd::Zero(n, model.num_joints);
+    Eigen::MatrixXd t = Eigen::MatrixXd::Zero(n, model.num_joints), band = t;
+    // The truth in the evaluator's band: its low-pass at the truth's rate.
+    const std::size_t ns = series.time.size();
+    const double rate = ns > 1 ? (static_cast<double>(ns) - 1.0) / (series.time.back() - series.time.front()) : 0.0;
+    const bool filter = d.band_hz > 0.0 && ns > 20 && d.band_hz < 0.5 * rate;
+    const eval::ButterworthLowPass lp = filter ? eval::designButterworthLowPass(4, d.band_hz, rate) : eval::ButterworthLowPass{};
     for (int j : joints) {
       const auto col = series.torque.find(model.joint_name[j]);
       if (col == series.torque.end()) {
         throw std::invalid_argument("scoring: trial '" + c.suit_trial + "' has no strap torque of joint '" +
                                     model.joint_name[j] + "'");
       }
+      const Eigen::VectorXd raw = Eigen::Map<const Eigen::VectorXd>(col->second.data(), static_cast<Eigen::Index>(ns));
+      const Eigen::VectorXd low = filter ? Eigen::VectorXd(eval::filterZeroPhase(lp, raw)) : raw;
       for (Eigen::Index k = 0; k < n; ++k) {
         // The curve's samples are the sensors' stamps, the truth's times.
         const auto hi = std::lower_bound(series.time.begin(), series.time.end(), c.time[k] - 1e-9);
@@ -56,6 +68,7 @@ DeviceScore scoreDevice(const eval::RigidModel& model, const eval::DeviceEvaluat
                                       std::to_string(c.time[k]) + " s");
         }
         t(k, j) = col->second[static_cast<std::size_t>(hi - series.time.begin())];
+        band(k, j) = low[hi - series.time.begin()];
       }
     }
     // "Moving": the joint does not rest in either trial (at rest static
@@ -72,6 +85,13 @@ DeviceScore scoreDevice(const eval::RigidModel& model, const eval::DeviceEvaluat
           truth_sq_moving += t(k, j) * t(k, j);
           ds.joint_moving_truth_sq[i] += t(k, j) * t(k, j);
           ds.joint_moving_samples[i] += 1;
+          truth_sq_band += band(k, j) * band(k, j);
+          ds.joint_moving_band_truth_sq[i] += band(k, j) * band(k, j);
+          for (std::size_t m = 0; m < nm; ++m) {
+            const double e = c.method[m](k, j) - band(k, j);
+            sq_band[m] += e * e;
+            ds.joint_moving_band_error_sq[i][m] += e * e;
+          }
         }
         for (std::size_t m = 0; m < nm; ++m) {
           const double e = c.method[m](k, j) - t(k, j);
@@ -89,6 +109,7 @@ DeviceScore scoreDevice(const eval::RigidModel& model, const eval::DeviceEvaluat
   for (std::size_t m = 0; m < nm; ++m) {
     ds.relative_rmse.push_back(truth_sq > 0.0 ? std::sqrt(sq[m] / truth_sq) : std::nan(""));
     ds.relative_rmse_moving.push_back(truth_sq_moving > 0.0 ? std::sqrt(sq_moving[m] / truth_sq_moving) : std::nan(""));
+    ds.relative_rmse_moving_in_band.push_back(truth_sq_band > 0.0 ? std::sqrt(sq_band[m] / truth_sq_band) : std::nan(""));
   }
   const auto settings = truth.device_settings.find(d.device);
   for (const eval::ImpedanceEstimate& e : d.impedance) {

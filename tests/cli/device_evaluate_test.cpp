@@ -44,8 +44,14 @@ TEST_F(DeviceEvaluate, Jvrc1ExoskeletonSupportAndSettingsAgainstTheTruth) {
   EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.08);
   EXPECT_LT(d["supporting_torque"]["approach_b"]["relative_rmse_moving"].get<double>(), 0.2);
   for (const char* knee : {"R_KNEE", "L_KNEE"}) {
-    EXPECT_LT(d["supporting_torque_per_joint"][knee]["relative_rmse_moving"]["approach_a"].get<double>(), 0.04) << knee;
+    const json& k = d["supporting_torque_per_joint"][knee];
+    EXPECT_LT(k["relative_rmse_moving"]["approach_a"].get<double>(), 0.04) << knee;
+    // In the evaluator's band the knees' cuffs' ringing is gone: measured 0.3 %.
+    EXPECT_LT(k["relative_rmse_moving_in_band"]["approach_a"].get<double>(), 0.015) << knee;
   }
+  EXPECT_EQ(d["band_hz"].get<double>(), 8.0);
+  EXPECT_LE(d["supporting_torque"]["approach_a"]["relative_rmse_moving_in_band"].get<double>(),
+            d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>());
   // The controller's settings: the assist share within 2 % on every hinge
   // (measured 1 %), the knees' virtual inertia and Coulomb friction within
   // 12 % (measured 5 and 6 %).

@@ -62,6 +62,10 @@ struct DeviceEvaluation {
   std::vector<std::string> joints;
   std::vector<SupportCurves> curves;         ///< one per trial pair, approaches A and B
   std::vector<ImpedanceEstimate> impedance;  ///< per device hinge, DeviceDesign::joints order
+  /// The evaluator's band: the cut-off of the zero-phase low-pass every
+  /// channel took (ConditioningOptions::cutoff_hz). Nothing faster reaches
+  /// the curves; scoring reports the truth's part in this band too.
+  double band_hz = 0.0;
 };
 
 /// The robot joints (model order) between the robot's root and the links

@@ -57,6 +57,12 @@ struct DeviceScore {
   /// RMSE / RMS of the truth over the (sample, joint) pairs where the joint
   /// moves (rests in neither trial: at rest no method sees the torque).
   std::vector<double> relative_rmse, relative_rmse_moving;
+  /// The same as relative_rmse_moving against the truth low-passed as the
+  /// evaluator's channels are (DeviceEvaluation::band_hz, zero phase, at the
+  /// truth's own rate): what the evaluator can see at all. The difference
+  /// from relative_rmse_moving is the device's motion faster than that (a
+  /// cuff ringing on its straps).
+  std::vector<double> relative_rmse_moving_in_band;
   /// Per device joint (DeviceEvaluation::joints order): sums behind the
   /// above, for a per-joint breakdown (squares of the truth and, per
   /// method, of the error while moving; sample counts).
@@ -64,6 +70,8 @@ struct DeviceScore {
   std::vector<double> joint_truth_sq, joint_moving_truth_sq;
   std::vector<int> joint_samples, joint_moving_samples;
   std::vector<std::vector<double>> joint_moving_error_sq;
+  std::vector<double> joint_moving_band_truth_sq;               ///< in the evaluator's band
+  std::vector<std::vector<double>> joint_moving_band_error_sq;  ///< per method, in the band
   /// Per device hinge (DeviceEvaluation::impedance order), per setting: the
   /// scene's value, and (estimate - truth) / truth (NaN without an estimate
   /// or where the truth is 0: then see absolute_error).
