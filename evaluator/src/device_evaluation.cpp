@@ -89,9 +89,8 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
   for (const std::string& j : design.joints) channels.push_back(j + ".encoder");
   for (const std::string& j : design.joints) channels.push_back(j + ".current");
 
-
+  std::vector<std::vector<std::array<double, kColumns + 1>>> rows(nh);  // per hinge: the fit's rows
   // Clear motion: well past the smoothed sign's width and the rest threshold.
-  std::vector<std::vector<std::array<double, kColumns + 1>>> rows(nh);
   const double moving = std::max(options.identification.stop_velocity, 10.0 * design.coulomb_velocity);
   const ConditioningOptions& cond = options.conditioning;
   // Where gravity points, as the device's root sees it. With a sole on the
