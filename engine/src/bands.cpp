@@ -35,18 +35,7 @@ namespace {
 
 /// Via point v's position and velocity at phase point x.
 inline void viaPoint(const Model& m, const PhasePoint& x, int v, double p[3], double vel[3]) {
-  const int first = m.body_particle_begin[m.via_body[v]];
-  const std::array<double, 4>& w = m.via_weight[v];
-  p[0] = p[1] = p[2] = vel[0] = vel[1] = vel[2] = 0.0;
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    p[0] += w[k] * x.px[i];
-    p[1] += w[k] * x.py[i];
-    p[2] += w[k] * x.pz[i];
-    vel[0] += w[k] * x.vx[i];
-    vel[1] += w[k] * x.vy[i];
-    vel[2] += w[k] * x.vz[i];
-  }
+  affinePoint(x, m.body_particle_begin[m.via_body[v]], m.via_weight[v], p, vel);
 }
 
 /// Segment from via point v to v + 1: its length, unit direction (zero for a
@@ -72,13 +61,7 @@ inline Segment segment(const Model& m, const PhasePoint& x, int v) {
 }
 
 inline void addAtVia(const Model& m, int v, const double f[3], Vec3Array& force) {
-  const int first = m.body_particle_begin[m.via_body[v]];
-  const std::array<double, 4>& w = m.via_weight[v];
-  for (int k = 0; k < 4; ++k) {
-    force.x[first + k] += w[k] * f[0];
-    force.y[first + k] += w[k] * f[1];
-    force.z[first + k] += w[k] * f[2];
-  }
+  addAtAffinePoint(m.body_particle_begin[m.via_body[v]], m.via_weight[v], f, force);
 }
 
 }  // namespace

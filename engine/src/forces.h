@@ -76,6 +76,30 @@ void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, doubl
 double springPotentialEnergy(const Model& model, const State& state);
 double contactPotentialEnergy(const Model& model, const State& state);
 
+/// Position and velocity at x of the point with affine weights w on the four
+/// particles from `first` (a band's via point, a strap's end).
+inline void affinePoint(const PhasePoint& x, int first, const std::array<double, 4>& w, double p[3], double v[3]) {
+  p[0] = p[1] = p[2] = v[0] = v[1] = v[2] = 0.0;
+  for (int k = 0; k < 4; ++k) {
+    const int i = first + k;
+    p[0] += w[k] * x.px[i];
+    p[1] += w[k] * x.py[i];
+    p[2] += w[k] * x.pz[i];
+    v[0] += w[k] * x.vx[i];
+    v[1] += w[k] * x.vy[i];
+    v[2] += w[k] * x.vz[i];
+  }
+}
+
+/// A force f at that point: w_k f on each particle (the same force and moment).
+inline void addAtAffinePoint(int first, const std::array<double, 4>& w, const double f[3], Vec3Array& force) {
+  for (int k = 0; k < 4; ++k) {
+    force.x[first + k] += w[k] * f[0];
+    force.y[first + k] += w[k] * f[1];
+    force.z[first + k] += w[k] * f[2];
+  }
+}
+
 inline PhasePoint phasePoint(const Vec3Array& p, const Vec3Array& v) {
   return {p.x.data(), p.y.data(), p.z.data(), v.x.data(), v.y.data(), v.z.data()};
 }

@@ -33,27 +33,7 @@ namespace {
 
 inline void bodyPoint(const Model& m, const PhasePoint& x, int body, const std::array<double, 4>& w, double p[3],
                       double v[3]) {
-  const int first = m.body_particle_begin[body];
-  p[0] = p[1] = p[2] = v[0] = v[1] = v[2] = 0.0;
-  for (int k = 0; k < 4; ++k) {
-    const int i = first + k;
-    p[0] += w[k] * x.px[i];
-    p[1] += w[k] * x.py[i];
-    p[2] += w[k] * x.pz[i];
-    v[0] += w[k] * x.vx[i];
-    v[1] += w[k] * x.vy[i];
-    v[2] += w[k] * x.vz[i];
-  }
-}
-
-inline void addAtPoint(const Model& m, int body, const std::array<double, 4>& w, const double f[3],
-                       Vec3Array& force) {
-  const int first = m.body_particle_begin[body];
-  for (int k = 0; k < 4; ++k) {
-    force.x[first + k] += w[k] * f[0];
-    force.y[first + k] += w[k] * f[1];
-    force.z[first + k] += w[k] * f[2];
-  }
+  affinePoint(x, m.body_particle_begin[body], w, p, v);
 }
 
 }  // namespace
@@ -74,8 +54,8 @@ void addStrapForces(const Model& model, const PhasePoint& x, Workspace& ws) {
     const Vec3 fv = strapForce(model, x, s);
     const double f[3] = {fv[0], fv[1], fv[2]};
     const double g[3] = {-f[0], -f[1], -f[2]};
-    addAtPoint(model, model.strap_body_b[s], model.strap_weight_b[s], f, ws.force);
-    addAtPoint(model, model.strap_body_a[s], model.strap_weight_a[s], g, ws.force);
+    addAtAffinePoint(model.body_particle_begin[model.strap_body_b[s]], model.strap_weight_b[s], f, ws.force);
+    addAtAffinePoint(model.body_particle_begin[model.strap_body_a[s]], model.strap_weight_a[s], g, ws.force);
     ws.strap_force.x[s] = f[0];
     ws.strap_force.y[s] = f[1];
     ws.strap_force.z[s] = f[2];
