@@ -50,6 +50,7 @@ struct EvaluateOptions {
   eval::IdentificationOptions::Armature armature = eval::IdentificationOptions::Armature::Fit;
   eval::IdentificationOptions::Gear gear = eval::IdentificationOptions::Gear::Ideal;
   eval::PipelineOptions::Heating heating = eval::PipelineOptions::Heating::Ignored;
+  eval::SuitGeometrySource suit_geometry = eval::SuitGeometrySource::Designed;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -90,6 +91,10 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
                                     "<winding_temperatures> in the robot's <sensors>");
       }
       eval::aprioriMagnetCoefficients(inputs, eval::makeRigidModel(inputs.apriori));
+    }
+    if (opt.suit_geometry == eval::SuitGeometrySource::Measured && !inputs.layout.has_band_lengths) {
+      throw std::invalid_argument(opt.scene + ": --suit-geometry measured needs the bands' lengths: "
+                                  "<band_lengths> in the robot's <sensors>");
     }
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
@@ -160,6 +165,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.pipeline.heating = opt.heating;
   eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
+  eo.suit_geometry = opt.suit_geometry;
   eval::EvaluationResult result;
   try {
     result = eval::evaluateStreams(inputs, streams, eo);
@@ -201,6 +207,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.stribeck = opt.overrides.no_stribeck ? "off" : "scene";
   run.realism = truth.realism;
   run.streams_dir = opt.streams;
+  run.suit_geometry = eval::suitGeometryName(opt.suit_geometry);
   run.num_trials = inputs.trials.size();
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -298,6 +305,12 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addArmatureOption(*app, &opt->armature);
   addGearOption(*app, &opt->gear);
   addHeatingOption(*app, &opt->heating);
+  addParsedOption(
+      *app, "--suit-geometry", "designed|measured",
+      [o = opt.get()](const std::string& v) { return eval::parseSuitGeometry(v, &o->suit_geometry); },
+      "designed or measured",
+      "the via points of the bands' wire model: as designed (default) or fitted to the bands' logged lengths "
+      "first (needs <band_lengths> sensors; docs/realism.md)");
   addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
                 "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
                 "every source at its documented magnitude) or a realism file (docs/realism.md)");

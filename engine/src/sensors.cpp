@@ -1,5 +1,7 @@
 #include "suitsim/sensors.h"
 
+#include "bands.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -149,12 +151,23 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
         spec_.winding_temperatures.resolution);
   }
 
+  for (int b : spec_.band_lengths.bands) {
+    if (b < 0 || b >= model.num_bands) throw std::invalid_argument("band lengths: band index out of range");
+  }
+  if (spec_.band_lengths.bands.size() != spec_.band_lengths.names.size()) {
+    throw std::invalid_argument("band lengths: one name per band");
+  }
+  for (const std::string& name : spec_.band_lengths.names) {
+    add(name + ".length[m]", spec_.band_lengths.noise, spec_.band_lengths.bias, spec_.band_lengths.resolution);
+  }
+
   truth_.assign(columns_.size(), 0.0);
   window_sum_.assign(columns_.size(), 0.0);
   instant_.assign(columns_.size(), 0.0);
   pending_.assign(columns_.size(), 0.0);
   averaged_.assign(columns_.size(), 1);
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
+  // Thermistors and stretch sensors (last) read at the sample instant.
   for (std::size_t c = static_cast<std::size_t>(temperature_column); c < columns_.size(); ++c) averaged_[c] = 0;
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;
@@ -373,6 +386,11 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
   for (int h : spec_.winding_temperatures.hinges) {
     if (!averaged_only) *t = spec_.winding_temperatures.ambient + state.hinge_winding_rise[h];
     ++t;
+  }
+
+  if (!spec_.band_lengths.bands.empty() && !averaged_only) {
+    const PhasePoint x = detail::phasePoint(state.position, state.velocity);
+    for (int b : spec_.band_lengths.bands) *t++ = detail::evaluateBand(m, x, b).length;
   }
 }
 

@@ -72,6 +72,23 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       routes = &pairs[k].worn->bands;
       mine.push_back(&out.curves[k]);
     }
+    if (options.suit_geometry == SuitGeometrySource::Measured) {
+      // The suit as worn, from its bands' logged lengths in every trial
+      // that wears it (suit_geometry.h); the fit below uses it.
+      std::vector<std::string> channels;
+      for (const BandRoute& b : *routes) channels.push_back(b.name + ".length");
+      std::vector<Eigen::MatrixXd> angles, lengths;
+      for (const TrialPair& p : pairs) {
+        if (p.worn->suit != suit) continue;
+        const std::filesystem::path path =
+            p.worn->name.empty() ? streams_dir / "sensors.csv" : streams_dir / p.worn->name / "sensors.csv";
+        const SensorStream s = readSensorStream(path.string(), model, inputs.layout, inputs.sensor_rate_hz, channels);
+        angles.push_back(s.joint_angle);
+        lengths.push_back(s.extra);
+      }
+      out.suit_geometry.push_back(measureSuitGeometry(model, suit, *routes, angles, lengths));
+      routes = &out.suit_geometry.back().routes;
+    }
     const std::vector<WireGeometry> wires = makeWireGeometries(model, *routes);
     for (std::size_t k = 0, m = 0; k < pairs.size(); ++k) {
       if (pairs[k].worn->suit != suit) continue;

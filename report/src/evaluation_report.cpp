@@ -163,12 +163,46 @@ ordered_json devicesJson(const eval::EvaluationResult& result, const Score& scor
   return devices;
 }
 
+namespace {
+
+// The via points the wire model used: as designed, or fitted to the bands'
+// logged lengths (suit_geometry.h), with what each band's fit saw.
+const eval::SuitGeometry* measuredGeometry(const eval::EvaluationResult& result, const std::string& suit) {
+  for (const eval::SuitGeometry& g : result.suit_geometry) {
+    if (g.suit == suit) return &g;
+  }
+  return nullptr;
+}
+
+ordered_json suitGeometryJson(const eval::EvaluationResult& result, const std::string& suit) {
+  const eval::SuitGeometry* g = measuredGeometry(result, suit);
+  ordered_json out = {{"source", g ? "measured" : "designed"}};
+  if (!g) return out;
+  ordered_json bands;
+  for (const eval::WornBand& b : g->bands) {
+    ordered_json offsets = ordered_json::array();
+    for (const Eigen::Vector3d& d : b.offset) offsets.push_back({d[0], d[1], d[2]});
+    bands[b.name] = {{"via_point_offsets_m", offsets},
+                     {"length_offset_m", b.length_offset},
+                     {"designed_length_rms_m", b.designed_rms},
+                     {"worn_length_rms_m", b.worn_rms},
+                     {"determined_directions", b.determined_directions},
+                     {"directions", 3 * b.offset.size()},
+                     {"samples", b.samples}};
+  }
+  out["bands"] = bands;
+  return out;
+}
+
+}  // namespace
+
 ordered_json reportJson(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
                         const ordered_json& identification, const std::vector<std::string>& plots) {
   ordered_json report;
   report["scene"] = result.scene_name;
   report["settings"] = {{"noise", run.noise},
                         {"stribeck", run.stribeck},
+                        {"suit_geometry", run.suit_geometry},
                         {"realism", run.realism.source},
                         {"realism_preset", run.realism.preset},
                         {"realism_sources",
@@ -240,6 +274,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
       jm["supporting_torque_rmse"] = curve_rmse;
       js[eval::methodKey(m.method)] = jm;
     }
+    js["geometry"] = suitGeometryJson(result, suit.suit);
     report["suits"][suit.suit] = js;
   }
   (void)model;
@@ -273,7 +308,7 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
   const eval::IdentificationOutcome& id = result.identification;
   std::string md = "# suitsim evaluation: " + result.scene_name + "\n\n";
   md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck +
-        ", realism " + run.realism.source + realismOn(run.realism) + ". " +
+        ", realism " + run.realism.source + realismOn(run.realism) + ", suit geometry " + run.suit_geometry + ". " +
         std::to_string(run.num_trials) +
         (run.streams_dir.empty() ? " trials simulated in " : " trials read from " + run.streams_dir + "; simulation ") +
         formatSig(run.simulation_wall_s) + " s; whole evaluation " + formatSig(run.wall_s) + " s.\n\n";
@@ -311,6 +346,19 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
     md += "\nFit joints per motion:\n";
     for (const eval::FitJoints& f : suit.fit_joints) {
       md += "- " + f.motion + ": " + joinNames(f.joints) + " (" + f.reason + ")\n";
+    }
+    if (const eval::SuitGeometry* g = measuredGeometry(result, suit.suit)) {
+      md += "\nThe suit as worn, fitted to the bands' logged lengths (docs/realism.md): per band, the RMS of "
+            "measured minus modelled length with the designed via points and with the fitted ones, the largest "
+            "via-point displacement, and the displacement directions the motions determine:\n";
+      for (const eval::WornBand& b : g->bands) {
+        double largest = 0.0;
+        for (const Eigen::Vector3d& d : b.offset) largest = std::max(largest, d.norm());
+        md += "- `" + b.name + "`: " + formatSig(1e3 * b.designed_rms) + " mm designed, " +
+              formatSig(1e3 * b.worn_rms) + " mm worn; largest displacement " + formatSig(1e3 * largest) + " mm; " +
+              std::to_string(b.determined_directions) + " of " + std::to_string(3 * b.offset.size()) +
+              " directions determined\n";
+      }
     }
   }
   md += "\n## Supporting torque against the model (A Figs. 12-13)\n\n"

@@ -61,6 +61,13 @@ void writeOwnFile(const fs::path& file, const std::string& text) {
 // what the remedy reads.
 std::string remedyFor(const std::string& source, const XMLElement* scene) {
   if (source == "gear") return "gear=\"fit\"";  // the load-proportional loss, one column per joint
+  if (source == "via_points") {
+    // The via points fitted to the bands' logged lengths: the scene must log them.
+    const XMLElement* robot = scene->FirstChildElement("robot");
+    const XMLElement* sensors = robot ? robot->FirstChildElement("sensors") : nullptr;
+    if (sensors && sensors->FirstChildElement("band_lengths")) return "suit_geometry=\"measured\"";
+    return "";
+  }
   if (source == "motor_heating") {
     // The currents read through the logged winding temperatures and the
     // datasheet's magnet coefficient: both must be in the scene.

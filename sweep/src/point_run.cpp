@@ -258,6 +258,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
           eval::parseGear(ev->gear, &eo.pipeline.identification.gear);
           eval::parseArmature(ev->armature, &eo.pipeline.identification.armature);
           eval::parseHeating(ev->heating, &eo.pipeline.heating);
+          eval::parseSuitGeometry(ev->suit_geometry, &eo.suit_geometry);
         }
         const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
         const report::Score score = report::scoreEvaluation(result, truth);
@@ -267,6 +268,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
         run.num_trials = inputs.trials.size();
         run.simulation_wall_s = sim_wall;
         run.realism = truth.realism;
+        run.suit_geometry = eval::suitGeometryName(eo.suit_geometry);
         run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
         const std::string suffix = ev ? "_" + ev->name : "";

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "suitsim/eval/robot_identification.h"
+#include "suitsim/eval/suit_geometry.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
@@ -196,7 +197,7 @@ SweepSpec readSweep(const std::string& path) {
   }
   std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
-    const ElementReader r(path, e, {"name", "gear", "armature", "heating"});
+    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -208,6 +209,11 @@ SweepSpec readSweep(const std::string& path) {
     ev.gear = r.text("gear", ev.gear);
     ev.armature = r.text("armature", ev.armature);
     ev.heating = r.text("heating", ev.heating);
+    ev.suit_geometry = r.text("suit_geometry", ev.suit_geometry);
+    eval::SuitGeometrySource geometry;
+    if (!eval::parseSuitGeometry(ev.suit_geometry, &geometry)) {
+      r.failAttribute("suit_geometry", "must be designed or measured (got '" + ev.suit_geometry + "')");
+    }
     eval::PipelineOptions::Heating heating;
     if (!eval::parseHeating(ev.heating, &heating)) {
       r.failAttribute("heating", "must be ignored or corrected (got '" + ev.heating + "')");

@@ -894,34 +894,92 @@ TEST_F(LoggedSensors, AveragedRowsDrawTheSameNoiseAsSample) {
   EXPECT_GT(largest_noise, 0.0);
 }
 
+// A one-joint arm (a link hanging from a fixed base on a hinge about y
+// through the origin) with `robot_extra` and `sensors` inside its <robot>.
+io::Scene armScene(const std::string& name, const std::string& robot_extra, const std::string& sensors) {
+  const std::string path = ::testing::TempDir() + "/suitsim_sensors_" + name + ".xml";
+  std::ofstream(path) << "<?xml version=\"1.0\"?>\n"
+                         "<scene name=\"" << name << "\">\n"
+                         "  <simulation integrator=\"velocity_verlet\" dt=\"1e-4\" duration=\"0.1\"/>\n"
+                         "  <robot name=\"arm\" base=\"fixed\">\n"
+                         "    <link name=\"base\"/>\n"
+                         "    <link name=\"upper\" mass=\"1.2\" com=\"0 0 -0.15\" inertia=\"0.01 0.011 0.002 0 0 0\"/>\n"
+                         "    <joint name=\"shoulder\" type=\"revolute\" parent=\"base\" child=\"upper\" axis=\"0 1 0\""
+                         " lower=\"-2\" upper=\"2\"/>\n"
+                         "    <contact link=\"upper\" points=\"0 0 -0.3\"/>\n"
+                      << robot_extra << sensors << "  </robot>\n</scene>\n";
+  io::Scene scene = io::loadScene(path);
+  std::remove(path.c_str());
+  return scene;
+}
+
 // <sensors anti_alias="on|off">, default on. The JVRC-1 scenes leave it
 // out; a small arm written here sets it.
 TEST(SensorsScene, AntiAliasAttribute) {
   EXPECT_TRUE(io::loadScene(standScene()).robot.value().sensors.value().anti_alias);
   auto load = [](const std::string& name, const std::string& attribute) {
-    const std::string path = ::testing::TempDir() + "/suitsim_sensors_" + name + ".xml";
-    std::ofstream(path) << "<?xml version=\"1.0\"?>\n"
-                           "<scene name=\"" << name << "\">\n"
-                           "  <simulation integrator=\"velocity_verlet\" dt=\"1e-4\" duration=\"0.1\"/>\n"
-                           "  <robot name=\"arm\" base=\"fixed\">\n"
-                           "    <link name=\"base\"/>\n"
-                           "    <link name=\"upper\" mass=\"1.2\" com=\"0 0 -0.15\" inertia=\"0.01 0.011 0.002 0 0 0\"/>\n"
-                           "    <joint name=\"shoulder\" type=\"revolute\" parent=\"base\" child=\"upper\" axis=\"0 1 0\""
-                           " lower=\"-2\" upper=\"2\"/>\n"
-                           "    <contact link=\"upper\" points=\"0 0 -0.3\"/>\n"
-                           "    <sensors" << attribute << ">\n"
-                           "      <currents/>\n"
-                           "    </sensors>\n"
-                           "  </robot>\n"
-                           "</scene>\n";
-    const io::Scene scene = io::loadScene(path);
-    std::remove(path.c_str());
-    return scene.robot.value().sensors.value();
+    return armScene(name, "", "    <sensors" + attribute + ">\n      <currents/>\n    </sensors>\n")
+        .robot.value()
+        .sensors.value();
   };
   EXPECT_FALSE(load("aa_off", " anti_alias=\"off\"").anti_alias);
   EXPECT_TRUE(load("aa_on", " anti_alias=\"on\"").anti_alias);
   EXPECT_TRUE(load("aa_default", "").anti_alias);
   EXPECT_TRUE(load("aa_default", " noise=\"off\"").anti_alias);  // another attribute does not switch it
+}
+
+// <band_lengths>: a draw-wire sensor along each band worn reads the wire's
+// length through its via points, A(23), at the sample instant. On a
+// swinging arm with a band from a point above the hinge to a point on the
+// arm, the clean reading is |a - R(q) b| exactly; with noise on, readings
+// carry the sensor's zero error and noise and sit on its resolution grid.
+TEST(SensorsScene, BandLengthsReadTheWireThroughItsViaPoints) {
+  io::Scene scene = armScene("band_lengths",
+                             "    <band name=\"strap\" links=\"base upper\" points=\"0.02 0 0.1; 0.05 0 -0.2\" "
+                             "stiffness=\"50\"/>\n",
+                             "    <sensors rate=\"200\" seed=\"3\">\n"
+                             "      <band_lengths noise=\"0.0002\" bias=\"0.002\" resolution=\"0.00005\"/>\n"
+                             "    </sensors>\n");
+  const Model& model = scene.model;
+  SensorSpec noisy = scene.robot.value().sensors.value();
+  ASSERT_EQ(noisy.band_lengths.names, std::vector<std::string>{"strap"});
+  SensorSpec clean = noisy;
+  clean.noise = false;
+  Sensors exact(model, clean, scene.simulation.dt), logged(model, noisy, scene.simulation.dt);
+  ASSERT_EQ(exact.columns().back(), "strap.length[m]");
+  State state = makeState(model);
+  const int hinge = scene.robot->compiled.joint_hinge[0];
+  // Start the arm swinging: the rigid velocity of a turn at 2 rad/s about
+  // the hinge's axis (y, through the origin).
+  const int arm = scene.robot->compiled.link_body[1];
+  for (int k = model.body_particle_begin[arm]; k < model.body_particle_end[arm]; ++k) {
+    state.velocity.x[k] = 2.0 * state.position.z[k];
+    state.velocity.z[k] = -2.0 * state.position.x[k];
+  }
+  Workspace ws(model, 1);
+  double sum = 0.0, sum2 = 0.0;
+  int n = 0;
+  std::vector<double> row(exact.columns().size()), noisy_row(row.size());
+  for (long k = 1; k <= 4000; ++k) {
+    step(model, state, ws, scene.simulation.integrator, scene.simulation.dt);
+    if (k % exact.stepsPerSample() != 0) continue;
+    const double q = jointAngle(model, state, hinge);
+    // a on the base; b on the arm, turned by q about y.
+    const Eigen::Vector3d a(0.02, 0.0, 0.1), b(0.05, 0.0, -0.2);
+    const Eigen::Vector3d Rb(std::cos(q) * b.x() + std::sin(q) * b.z(), 0.0, -std::sin(q) * b.x() + std::cos(q) * b.z());
+    exact.sample(state, row.data());
+    EXPECT_NEAR(row.back(), (a - Rb).norm(), 2e-6) << "q " << q;
+    logged.sample(state, noisy_row.data());
+    const double steps = noisy_row.back() / 0.00005;
+    EXPECT_NEAR(steps, std::round(steps), 1e-6);
+    const double e = noisy_row.back() - row.back() - 0.002;
+    sum += e;
+    sum2 += e * e;
+    ++n;
+  }
+  ASSERT_EQ(n, 80);
+  EXPECT_NEAR(sum / n, 0.0, 0.0001);                 // the zero error is the bias
+  EXPECT_NEAR(std::sqrt(sum2 / n), 0.0002, 0.00006);  // and the noise its own
 }
 
 }  // namespace

@@ -140,6 +140,8 @@ const std::vector<BadScene>& badScenes() {
       {"sensor_unknown_link", 10, {"<imu>", "'link'", "names no link", "(got 'uper')"}},
       {"sensor_unknown_joint", 10, {"<encoders>", "'joints'", "names no joint", "('elbow')"}},
       {"sensor_negative_noise", 10, {"<imu>", "'gyro_noise'", ">= 0", "(got '-0.01')"}},
+      {"sensor_band_lengths_without_bands", 10, {"<band_lengths>", "wears no <band>", "no band length to measure"}},
+      {"sensor_band_lengths_negative_noise", 11, {"<band_lengths>", "'noise'", ">= 0", "(got '-0.0002')"}},
       {"sensor_rate_zero", 9, {"<sensors>", "'rate'", "> 0", "(got '0')"}},
       {"sensor_rate_not_whole_steps", 9, {"<sensors>", "'rate'", "whole number", "dt = 0.0001 s", "(got '300')"}},
       {"sensor_noise_word", 9, {"<sensors>", "'noise'", "on or off", "(got 'quiet')"}},

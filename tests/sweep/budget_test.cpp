@@ -57,6 +57,7 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   ASSERT_EQ(spec.evaluators.size(), 1u);  // the gear has a remedy
   EXPECT_EQ(spec.evaluators[0].name, "remedied");
   EXPECT_EQ(spec.evaluators[0].gear, "fit");
+  EXPECT_EQ(spec.evaluators[0].suit_geometry, "designed");  // the base logs no band lengths
 
   // Each point's scene switches its source alone on, with the preset's
   // magnitudes written out, and its files still resolve beside the base.
@@ -88,6 +89,23 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
       EXPECT_EQ(r.backdrive_efficiency, 0.7);
     }
   }
+}
+
+// With the bands' lengths logged, the via points' remedy is the fitted
+// suit geometry (suit_geometry.h).
+TEST_F(Budget, ViaPointsAreRemediedByTheMeasuredGeometryWhenTheLengthsAreLogged) {
+  std::string text = readText(kData / "base.xml");
+  const std::string sensors = "<sensors rate=\"200\" seed=\"1\" noise=\"on\"/>";
+  ASSERT_NE(text.find(sensors), std::string::npos);
+  text.replace(text.find(sensors), sensors.size(),
+               "<sensors rate=\"200\" seed=\"1\" noise=\"on\"><band_lengths noise=\"0.0002\"/></sensors>");
+  text.replace(text.find("<scene "), 7, "<scene relative_to=\"" + kData.string() + "\" ");
+  const fs::path scene = dir_ / "with_lengths.xml";
+  std::ofstream(scene) << text;
+  const suitsim::io::Realism worn = suitsim::io::keepSources(suitsim::io::realisticPreset(), {"via_points"});
+  const SweepSpec spec = readSweep(writeBudgetSweep(scene.string(), worn, {2, 1, true}, dir_ / "out").string());
+  ASSERT_EQ(spec.evaluators.size(), 1u);
+  EXPECT_EQ(spec.evaluators[0].suit_geometry, "measured");
 }
 
 TEST_F(Budget, OneSourceHasNoAllRowAndNoRemedyWithoutOne) {

@@ -208,6 +208,8 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
   const std::string seeds = "  <seeds attribute=\"robot/sensors@seed\" count=\"1\"/>\n";
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" gear=\"lossy\"/>\n", 4, {"gear", "ideal or fit", "lossy"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" armature=\"maybe\"/>\n", 4, {"armature", "maybe"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" suit_geometry=\"worn\"/>\n", 4,
+                        {"suit_geometry", "designed or measured", "worn"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\"/>\n  <evaluator name=\"g\"/>\n", 5,
                         {"names another evaluator"}));

@@ -90,6 +90,17 @@ struct WindingTemperatureSpec {
   double resolution = 0.0;   ///< (K), 0 = none
 };
 
+/// Band length channels: a stretch sensor sewn along each band of the suit
+/// worn (capacitive or resistive strain gauges of textile suits), reading
+/// the band's length between its end anchors, A(23), at the sample instant.
+struct BandLengthSpec {
+  std::vector<int> bands;          ///< model band indices
+  std::vector<std::string> names;  ///< band names (column labels), (bands)
+  double noise = 0.0;              ///< white noise standard deviation (m)
+  double bias = 0.0;               ///< the sensors' zero offset, the same on each (m)
+  double resolution = 0.0;         ///< quantisation step (m), 0 = none
+};
+
 /// Every sensor of a robot and how they are sampled.
 struct SensorSpec {
   double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
@@ -101,6 +112,7 @@ struct SensorSpec {
   std::vector<ForceSensorSpec> force_sensors;
   CurrentSpec currents;      ///< empty hinges: no current channels
   WindingTemperatureSpec winding_temperatures;  ///< empty hinges: none
+  BandLengthSpec band_lengths;                  ///< empty bands: none
 };
 
 /// Steps per sample for `rate` at time step dt, or 0 when 1/(rate dt) is not

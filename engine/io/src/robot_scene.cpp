@@ -308,6 +308,23 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
       spec.winding_temperatures.ambient = cr.number("ambient", spec.winding_temperatures.ambient);
       spec.winding_temperatures.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
       spec.winding_temperatures.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
+    } else if (tag == "band_lengths") {
+      // A stretch sensor on every band the trial wears (none without a suit);
+      // a scene without any band has nothing for them to measure.
+      const XMLElement* robot_element = element->Parent()->ToElement();
+      bool any_band = robot_element->FirstChildElement("band") != nullptr;
+      for (const XMLElement* suit = robot_element->FirstChildElement("suit"); suit;
+           suit = suit->NextSiblingElement("suit")) {
+        any_band = any_band || suit->FirstChildElement("band") != nullptr;
+      }
+      if (!any_band) cr.fail("the robot wears no <band> in any suit: there is no band length to measure");
+      for (std::size_t k = 0; k < setup.bands.size(); ++k) {
+        spec.band_lengths.bands.push_back(setup.compiled.band[k]);
+        spec.band_lengths.names.push_back(setup.bands[k].name);
+      }
+      spec.band_lengths.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
+      spec.band_lengths.bias = cr.number("bias", 0.0);
+      spec.band_lengths.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
     } else if (tag == "imu") {
       ImuSpec imu;
       imu.name = cr.text("name", "imu");
@@ -354,6 +371,10 @@ void finishSensors(const Model& model, RobotSetup& setup) {
     }
     for (int& c : fs.contacts) c += offset;
   }
+  // Builder band indices become the model's (looked up by name: the model
+  // may hold bands the robot did not add).
+  BandLengthSpec& lengths = setup.sensors->band_lengths;
+  for (std::size_t k = 0; k < lengths.names.size(); ++k) lengths.bands[k] = model.findBand(lengths.names[k]);
 }
 
 MotionTable readMotionCsv(const std::string& path) {

@@ -189,12 +189,16 @@ constexpr AttributeRule kWindingTemperaturesAttributes[] = {{"joints", ValueKind
                                                             {"ambient", ValueKind::kNumber, false},
                                                             {"noise", ValueKind::kNumber, false},
                                                             {"resolution", ValueKind::kNumber, false}};
+constexpr AttributeRule kBandLengthsAttributes[] = {{"noise", ValueKind::kNumber, false},
+                                                   {"bias", ValueKind::kNumber, false},
+                                                   {"resolution", ValueKind::kNumber, false}};
 constexpr ElementRule kSensorsChildren[] = {
     {"encoders", kEncodersAttributes, true, {}},
     {"imu", kImuAttributes, true, {}},
     {"force_sensor", kForceSensorAttributes, false, {}},
     {"currents", kCurrentsAttributes, true, {}},
     {"winding_temperatures", kWindingTemperaturesAttributes, true, {}},
+    {"band_lengths", kBandLengthsAttributes, true, {}},
 };
 // <exoskeleton> inside <robot>: a powered device (exoskeleton.h).
 constexpr AttributeRule kExoskeletonAttributes[] = {

@@ -66,6 +66,7 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       }
       in.validation_joints = scene.evaluation.validation_joints;
     }
+    if (!robot.sensors->band_lengths.names.empty()) in.layout.has_band_lengths = true;
     TrialInfo t;
     t.name = scene.trial.name;
     t.motion = scene.trial.motion;

@@ -14,6 +14,7 @@
 #include "suitsim/eval/inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/suit_fit.h"
+#include "suitsim/eval/suit_geometry.h"
 #include "suitsim/eval/supporting_torque.h"
 
 namespace suitsim::eval {
@@ -24,6 +25,9 @@ struct EvaluationOptions {
   /// choice (the CLI's --band-joints); empty: as the scene says, or derived.
   std::vector<std::string> band_joints;
   BalanceEstimateOptions balance;  ///< the wearer's balance (balance_estimate.h)
+  /// The via points of the wire model: as designed, or fitted to the bands'
+  /// logged lengths first (suit_geometry.h; needs <band_lengths> sensors).
+  SuitGeometrySource suit_geometry = SuitGeometrySource::Designed;
 };
 
 /// Pairs every evaluation trial with a suit with the trial of the same motion
@@ -39,6 +43,8 @@ struct EvaluationResult {
   IdentificationOutcome identification;
   std::vector<SupportCurves> curves;  ///< one per TrialPair, pairTrials order
   std::vector<SuitFit> suits;         ///< per suit, in the order suits are first worn
+  /// Per suit, same order, with SuitGeometrySource::Measured (empty otherwise).
+  std::vector<SuitGeometry> suit_geometry;
   /// The wearer's balance in every evaluation trial, scene order (empty for
   /// a robot without force sensors or contact points).
   std::vector<BalanceEstimate> balance;

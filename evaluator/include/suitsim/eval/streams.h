@@ -46,6 +46,7 @@ struct SensorLayout {
   std::vector<SensorMount> force_sensors;   ///< one per foot: the ground's wrench on it
   bool has_currents = true;                 ///< motor current per joint (full identification needs them)
   bool has_winding_temperatures = false;    ///< a winding thermistor per joint (the heating correction needs them)
+  bool has_band_lengths = false;            ///< a length sensor along every band worn (the measured suit geometry needs them)
 };
 
 /// One trial's measurements, resampled to nothing: as recorded, in the rigid

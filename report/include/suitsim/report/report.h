@@ -27,6 +27,7 @@ struct RunInfo {
   std::string stribeck = "scene";  ///< "off" or "scene"
   io::Realism realism;             ///< the error sources the truth had (docs/realism.md)
   std::string streams_dir;         ///< non-empty: streams read from here instead of simulated
+  std::string suit_geometry = "designed";  ///< the wire model's via points: "designed" or "measured"
   std::size_t num_trials = 0;
   double simulation_wall_s = 0.0;
   double wall_s = 0.0;

@@ -67,13 +67,15 @@ struct Seeds {
 };
 
 /// One more evaluation of every point's streams, with other evaluator
-/// settings (a remedy: `--gear fit`, `--heating corrected`, `--armature ...`); its columns are the
+/// settings (a remedy: `--gear fit`, `--heating corrected`, `--armature ...`,
+/// `--suit-geometry measured`); its columns are the
 /// default evaluation's with "NAME/" in front of the suit.
 struct Evaluator {
   std::string name;
   std::string gear = "ideal";    ///< eval::parseGear's words
   std::string armature = "fit";  ///< eval::parseArmature's words
   std::string heating = "ignored";  ///< eval::parseHeating's words
+  std::string suit_geometry = "designed";  ///< eval::parseSuitGeometry's words
   int line = 0;
 };
 

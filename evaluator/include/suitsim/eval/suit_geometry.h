@@ -1,0 +1,72 @@
+// The suit as worn, from its bands' measured lengths: where the via points
+// of A(24) really sit on the body. A band sinks into a cover or slides over
+// the body, so its via points sit millimetres from where the suit was
+// designed to put them, and A(22)'s moment arms with them; the band
+// stiffness A(26) estimates scales with the inverse square of the moment
+// arm (docs/realism.md). With a length sensor along each band (the scene's
+// <band_lengths>), the evaluator can fit the via points to the measured
+// lengths before it fits the bands: l(q) over the motions fixes dl/dq, which
+// is all A(21) needs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "suitsim/eval/rigid_model.h"
+#include "suitsim/eval/wires.h"
+
+namespace suitsim::eval {
+
+/// Where the evaluator's wire model takes its via points from.
+enum class SuitGeometrySource {
+  Designed,  ///< the suit as designed (A(24) as the paper uses it)
+  Measured,  ///< fitted to the bands' logged lengths (measureSuitGeometry)
+};
+/// "designed" or "measured"; false for any other word.
+bool parseSuitGeometry(const std::string& word, SuitGeometrySource* out);
+const char* suitGeometryName(SuitGeometrySource source);
+
+/// The prior on a via point's displacement from its designed place (m, each
+/// axis): a suit is put on to within about a centimetre. It only holds the
+/// directions the lengths cannot see near the design; where the motions
+/// determine a direction the data outweigh it by orders of magnitude.
+constexpr double kViaPointPrior = 0.01;
+
+/// One band's fit.
+struct WornBand {
+  std::string name;
+  std::vector<Eigen::Vector3d> offset;  ///< each via point's estimated displacement, its link's frame (m)
+  /// The constant the sensor adds (its zero, and length changes no joint
+  /// moves, such as a via point displaced along its link) (m).
+  double length_offset = 0.0;
+  double designed_rms = 0.0;  ///< RMS of measured minus designed length, mean removed (m)
+  double worn_rms = 0.0;      ///< RMS residual of the fitted geometry (m)
+  int samples = 0;
+  /// Offset directions the lengths determine better than the prior does
+  /// (of 3 per via point).
+  int determined_directions = 0;
+  int iterations = 0;
+};
+
+struct SuitGeometry {
+  std::string suit;
+  std::vector<BandRoute> routes;  ///< the suit as worn (estimated), same order as designed
+  std::vector<WornBand> bands;
+};
+
+/// Fits every band's via points to its measured lengths. `joint_angles[k]`
+/// (N_k x num_joints, rad) and `lengths[k]` (N_k x bands, m, columns in
+/// `designed` order) are the samples of the trials the suit was worn in.
+/// Per band, a Gauss-Newton fit of the via-point displacements and a
+/// constant, weighted by the residual's own variance against
+/// kViaPointPrior (a maximum a-posteriori estimate whose noise level is
+/// estimated with it). Throws std::invalid_argument for sizes that do not
+/// match, no samples, or a non-finite sample.
+SuitGeometry measureSuitGeometry(const RigidModel& model, const std::string& suit,
+                                 const std::vector<BandRoute>& designed,
+                                 const std::vector<Eigen::MatrixXd>& joint_angles,
+                                 const std::vector<Eigen::MatrixXd>& lengths);
+
+}  // namespace suitsim::eval
