@@ -385,6 +385,9 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   if (!(options.max_relative_std > 0.0) || !std::isfinite(options.max_relative_std)) {
     argumentError(kFunction, "max_relative_std must be > 0 (got " + std::to_string(options.max_relative_std) + ")");
   }
+  if (!(options.min_taut_share >= 0.0 && options.min_taut_share < 1.0)) {
+    argumentError(kFunction, "min_taut_share must be in [0, 1) (got " + std::to_string(options.min_taut_share) + ")");
+  }
   if (!(options.torque_noise_std >= 0.0) || !std::isfinite(options.torque_noise_std)) {
     argumentError(kFunction, "torque_noise_std must be >= 0 (got " + std::to_string(options.torque_noise_std) + ")");
   }
@@ -494,6 +497,9 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   // ---- multi-start continuation in l0 (see the design note) -------------------------
   VectorXd best_l0(nf), l0(nf), width(nf);
   double best_cost = std::numeric_limits<double>::infinity();
+  bool best_plausible = false;
+  std::vector<int> group_bands(ng, 0);  // fitted bands per group
+  for (int b = 0; b < nf; ++b) ++group_bands[res.band_group[p.band[b]]];
   for (int s = 0; s < options.num_starts; ++s) {
     const double fraction = options.num_starts == 1 ? 0.5 : double(s) / (options.num_starts - 1);
     for (int b = 0; b < nf; ++b) l0[b] = l_min[p.band[b]] + fraction * l_range[p.band[b]];
@@ -505,7 +511,20 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     width.setZero();  // finally the exact hinge of A(25)
     const LmOutcome exact = levenbergMarquardt(p, l0, width, options.max_iterations);
     iterations += exact.iterations;
-    if (exact.cost < best_cost) {
+    // A solution with a band of a shared group (nearly) slack throughout is
+    // kept only while no start gives one without (min_taut_share).
+    bool plausible = true;
+    for (int b = 0; b < nf && options.min_taut_share > 0.0; ++b) {
+      const int i = p.band[b];
+      if (group_bands[res.band_group[i]] < 2) continue;
+      const auto taut = (samples.length.col(i).array() > l0[b]).count();
+      if (static_cast<double>(taut) < options.min_taut_share * static_cast<double>(n)) plausible = false;
+    }
+    if (plausible && !best_plausible && std::isfinite(exact.cost)) {
+      best_plausible = true;
+      best_cost = std::numeric_limits<double>::infinity();
+    }
+    if (plausible == best_plausible && exact.cost < best_cost) {
       best_cost = exact.cost;
       best_l0 = l0;
       res.best_start = s;

@@ -19,8 +19,8 @@ using Eigen::VectorXd;
 namespace {
 
 // The residual's standard deviation is estimated from the residual itself;
-// below this floor (noiseless streams) it stops shrinking, so that the
-// prior keeps a finite weight.
+// below this floor (noiseless streams) it stops shrinking, so that
+// rounding errors do not pass for determined directions.
 constexpr double kNoiseFloor = 1e-6;  // m
 constexpr int kMaxIterations = 50;
 constexpr double kStepTolerance = 1e-9;  // m
@@ -77,62 +77,84 @@ double lengthAndGradient(const WireGeometry& wire, const VectorXd& offset, const
   return length;
 }
 
-WornBand fitBand(const WireGeometry& wire, const FramePoses& poses, const VectorXd& measured) {
+// Residuals r = measured - l - c and their Jacobian (offsets, then c) at
+// `theta`; returns the RMS residual.
+double residuals(const WireGeometry& wire, const FramePoses& poses, const VectorXd& measured, const VectorXd& theta,
+                 VectorXd& r, MatrixXd& J) {
   const auto N = measured.size();
-  const auto n_offsets = static_cast<Eigen::Index>(3 * wire.frame.size());
-  const Eigen::Index P = n_offsets + 1;  // the offsets, then the constant
-  VectorXd theta = VectorXd::Zero(P);
-  VectorXd prior = VectorXd::Constant(P, 1.0 / (kViaPointPrior * kViaPointPrior));
-  prior[n_offsets] = 0.0;  // the constant is free: the sensor's zero is unknown
-  MatrixXd J(N, P);
-  VectorXd r(N);
+  const Eigen::Index n_offsets = theta.size() - 1;
+  const VectorXd offset = theta.head(n_offsets);
   Eigen::RowVectorXd gradient(n_offsets);
-  WornBand out;
-  out.name = wire.name;
-  out.samples = static_cast<int>(N);
-  double variance = 0.0;
-  for (int iteration = 0; iteration <= kMaxIterations; ++iteration) {
-    const VectorXd offset = theta.head(n_offsets);
-    for (Eigen::Index t = 0; t < N; ++t) {
-      const double l = lengthAndGradient(wire, offset, poses.R[t], poses.p[t], gradient);
-      r[t] = measured[t] - l - theta[n_offsets];
-      J.row(t) << gradient, 1.0;
-    }
-    if (iteration == 0) out.designed_rms = std::sqrt((r.array() - r.mean()).square().mean());
-    out.worn_rms = std::sqrt(r.squaredNorm() / static_cast<double>(N));
-    variance = std::max(out.worn_rms * out.worn_rms, kNoiseFloor * kNoiseFloor);
-    if (iteration == kMaxIterations) break;
-    // Maximum a posteriori: the lengths weighted by their variance, each
-    // displacement by the prior's.
-    const MatrixXd H = J.transpose() * J / variance + MatrixXd(prior.asDiagonal());
-    const VectorXd g = J.transpose() * r / variance - prior.cwiseProduct(theta);
-    const VectorXd step = H.ldlt().solve(g);
-    theta += step;
-    out.iterations = iteration + 1;
-    if (step.head(n_offsets).cwiseAbs().maxCoeff() < kStepTolerance) {
-      // One more pass to refresh the residual at the final estimate.
-      const VectorXd final_offset = theta.head(n_offsets);
-      for (Eigen::Index t = 0; t < N; ++t) {
-        r[t] = measured[t] - lengthAndGradient(wire, final_offset, poses.R[t], poses.p[t], gradient) -
-               theta[n_offsets];
-      }
-      out.worn_rms = std::sqrt(r.squaredNorm() / static_cast<double>(N));
-      break;
-    }
+  for (Eigen::Index t = 0; t < N; ++t) {
+    const double l = lengthAndGradient(wire, offset, poses.R[t], poses.p[t], gradient);
+    r[t] = measured[t] - l - theta[n_offsets];
+    J.row(t) << gradient, 1.0;
   }
-  for (std::size_t j = 0; j < wire.frame.size(); ++j) {
-    out.offset.push_back(theta.segment<3>(3 * static_cast<Eigen::Index>(j)));
-  }
-  out.length_offset = theta[n_offsets];
-  // Directions the data determine better than the prior: eigenvalues of the
-  // data's information about the displacements (the constant eliminated)
-  // above the prior's.
+  return std::sqrt(r.squaredNorm() / static_cast<double>(N));
+}
+
+// The displacement directions the lengths determine to better than
+// kDeterminedWithin (one standard deviation, from the residual's variance),
+// as columns, with the constant eliminated (its Schur complement).
+MatrixXd determinedDirections(const MatrixXd& J, double variance) {
+  const Eigen::Index n_offsets = J.cols() - 1;
   const MatrixXd info = J.transpose() * J / variance;
   const MatrixXd schur = info.topLeftCorner(n_offsets, n_offsets) -
                          info.topRightCorner(n_offsets, 1) * info.bottomLeftCorner(1, n_offsets) /
                              std::max(info(n_offsets, n_offsets), 1e-300);
-  const VectorXd eigen = Eigen::SelfAdjointEigenSolver<MatrixXd>(schur, Eigen::EigenvaluesOnly).eigenvalues();
-  out.determined_directions = static_cast<int>((eigen.array() > prior[0]).count());
+  const Eigen::SelfAdjointEigenSolver<MatrixXd> eigen(schur);
+  const double threshold = 1.0 / (kDeterminedWithin * kDeterminedWithin);
+  std::vector<Eigen::Index> keep;
+  for (Eigen::Index k = 0; k < n_offsets; ++k) {
+    if (eigen.eigenvalues()[k] > threshold) keep.push_back(k);
+  }
+  MatrixXd V(n_offsets, static_cast<Eigen::Index>(keep.size()));
+  for (std::size_t k = 0; k < keep.size(); ++k) V.col(static_cast<Eigen::Index>(k)) = eigen.eigenvectors().col(keep[k]);
+  return V;
+}
+
+WornBand fitBand(const WireGeometry& wire, const FramePoses& poses, const VectorXd& measured) {
+  const auto N = measured.size();
+  const auto n_offsets = static_cast<Eigen::Index>(3 * wire.frame.size());
+  VectorXd theta = VectorXd::Zero(n_offsets + 1);  // the offsets, then the constant
+  MatrixXd J(N, n_offsets + 1);
+  VectorXd r(N);
+  WornBand out;
+  out.name = wire.name;
+  out.samples = static_cast<int>(N);
+  double rms = residuals(wire, poses, measured, theta, r, J);
+  out.designed_rms = std::sqrt((r.array() - r.mean()).square().mean());
+  // Two passes: the directions the lengths determine, judged first with the
+  // designed geometry's residual (model error included) and again with the
+  // fitted one's (the sensor's noise); within them, Gauss-Newton from
+  // where the last pass stopped. The other directions stay as designed.
+  int directions = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const double variance = std::max(rms * rms, kNoiseFloor * kNoiseFloor);
+    const MatrixXd V = determinedDirections(J, variance);
+    directions = static_cast<int>(V.cols());
+    // theta = theta_0 + B a, B = [V 0; 0 1]: the kept directions and the constant.
+    const VectorXd theta0 = theta;
+    MatrixXd B = MatrixXd::Zero(n_offsets + 1, V.cols() + 1);
+    B.topLeftCorner(n_offsets, V.cols()) = V;
+    B(n_offsets, V.cols()) = 1.0;
+    VectorXd a = B.transpose() * (theta - theta0);
+    for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+      const MatrixXd JB = J * B;
+      const VectorXd step = (JB.transpose() * JB).ldlt().solve(JB.transpose() * r);
+      a += step;
+      theta = theta0 + B * a;
+      rms = residuals(wire, poses, measured, theta, r, J);
+      ++out.iterations;
+      if ((V * step.head(V.cols())).cwiseAbs().maxCoeff() < kStepTolerance) break;
+    }
+  }
+  out.worn_rms = rms;
+  out.determined_directions = directions;
+  for (std::size_t j = 0; j < wire.frame.size(); ++j) {
+    out.offset.push_back(theta.segment<3>(3 * static_cast<Eigen::Index>(j)));
+  }
+  out.length_offset = theta[n_offsets];
   return out;
 }
 

@@ -523,6 +523,36 @@ void expectInvalid(F&& f, const std::string& fragment) {
   }
 }
 
+// Two bands of one group stretched alike (the same lengths up to a
+// constant, the same moment arm): one at 2k with its twin slack throughout
+// fits exactly as well as both at k. With min_taut_share the fit takes the
+// one in which both pull.
+TEST(BandIdentification, TwinBandsPreferTheSolutionInWhichBothPull) {
+  const int n = 400;
+  WireSamples s;
+  s.band = {"left", "right"};
+  s.joint = {"j"};
+  s.length.resize(n, 2);
+  s.jacobian.assign(2, Eigen::MatrixXd(n, 1));
+  for (int t = 0; t < n; ++t) {
+    const double l = 0.30 + 0.02 * std::sin(0.05 * t);
+    s.length(t, 0) = l;
+    s.length(t, 1) = l + 0.01;
+    s.jacobian[0](t, 0) = s.jacobian[1](t, 0) = 0.05;
+  }
+  // The data: the left band alone at 2k = 400 N/m, the right slack.
+  const Eigen::MatrixXd tau = predictSupportingTorque(s, Eigen::Vector2d(400.0, 400.0), Eigen::Vector2d(0.29, 1.0));
+  BandIdentificationOptions o;
+  o.groups = {{"pair", {"left", "right"}}};
+  o.min_taut_share = 0.05;
+  const BandIdentificationResult r = identifyBands(s, tau, o);
+  EXPECT_NEAR(r.stiffness[0], 200.0, 1e-6);
+  EXPECT_NEAR(r.natural_length[0], 0.29, 1e-8);
+  EXPECT_NEAR(r.natural_length[1], 0.30, 1e-8);
+  EXPECT_GT(r.taut_samples[1], n / 2);
+  EXPECT_NEAR(r.rmse, 0.0, 1e-9);
+}
+
 TEST(BandIdentification, BadInputThrowsWithAClearMessage) {
   const Suit& s = suit();
   const MatrixXd theta = bendTrajectory(s.model, 0.12, 50);
@@ -574,6 +604,11 @@ TEST(BandIdentification, BadInputThrowsWithAClearMessage) {
   o = options;
   o.max_relative_std = 0.0;
   expectInvalid([&] { identifyBands(samples, tau, o); }, "max_relative_std must be > 0");
+  o = options;
+  o.min_taut_share = 1.0;
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "min_taut_share must be in [0, 1)");
+  o.min_taut_share = -0.1;
+  expectInvalid([&] { identifyBands(samples, tau, o); }, "min_taut_share must be in [0, 1)");
   o = options;
   o.torque_noise_std = -0.1;
   expectInvalid([&] { identifyBands(samples, tau, o); }, "torque_noise_std must be >= 0");

@@ -100,6 +100,7 @@ TEST_F(Budget, ViaPointsAreRemediedByTheMeasuredGeometryWhenTheLengthsAreLogged)
   text.replace(text.find(sensors), sensors.size(),
                "<sensors rate=\"200\" seed=\"1\" noise=\"on\"><band_lengths noise=\"0.0002\"/></sensors>");
   text.replace(text.find("<scene "), 7, "<scene relative_to=\"" + kData.string() + "\" ");
+  fs::create_directories(dir_);
   const fs::path scene = dir_ / "with_lengths.xml";
   std::ofstream(scene) << text;
   const suitsim::io::Realism worn = suitsim::io::keepSources(suitsim::io::realisticPreset(), {"via_points"});

@@ -147,6 +147,14 @@ struct BandIdentificationOptions {
   /// Standard deviation of the noise of each τ_s entry (N m, >= 0), taken as
   /// white; 0: estimated from the residual, with its autocorrelation.
   double torque_noise_std = 0.0;
+  /// In [0, 1): of the starts' solutions, prefer those in which every band
+  /// of a group with two or more fitted bands is taut in at least this
+  /// share of the samples. On a motion that stretches a group's bands alike
+  /// (both sides of a symmetric suit in a bend), one band at 2k with the
+  /// other slack throughout fits as well as both at k, and noise decides
+  /// between them; suit bands are worn to pull. Falls back to the best
+  /// solution when no start gives such a one. 0: the best solution.
+  double min_taut_share = 0.0;
 };
 
 struct BandIdentificationResult {

@@ -28,11 +28,13 @@ enum class SuitGeometrySource {
 bool parseSuitGeometry(const std::string& word, SuitGeometrySource* out);
 const char* suitGeometryName(SuitGeometrySource source);
 
-/// The prior on a via point's displacement from its designed place (m, each
-/// axis): a suit is put on to within about a centimetre. It only holds the
-/// directions the lengths cannot see near the design; where the motions
-/// determine a direction the data outweigh it by orders of magnitude.
-constexpr double kViaPointPrior = 0.01;
+/// A displacement direction of a band's via points is fitted when the
+/// lengths determine it to within this (m, one standard deviation); the
+/// others stay as designed. A direction the motions hardly lengthen the
+/// band along moves no moment arm they use either, and fitting it would
+/// only carry noise into the moment arms of other motions (the twist's,
+/// say, from a bend), which decide between a band fit's solutions.
+constexpr double kDeterminedWithin = 0.001;
 
 /// One band's fit.
 struct WornBand {
@@ -44,8 +46,8 @@ struct WornBand {
   double designed_rms = 0.0;  ///< RMS of measured minus designed length, mean removed (m)
   double worn_rms = 0.0;      ///< RMS residual of the fitted geometry (m)
   int samples = 0;
-  /// Offset directions the lengths determine better than the prior does
-  /// (of 3 per via point).
+  /// Displacement directions the lengths determine to kDeterminedWithin,
+  /// the ones fitted (of 3 per via point).
   int determined_directions = 0;
   int iterations = 0;
 };
@@ -59,10 +61,10 @@ struct SuitGeometry {
 /// Fits every band's via points to its measured lengths. `joint_angles[k]`
 /// (N_k x num_joints, rad) and `lengths[k]` (N_k x bands, m, columns in
 /// `designed` order) are the samples of the trials the suit was worn in.
-/// Per band, a Gauss-Newton fit of the via-point displacements and a
-/// constant, weighted by the residual's own variance against
-/// kViaPointPrior (a maximum a-posteriori estimate whose noise level is
-/// estimated with it). Throws std::invalid_argument for sizes that do not
+/// Per band, a Gauss-Newton fit of a constant and of the via-point
+/// displacements along the directions the lengths determine to
+/// kDeterminedWithin (judged by the residual's own variance); the others
+/// stay as designed. Throws std::invalid_argument for sizes that do not
 /// match, no samples, or a non-finite sample.
 SuitGeometry measureSuitGeometry(const RigidModel& model, const std::string& suit,
                                  const std::vector<BandRoute>& designed,
