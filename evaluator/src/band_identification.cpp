@@ -385,8 +385,8 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   if (!(options.max_relative_std > 0.0) || !std::isfinite(options.max_relative_std)) {
     argumentError(kFunction, "max_relative_std must be > 0 (got " + std::to_string(options.max_relative_std) + ")");
   }
-  if (!(options.min_taut_share >= 0.0 && options.min_taut_share < 1.0)) {
-    argumentError(kFunction, "min_taut_share must be in [0, 1) (got " + std::to_string(options.min_taut_share) + ")");
+  if (!(options.twin_taut_ratio >= 0.0 && options.twin_taut_ratio < 1.0)) {
+    argumentError(kFunction, "twin_taut_ratio must be in [0, 1) (got " + std::to_string(options.twin_taut_ratio) + ")");
   }
   if (!(options.torque_noise_std >= 0.0) || !std::isfinite(options.torque_noise_std)) {
     argumentError(kFunction, "torque_noise_std must be >= 0 (got " + std::to_string(options.torque_noise_std) + ")");
@@ -498,8 +498,18 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   VectorXd best_l0(nf), l0(nf), width(nf);
   double best_cost = std::numeric_limits<double>::infinity();
   bool best_plausible = false;
-  std::vector<int> group_bands(ng, 0);  // fitted bands per group
-  for (int b = 0; b < nf; ++b) ++group_bands[res.band_group[p.band[b]]];
+  // Twins: fitted bands of one group whose lengths correlate by
+  // kTwinCorrelation or more over the samples.
+  std::vector<std::pair<int, int>> twins;
+  for (int a = 0; a < nf && options.twin_taut_ratio > 0.0; ++a) {
+    for (int b = a + 1; b < nf; ++b) {
+      if (res.band_group[p.band[a]] != res.band_group[p.band[b]]) continue;
+      const VectorXd la = samples.length.col(p.band[a]).array() - samples.length.col(p.band[a]).mean();
+      const VectorXd lb = samples.length.col(p.band[b]).array() - samples.length.col(p.band[b]).mean();
+      const double norm = la.norm() * lb.norm();
+      if (norm > 0.0 && la.dot(lb) / norm >= kTwinCorrelation) twins.emplace_back(a, b);
+    }
+  }
   for (int s = 0; s < options.num_starts; ++s) {
     const double fraction = options.num_starts == 1 ? 0.5 : double(s) / (options.num_starts - 1);
     for (int b = 0; b < nf; ++b) l0[b] = l_min[p.band[b]] + fraction * l_range[p.band[b]];
@@ -511,14 +521,16 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     width.setZero();  // finally the exact hinge of A(25)
     const LmOutcome exact = levenbergMarquardt(p, l0, width, options.max_iterations);
     iterations += exact.iterations;
-    // A solution with a band of a shared group (nearly) slack throughout is
-    // kept only while no start gives one without (min_taut_share).
+    // A solution in which a band is taut far less often than its twin is
+    // kept only while no start gives one without (twin_taut_ratio).
     bool plausible = true;
-    for (int b = 0; b < nf && options.min_taut_share > 0.0; ++b) {
-      const int i = p.band[b];
-      if (group_bands[res.band_group[i]] < 2) continue;
-      const auto taut = (samples.length.col(i).array() > l0[b]).count();
-      if (static_cast<double>(taut) < options.min_taut_share * static_cast<double>(n)) plausible = false;
+    for (const auto& [a, b] : twins) {
+      const auto taut_a = (samples.length.col(p.band[a]).array() > l0[a]).count();
+      const auto taut_b = (samples.length.col(p.band[b]).array() > l0[b]).count();
+      if (static_cast<double>(std::min(taut_a, taut_b)) <
+          options.twin_taut_ratio * static_cast<double>(std::max(taut_a, taut_b))) {
+        plausible = false;
+      }
     }
     if (plausible && !best_plausible && std::isfinite(exact.cost)) {
       best_plausible = true;

@@ -17,9 +17,9 @@ constexpr double kFitJointShare = 0.5;
 // A(26) per motion leaves out bands whose geometric effect on the fit joints
 // is under this share of the strongest band's (see fitSuit).
 constexpr double kRelevance = 0.25;
-// A band of a shared group must pull in this share of its fit's samples for
-// a solution to be preferred (BandIdentificationOptions::min_taut_share).
-constexpr double kMinTautShare = 0.05;
+// A band must be taut in this share of the samples its twin is taut in for
+// a solution to be preferred (BandIdentificationOptions::twin_taut_ratio).
+constexpr double kTwinTautRatio = 0.25;
 
 // Rows of one motion's fit: for each fit joint, the samples where it moves,
 // stacked into one column (the joint's supporting torque against the bands'
@@ -154,7 +154,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     }
   }
   bopt.relevance_threshold = kRelevance;
-  bopt.min_taut_share = kMinTautShare;
+  bopt.twin_taut_ratio = kTwinTautRatio;
   const std::vector<WireGeometry> wires = makeWireGeometries(model, routes);
 
   for (SupportMethod m : kSupportMethods) {

@@ -98,7 +98,7 @@ TEST_F(RealismOption, HeatingCorrectionWithoutThermistorsOrCoefficientExits2) {
 // --suit-geometry measured fits the via points to the bands' logged lengths
 // before the band fit (suit_geometry.h): on JVRC-1's protocol with the suit
 // worn 5 mm (RMS) off its design, it takes most of what the wrong moment
-// arms cost off both approaches; the report says what it fitted.
+// arms cost off approach A; the report says what it fitted.
 TEST_F(RealismOption, MeasuredSuitGeometryTakesTheWornSuitsErrorAway) {
   const fs::path realism = dir_ / "worn.xml";
   std::ofstream(realism) << "<realism seed=\"2\"><via_points offset=\"0.005\"/></realism>\n";
@@ -115,14 +115,20 @@ TEST_F(RealismOption, MeasuredSuitGeometryTakesTheWornSuitsErrorAway) {
   EXPECT_EQ(b["settings"]["suit_geometry"], "measured");
   EXPECT_EQ(a["suits"]["normal"]["geometry"]["source"], "designed");
   for (const char* suit : {"normal", "modified"}) {
-    for (const char* approach : {"approach_a", "approach_b"}) {
-      SCOPED_TRACE(std::string(suit) + " " + approach);
-      // The type-A group: 5.9 % off as designed, 0.7-1.4 % fitted, when written.
-      const double before = std::abs(a["suits"][suit][approach]["groups"]["A"]["relative_error"].get<double>());
-      const double after = std::abs(b["suits"][suit][approach]["groups"]["A"]["relative_error"].get<double>());
-      EXPECT_GT(before, 0.03);
-      EXPECT_LT(after, 0.5 * before);
-    }
+    SCOPED_TRACE(suit);
+    const json &worn = a["suits"][suit], &fitted = b["suits"][suit];
+    auto error = [](const json& s, const char* approach, const char* group) {
+      return std::abs(s[approach]["groups"][group]["relative_error"].get<double>());
+    };
+    // Approach A's type-A group: 5.9 % off as designed, 1.3 % fitted, when
+    // written; type B within 1 % fitted (0.3-0.6 %).
+    EXPECT_GT(error(worn, "approach_a", "A"), 0.03);
+    EXPECT_LT(error(fitted, "approach_a", "A"), 0.3 * error(worn, "approach_a", "A"));
+    EXPECT_LT(error(fitted, "approach_a", "B"), 0.01);
+    // Approach B fitted: within 3 % like the protocol's own figures (+1.6 /
+    // +1.2 % on type A when written, against +6.2 / +5.8 % as designed).
+    EXPECT_LT(error(fitted, "approach_b", "A"), 0.03);
+    EXPECT_LT(error(fitted, "approach_b", "B"), 0.03);
     const json& g = b["suits"][suit]["geometry"];
     EXPECT_EQ(g["source"], "measured");
     for (const auto& [name, band] : g["bands"].items()) {

@@ -134,6 +134,10 @@ struct StiffnessGroup {
 /// bands in their order. Never guessed from band names.
 std::vector<StiffnessGroup> stiffnessGroups(const std::vector<RobotBand>& bands);
 
+/// Bands of one group whose lengths correlate at least this much over a
+/// fit's samples are twins (BandIdentificationOptions::twin_taut_ratio).
+constexpr double kTwinCorrelation = 0.9;
+
 struct BandIdentificationOptions {
   std::vector<StiffnessGroup> groups;  ///< >= 1; bands in no group are not fitted
   double relevance_threshold = 0.0;    ///< in [0, 1): drop bands weaker than this (see the note)
@@ -147,14 +151,15 @@ struct BandIdentificationOptions {
   /// Standard deviation of the noise of each τ_s entry (N m, >= 0), taken as
   /// white; 0: estimated from the residual, with its autocorrelation.
   double torque_noise_std = 0.0;
-  /// In [0, 1): of the starts' solutions, prefer those in which every band
-  /// of a group with two or more fitted bands is taut in at least this
-  /// share of the samples. On a motion that stretches a group's bands alike
-  /// (both sides of a symmetric suit in a bend), one band at 2k with the
-  /// other slack throughout fits as well as both at k, and noise decides
-  /// between them; suit bands are worn to pull. Falls back to the best
-  /// solution when no start gives such a one. 0: the best solution.
-  double min_taut_share = 0.0;
+  /// In [0, 1): of the starts' solutions, prefer those in which no band is
+  /// taut in fewer than this share of the samples its twin is taut in. Twins
+  /// are bands of one group whose lengths over the samples correlate by
+  /// kTwinCorrelation or more: a motion that stretches them alike (both
+  /// sides of a symmetric suit in a bend) cannot tell both at k from one at
+  /// 2k with the other slack throughout, and noise decides between them;
+  /// twins are worn to pull alike. Falls back to the best solution when no
+  /// start gives such a one. 0: the best solution.
+  double twin_taut_ratio = 0.0;
 };
 
 struct BandIdentificationResult {
