@@ -351,7 +351,9 @@ Json sceneInfo(const io::Scene& scene) {
                  {"encoders", spec.encoders.hinges.size()},
                  {"imus", imus},
                  {"force_sensors", force},
-                 {"currents", spec.currents.hinges.size()}};
+                 {"currents", spec.currents.hinges.size()},
+                 {"winding_temperatures", spec.winding_temperatures.hinges.size()},
+                 {"band_lengths", spec.band_lengths.names}};
     }
     j["robot"]["sensors"] = sensors;
     j["robot"]["balance"] = balanceInfo(scene);
@@ -650,10 +652,12 @@ void printScene(const Json& j) {
     }
     if (!robot["sensors"].is_null()) {
       const Json& sn = robot["sensors"];
-      std::printf("  sensors: %s Hz, noise %s, %d encoders, %d IMU, %d force sensors, %d currents\n",
+      std::printf("  sensors: %s Hz, noise %s, %d encoders, %d IMU, %d force sensors, %d currents, %d winding "
+                  "temperatures, %d band lengths (one per band worn)\n",
                   num(sn["rate_hz"].get<double>()).c_str(), sn["noise"].get<bool>() ? "on" : "off",
                   sn["encoders"].get<int>(), static_cast<int>(sn["imus"].size()),
-                  static_cast<int>(sn["force_sensors"].size()), sn["currents"].get<int>());
+                  static_cast<int>(sn["force_sensors"].size()), sn["currents"].get<int>(),
+                  sn["winding_temperatures"].get<int>(), static_cast<int>(sn["band_lengths"].size()));
     }
     printBalance(robot["balance"]);
     printLinks(j);

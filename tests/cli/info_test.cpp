@@ -374,6 +374,31 @@ TEST_F(InfoCommand, SuitSceneListsBandsAndSensors) {
   EXPECT_TRUE(cwdIsEmpty());
 }
 
+// The thermistors and the bands' length sensors are counted: the protocol
+// logs a winding temperature per joint; its first trial (identification)
+// wears no suit, so it has no band length channel.
+TEST_F(InfoCommand, ProtocolCountsThermistorsAndBandLengths) {
+  const Json j = infoJson(sourcePath("scenes/jvrc1_protocol.xml"));
+  const Json& sensors = j.at("robot").at("sensors");
+  EXPECT_EQ(sensors.at("winding_temperatures").get<int>(), sensors.at("encoders").get<int>());
+  EXPECT_TRUE(sensors.at("band_lengths").is_array());
+  EXPECT_TRUE(sensors.at("band_lengths").empty());
+  // A band always worn (in <robot>, not a suit) has its channel in every trial.
+  fs::create_directories(dir_);
+  const fs::path arm = dir_ / "arm.xml";
+  std::ofstream(arm) << "<scene name=\"arm\">\n"
+                        "  <simulation integrator=\"velocity_verlet\" dt=\"1e-4\" duration=\"0.1\"/>\n"
+                        "  <robot name=\"arm\" base=\"fixed\">\n"
+                        "    <link name=\"base\"/>\n"
+                        "    <link name=\"upper\" mass=\"1.2\" com=\"0 0 -0.15\" inertia=\"0.01 0.011 0.002 0 0 0\"/>\n"
+                        "    <joint name=\"shoulder\" type=\"revolute\" parent=\"base\" child=\"upper\" axis=\"0 1 0\"/>\n"
+                        "    <band name=\"strap\" links=\"base upper\" points=\"0 0.05 0.1; 0 0.05 -0.2\" stiffness=\"50\"/>\n"
+                        "    <sensors><band_lengths noise=\"0.0002\"/></sensors>\n"
+                        "  </robot>\n"
+                        "</scene>\n";
+  EXPECT_EQ(infoJson(arm.string()).at("robot").at("sensors").at("band_lengths"), Json::array({"strap"}));
+}
+
 }  // namespace
 
 namespace {
