@@ -39,7 +39,8 @@
 //      The smoothed hinge has a gradient in l0 even where a band is slack, so
 //      a start that leaves a band slack everywhere can still pull it taut.
 // The start whose exact-hinge cost is lowest wins (ties: the earlier start),
-// so the result is deterministic. Each l0 is kept in
+// so the result is deterministic; with twin_taut_ratio, among the starts
+// whose twins both pull, when there are any (see the option). Each l0 is kept in
 // [0, min_t l_i + 2 (max_t l_i − min_t l_i)]: not negative, and no higher
 // than where the band is slack throughout even through the widest
 // smoothing. Without the box, l0 of a band the data do not need drifts
