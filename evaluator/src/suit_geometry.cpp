@@ -138,7 +138,7 @@ WornBand fitBand(const WireGeometry& wire, const FramePoses& poses, const Vector
     MatrixXd B = MatrixXd::Zero(n_offsets + 1, V.cols() + 1);
     B.topLeftCorner(n_offsets, V.cols()) = V;
     B(n_offsets, V.cols()) = 1.0;
-    VectorXd a = B.transpose() * (theta - theta0);
+    VectorXd a = VectorXd::Zero(B.cols());
     for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
       const MatrixXd JB = J * B;
       const VectorXd step = (JB.transpose() * JB).ldlt().solve(JB.transpose() * r);
