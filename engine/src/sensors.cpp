@@ -167,7 +167,7 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   pending_.assign(columns_.size(), 0.0);
   averaged_.assign(columns_.size(), 1);
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
-  // Thermistors and stretch sensors (last) read at the sample instant.
+  // Thermistors and band length sensors (last) read at the sample instant.
   for (std::size_t c = static_cast<std::size_t>(temperature_column); c < columns_.size(); ++c) averaged_[c] = 0;
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;

@@ -80,9 +80,8 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       std::vector<Eigen::MatrixXd> angles, lengths;
       for (const TrialPair& p : pairs) {
         if (p.worn->suit != suit) continue;
-        const std::filesystem::path path =
-            p.worn->name.empty() ? streams_dir / "sensors.csv" : streams_dir / p.worn->name / "sensors.csv";
-        const SensorStream s = readSensorStream(path.string(), model, inputs.layout, inputs.sensor_rate_hz, channels);
+        const SensorStream s = readSensorStream(streamPath(streams_dir, *p.worn).string(), model, inputs.layout,
+                                                inputs.sensor_rate_hz, channels);
         angles.push_back(s.joint_angle);
         lengths.push_back(s.extra);
       }
@@ -114,8 +113,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
   if (!inputs.soles.empty() && !inputs.layout.force_sensors.empty()) {
     for (const TrialInfo& t : inputs.trials) {
       if (t.purpose != "evaluation") continue;
-      const std::filesystem::path path = t.name.empty() ? streams_dir / "sensors.csv" : streams_dir / t.name / "sensors.csv";
-      const SensorStream s = readSensorStream(path.string(), model, inputs.layout, inputs.sensor_rate_hz);
+      const SensorStream s = readSensorStream(streamPath(streams_dir, t).string(), model, inputs.layout, inputs.sensor_rate_hz);
       out.balance.push_back(estimateBalance(model, inputs.layout, s, inputs.soles, t.held, options.balance));
       out.balance.back().trial = t.name;
       out.balance.back().motion = t.motion;

@@ -309,7 +309,7 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
       spec.winding_temperatures.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
       spec.winding_temperatures.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
     } else if (tag == "band_lengths") {
-      // A stretch sensor on every band the trial wears (none without a suit);
+      // A length sensor along every band the trial wears (none without a suit);
       // a scene without any band has nothing for them to measure.
       const XMLElement* robot_element = element->Parent()->ToElement();
       bool any_band = robot_element->FirstChildElement("band") != nullptr;
