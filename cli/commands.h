@@ -35,5 +35,6 @@ CLI::Option* addRestRowsOption(CLI::App& command, eval::IdentificationOptions::R
 CLI::Option* addArmatureOption(CLI::App& command, eval::IdentificationOptions::Armature* armature);
 CLI::Option* addGearOption(CLI::App& command, eval::IdentificationOptions::Gear* gear);
 CLI::Option* addHeatingOption(CLI::App& command, eval::PipelineOptions::Heating* heating);
+CLI::Option* addSensorDelayOption(CLI::App& command, eval::PipelineOptions::SensorDelay* delay);
 
 }  // namespace suitsim::cli

@@ -50,6 +50,7 @@ struct EvaluateOptions {
   eval::IdentificationOptions::Armature armature = eval::IdentificationOptions::Armature::Fit;
   eval::IdentificationOptions::Gear gear = eval::IdentificationOptions::Gear::Ideal;
   eval::PipelineOptions::Heating heating = eval::PipelineOptions::Heating::Ignored;
+  eval::PipelineOptions::SensorDelay sensor_delay = eval::PipelineOptions::SensorDelay::Ignored;
   eval::SuitGeometrySource suit_geometry = eval::SuitGeometrySource::Designed;
 };
 
@@ -163,6 +164,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.pipeline.identification.armature = opt.armature;
   eo.pipeline.identification.gear = opt.gear;
   eo.pipeline.heating = opt.heating;
+  eo.pipeline.sensor_delay = opt.sensor_delay;
   eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eo.suit_geometry = opt.suit_geometry;
@@ -305,6 +307,7 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addArmatureOption(*app, &opt->armature);
   addGearOption(*app, &opt->gear);
   addHeatingOption(*app, &opt->heating);
+  addSensorDelayOption(*app, &opt->sensor_delay);
   addParsedOption(
       *app, "--suit-geometry", "designed|measured",
       [o = opt.get()](const std::string& v) { return eval::parseSuitGeometry(v, &o->suit_geometry); },

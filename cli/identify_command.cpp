@@ -104,6 +104,14 @@ CLI::Option* addHeatingOption(CLI::App& app, eval::PipelineOptions::Heating* hea
       "logged winding temperature and the a-priori magnet coefficient; docs/realism.md)");
 }
 
+CLI::Option* addSensorDelayOption(CLI::App& app, eval::PipelineOptions::SensorDelay* delay) {
+  return addParsedOption(
+      app, "--sensor-delay", "ignored|compensated",
+      [delay](const std::string& v) { return eval::parseSensorDelay(v, delay); }, "ignored or compensated",
+      "the logger's filter delays: ignored (default: every channel read as stamped) or compensated (each filtered "
+      "channel read its declared filter's delay later, aligned with the encoders; docs/realism.md)");
+}
+
 Command addIdentifyCommand(CLI::App& suitsim) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* app = suitsim.add_subcommand(
@@ -115,6 +123,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addArmatureOption(*app, &opt->pipeline.identification.armature);
   addGearOption(*app, &opt->pipeline.identification.gear);
   addHeatingOption(*app, &opt->pipeline.heating);
+  addSensorDelayOption(*app, &opt->pipeline.sensor_delay);
   // The result does not depend on it (identification_test SameBitsForAnyThreadCount).
   addThreadsOption(*app, &opt->pipeline.identification.threads,
                    "threads for the identification (default: one per core); the result is the same for any");

@@ -130,6 +130,7 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
 
   for (const ForceSensorSpec& fs : spec_.force_sensors) {
     checkBody(model, fs.body, fs.name);
+    force_column_.push_back(static_cast<int>(columns_.size()));
     for (int c : fs.contacts) {
       if (c < 0 || c >= model.numContacts()) throw std::invalid_argument(fs.name + ": contact index out of range");
     }
@@ -180,6 +181,10 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
     scratch_ = std::make_unique<Workspace>(model, 1);
     scratch_acceleration_.assign(static_cast<std::size_t>(model.num_particles), 0.0);
   }
+  for (const ForceSensorSpec& fs : spec_.force_sensors) {
+    if (fs.crosstalk != ForceSensorSpec::identity6()) has_crosstalk_ = true;
+  }
+  if (spec_.chain.causal) setUpChain(dt);
 }
 
 void Sensors::sample(const State& state, double* row) {
@@ -277,12 +282,15 @@ void Sensors::emit(double* row, double* stamp) {
     const Eigen::Vector3d f = R.transpose() * (dv / window_duration_ - g);
     for (int d = 0; d < 3; ++d) truth_[imu_accel_column_[s] + d] = f[d];
   }
-  for (std::size_t c = 0; c < truth_.size(); ++c) row[c] = noise_[c](truth_[c]);
+  std::copy(truth_.begin(), truth_.end(), instant_.begin());
+  if (has_crosstalk_) applyCrosstalk(instant_.data());
+  for (std::size_t c = 0; c < truth_.size(); ++c) row[c] = noise_[c](instant_[c]);
   *stamp = pending_time_;
   pending_sample_ = -1;
 }
 
 bool Sensors::startLog(const State& state, double* row, double* stamp) {
+  if (spec_.chain.causal) return chainStep(state, 0, true, row, stamp);
   // Sample 0's window reaches h steps before the start: the initial state
   // stands for them (the robot is taken to have been there already, so
   // the accelerometers' window starts at the initial velocity).
@@ -299,6 +307,7 @@ bool Sensors::startLog(const State& state, double* row, double* stamp) {
 }
 
 bool Sensors::logStep(const State& state, long k, double* row, double* stamp) {
+  if (spec_.chain.causal) return chainStep(state, k, false, row, stamp);
   // A window opens h steps before its sample's step.
   if (pending_sample_ < 0 && (k + half_window_) % steps_per_sample_ == 0) openWindow(k + half_window_);
   trackCurrents(state, false);
@@ -317,6 +326,7 @@ bool Sensors::logStep(const State& state, long k, double* row, double* stamp) {
 }
 
 bool Sensors::finishLog(const State& state, long k_last, double* row, double* stamp) {
+  if (spec_.chain.causal) return chainFinish(state, k_last, row, stamp);
   if (pending_sample_ < 0 || k_last < pending_sample_) {
     pending_sample_ = -1;
     return false;

@@ -1,4 +1,5 @@
 #include "suitsim/eval/robot_identification.h"
+#include "suitsim/eval/logger_delay.h"
 
 #include <cmath>
 #include <cstdio>
@@ -80,6 +81,17 @@ const char* heatingName(PipelineOptions::Heating heating) {
   return heating == PipelineOptions::Heating::Corrected ? "corrected" : "ignored";
 }
 
+bool parseSensorDelay(const std::string& text, PipelineOptions::SensorDelay* delay) {
+  if (text == "ignored") *delay = PipelineOptions::SensorDelay::Ignored;
+  else if (text == "compensated") *delay = PipelineOptions::SensorDelay::Compensated;
+  else return false;
+  return true;
+}
+
+const char* sensorDelayName(PipelineOptions::SensorDelay delay) {
+  return delay == PipelineOptions::SensorDelay::Compensated ? "compensated" : "ignored";
+}
+
 Eigen::VectorXd aprioriMagnetCoefficients(const EvaluationInputs& inputs, const RigidModel& model) {
   Eigen::VectorXd alpha = Eigen::VectorXd::Zero(model.num_joints);
   for (int j = 0; j < model.num_joints; ++j) {
@@ -99,8 +111,11 @@ fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
 
 MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
                       const fs::path& streams_dir, const PipelineOptions& options) {
-  const SensorStream s = readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout,
-                                          inputs.sensor_rate_hz);
+  SensorStream s = readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout,
+                                    inputs.sensor_rate_hz);
+  if (options.sensor_delay == PipelineOptions::SensorDelay::Compensated) {
+    s = withoutLoggerDelay(s, declaredLoggerDelays(s));
+  }
   // The stream must be the trial the scene says it is.
   if (!trial.name.empty() && s.meta("trial") != trial.name) {
     throw StreamError(s.path + ":1: stream of trial '" + s.meta("trial", "?") + "', expected '" + trial.name + "'");

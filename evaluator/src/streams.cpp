@@ -76,7 +76,11 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     if (line.empty()) continue;
     if (line[0] == '#') {
       const std::size_t colon = line.find(':');
-      if (colon != std::string::npos) s.header[trim(line.substr(1, colon - 1))] = trim(line.substr(colon + 1));
+      if (colon != std::string::npos) {
+        const std::string key = trim(line.substr(1, colon - 1));
+        s.header[key] = trim(line.substr(colon + 1));
+        s.header_line[key] = line_no;
+      }
       continue;
     }
     labels = splitFields(line);

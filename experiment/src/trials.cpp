@@ -184,7 +184,19 @@ void writeSensorHeader(std::FILE* f, const io::Scene& scene, const Sensors& sens
   std::fprintf(f, "# sensor_rate_hz: %.9g\n# steps_per_sample: %ld\n# dt_s: %.9g\n",
                1.0 / (sensors.stepsPerSample() * dt), sensors.stepsPerSample(), dt);
   std::fprintf(f, "# seed: %llu\n# noise: %s\n", static_cast<unsigned long long>(spec.seed), spec.noise ? "on" : "off");
-  if (spec.anti_alias && sensors.stepsPerSample() > 2) {
+  if (spec.chain.causal) {
+    // What the logger's configuration says (a datasheet's knowledge, which
+    // the evaluator may use): each kind's filter. Its timing errors and the
+    // sensors' calibration are not known to whoever reads the file.
+    std::fprintf(f, "# anti_alias: causal (each channel's own filter, sampled at the stamp)\n");
+    const auto filter = [&](const char* kind, double cutoff) {
+      if (cutoff > 0.0) std::fprintf(f, "# lowpass.%s: butterworth2 %.9g Hz\n", kind, cutoff);
+      else std::fprintf(f, "# lowpass.%s: none\n", kind);
+    };
+    filter("imu", spec.chain.imu_cutoff);
+    filter("force", spec.chain.force_cutoff);
+    filter("current", spec.chain.current_cutoff);
+  } else if (spec.anti_alias && sensors.stepsPerSample() > 2) {
     std::fprintf(f, "# anti_alias: imu, force and current channels are means over %ld steps centred on the stamp\n",
                  2 * ((sensors.stepsPerSample() - 1) / 2) + 1);
   } else {

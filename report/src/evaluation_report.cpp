@@ -214,7 +214,15 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"heating_rise_at_effort_K", run.realism.heating_rise_at_effort},
                           {"heating_time_constant_s", run.realism.heating_time_constant},
                           {"magnet_coefficient_per_K", run.realism.heating_magnet_coefficient},
-                          {"heating_initial_rise_K", run.realism.heating_initial_rise}}}};
+                          {"heating_initial_rise_K", run.realism.heating_initial_rise},
+                          {"sensor_chain", run.realism.sensor_chain},
+                          {"imu_cutoff_Hz", run.realism.chain_imu_cutoff},
+                          {"force_cutoff_Hz", run.realism.chain_force_cutoff},
+                          {"current_cutoff_Hz", run.realism.chain_current_cutoff},
+                          {"sampling_jitter_s", run.realism.chain_jitter},
+                          {"gyro_bias_walk_rad_per_s_sqrt_s", run.realism.chain_gyro_bias_walk},
+                          {"accel_bias_walk_m_per_s2_sqrt_s", run.realism.chain_accel_bias_walk},
+                          {"force_crosstalk", run.realism.chain_force_crosstalk}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];

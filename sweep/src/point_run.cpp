@@ -258,6 +258,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
           eval::parseGear(ev->gear, &eo.pipeline.identification.gear);
           eval::parseArmature(ev->armature, &eo.pipeline.identification.armature);
           eval::parseHeating(ev->heating, &eo.pipeline.heating);
+          eval::parseSensorDelay(ev->sensor_delay, &eo.pipeline.sensor_delay);
           eval::parseSuitGeometry(ev->suit_geometry, &eo.suit_geometry);
         }
         const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);

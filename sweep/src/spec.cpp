@@ -197,7 +197,7 @@ SweepSpec readSweep(const std::string& path) {
   }
   std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
-    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry"});
+    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -213,6 +213,11 @@ SweepSpec readSweep(const std::string& path) {
     eval::SuitGeometrySource geometry;
     if (!eval::parseSuitGeometry(ev.suit_geometry, &geometry)) {
       r.failAttribute("suit_geometry", "must be designed or measured (got '" + ev.suit_geometry + "')");
+    }
+    ev.sensor_delay = r.text("sensor_delay", ev.sensor_delay);
+    eval::PipelineOptions::SensorDelay delay;
+    if (!eval::parseSensorDelay(ev.sensor_delay, &delay)) {
+      r.failAttribute("sensor_delay", "must be ignored or compensated (got '" + ev.sensor_delay + "')");
     }
     eval::PipelineOptions::Heating heating;
     if (!eval::parseHeating(ev.heating, &heating)) {

@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -980,6 +981,234 @@ TEST(SensorsScene, BandLengthsReadTheWireThroughItsViaPoints) {
   ASSERT_EQ(n, 80);
   EXPECT_NEAR(sum / n, 0.0, 0.0001);                 // the zero error is the bias
   EXPECT_NEAR(std::sqrt(sum2 / n), 0.0002, 0.00006);  // and the noise its own
+}
+
+// ---------------------------------------------------------------------------
+// The causal chain (SensorChainSpec, engine/src/sensor_chain.cpp).
+
+// The biquad against the analogue filter it discretises: unit DC gain,
+// exactly -3 dB at the cutoff (the prewarping), the analogue step response
+// w^2 / (s^2 + sqrt(2) w s + w^2) at 10 kHz to 1e-4, and a slow sine
+// delayed by sqrt(2) / (2 pi f_c).
+TEST(SensorChain, ButterworthLowPassMatchesTheAnalogueFilter) {
+  const double fc = 50.0, dt = 1e-4;
+  const LowPass2 f = LowPass2::butterworth(fc, dt);
+  EXPECT_NEAR((f.b0 + f.b1 + f.b2) / (1.0 + f.a1 + f.a2), 1.0, 1e-12);
+  // |H(e^{i w dt})| at the cutoff.
+  const std::complex<double> z = std::polar(1.0, 2.0 * M_PI * fc * dt);
+  const std::complex<double> H = (f.b0 + f.b1 / z + f.b2 / (z * z)) / (1.0 + f.a1 / z + f.a2 / (z * z));
+  EXPECT_NEAR(std::abs(H), 1.0 / std::sqrt(2.0), 1e-12);
+  // Step response: 1 - e^{-z w t} (cos(w_d t) + z / sqrt(1 - z^2) sin(w_d t)), z = 1/sqrt(2).
+  double z1 = 0.0, z2 = 0.0, worst = 0.0;
+  const double w = 2.0 * M_PI * fc, zeta = 1.0 / std::sqrt(2.0), wd = w * std::sqrt(1.0 - zeta * zeta);
+  for (int k = 0; k < 1000; ++k) {
+    const double y = f.step(1.0, z1, z2);
+    const double t = (k + 0.5) * dt;  // the bilinear transform's output sits half a step late
+    const double exact = 1.0 - std::exp(-zeta * w * t) * (std::cos(wd * t) + zeta / std::sqrt(1.0 - zeta * zeta) * std::sin(wd * t));
+    worst = std::max(worst, std::abs(y - exact));
+  }
+  EXPECT_LT(worst, 1e-3);
+  // Settled on a constant, it stays there.
+  f.settle(2.5, z1, z2);
+  EXPECT_NEAR(f.step(2.5, z1, z2), 2.5, 1e-12);
+  EXPECT_NEAR(f.step(2.5, z1, z2), 2.5, 1e-12);
+  // A 1 Hz sine comes out late by the group delay: its zero crossing.
+  z1 = z2 = 0.0;
+  f.settle(0.0, z1, z2);
+  double prev = 0.0, crossing = -1.0;
+  for (int k = 1; k < 20000 && crossing < 0.0; ++k) {
+    const double t = k * dt;
+    const double y = f.step(std::sin(2.0 * M_PI * (t - 0.25)), z1, z2);  // rises through 0 at t = 0.25, 1.25, ...
+    if (t > 1.0 && prev < 0.0 && y >= 0.0) crossing = t - dt * y / (y - prev);
+    prev = y;
+  }
+  EXPECT_NEAR(crossing - 1.25, butterworthDelay(fc), 0.01 * butterworthDelay(fc));
+  EXPECT_NEAR(butterworthDelay(fc), 4.502e-3, 1e-6);
+  EXPECT_THROW(LowPass2::butterworth(0.0, dt), std::invalid_argument);
+  EXPECT_THROW(LowPass2::butterworth(4500.0, dt), std::invalid_argument);
+}
+
+/// The scene's sensors at `rate` with every per-channel noise, bias and
+/// resolution zeroed: noise on then leaves only what the chain draws.
+SensorSpec quietSpec(const io::Scene& scene, double rate) {
+  SensorSpec s = scene.robot.value().sensors.value();
+  s.rate = rate;
+  s.noise = true;
+  s.encoders.resolution = 0.0;
+  for (ImuSpec& imu : s.imus) {
+    imu.gyro_noise = imu.accel_noise = 0.0;
+    imu.gyro_bias = imu.accel_bias = Vec3{0.0, 0.0, 0.0};
+  }
+  for (ForceSensorSpec& fs : s.force_sensors) {
+    fs.force_noise = fs.torque_noise = fs.force_resolution = fs.torque_resolution = 0.0;
+  }
+  s.currents.noise = 0.0;
+  return s;
+}
+
+/// Runs `inputs` (one value per step 0 .. N) through the chain's filter for
+/// `cutoff` (0: none), settled on the first: the value at step N.
+double filtered(const std::vector<double>& inputs, double cutoff, double dt) {
+  if (cutoff == 0.0) return inputs.back();
+  const LowPass2 f = LowPass2::butterworth(cutoff, dt);
+  double z1 = 0.0, z2 = 0.0, y = 0.0;
+  f.settle(inputs.front(), z1, z2);
+  for (double u : inputs) y = f.step(u, z1, z2);
+  return y;
+}
+
+// Noise off (so no timing error): each row is stamped at its sample step and
+// out at once; encoders read at the step; every filtered channel is its
+// filter run at every step over the instantaneous values rebuilt here (the
+// currents the commands' means, the accelerometer each step's velocity
+// change over dt less gravity in the sensor frame); and a force sensor's
+// reading is its crosstalk matrix times the filtered wrench.
+TEST_F(LoggedSensors, CausalChainFiltersEveryChannelAtEveryStep) {
+  SensorSpec s = spec(200.0, true, false);
+  s.chain.causal = true;
+  s.chain.imu_cutoff = 42.0;
+  s.chain.force_cutoff = 50.0;
+  s.chain.current_cutoff = 30.0;
+  s.chain.jitter = 1e-4;  // noise off: not drawn
+  ForceSensorSpec& fs = s.force_sensors.at(0);
+  fs.crosstalk[1] = 0.02;   // Fx reads 2 % of Fy
+  fs.crosstalk[6 * 5 + 3] = -0.03;  // Mz reads -3 % of Mx
+  const LoggedRun run = runLogged(*scene_, s, 3 * 50 + 30);
+  const double dt = scene_->simulation.dt;
+  ASSERT_EQ(run.rows.size(), 4u);
+  EXPECT_FALSE(run.finished);
+  const int fs_column = column(Sensors(scene_->model, s, dt), fs.name + ".force.x[N]");
+  double largest_lag = 0.0;
+  for (std::size_t n = 0; n < run.rows.size(); ++n) {
+    const long step_n = static_cast<long>(n) * 50;
+    EXPECT_EQ(run.stamps[n], run.time[step_n]);
+    EXPECT_EQ(run.emitted_after[n], step_n);
+    for (std::size_t c = 0; c < run.columns.size(); ++c) {
+      const std::string& name = run.columns[c];
+      if (isEncoder(name)) {
+        EXPECT_EQ(run.rows[n][c], run.probe_row[step_n][c]) << name;
+        continue;
+      }
+      std::vector<double> inputs;
+      for (long j = 0; j <= step_n; ++j) {
+        if (isCurrent(name)) {
+          inputs.push_back(expectedCurrent(run, j, c));
+        } else if (isAccelerometer(name)) {
+          const int axis = name[name.find(".accel.") + 7] - 'x';
+          const Eigen::Vector3d dv = run.imu_velocity[j] - run.imu_velocity[std::max(j - 1, 0L)];
+          inputs.push_back((run.imu_rotation[j].transpose() * (dv / dt - run.gravity))[axis]);
+        } else {
+          inputs.push_back(run.probe_truth[j][c]);
+        }
+      }
+      const double cutoff = name.find(".current[") != std::string::npos ? 30.0
+                            : name.find(".gyro.") != std::string::npos || isAccelerometer(name) ? 42.0
+                                                                                                 : 50.0;
+      const double expected = filtered(inputs, cutoff, dt);
+      EXPECT_NEAR(run.logged_truth[n][c], expected, 1e-9 * (1.0 + std::abs(expected))) << name << " row " << n;
+      largest_lag = std::max(largest_lag, std::abs(expected - inputs.back()) / (1.0 + std::abs(inputs.back())));
+    }
+    // Crosstalk acts on the reading, not on the truth behind it.
+    const std::vector<double>& t = run.logged_truth[n];
+    EXPECT_NEAR(run.rows[n][fs_column], t[fs_column] + 0.02 * t[fs_column + 1], 1e-9 * (1.0 + std::abs(t[fs_column])));
+    EXPECT_NEAR(run.rows[n][fs_column + 5], t[fs_column + 5] - 0.03 * t[fs_column + 3], 1e-9);
+    EXPECT_EQ(run.rows[n][fs_column + 2], t[fs_column + 2]);
+  }
+  // The comparison has teeth: the filters change what is read.
+  EXPECT_GT(largest_lag, 1e-3);
+}
+
+// With noise on, each device is read at its own jittered instant: the row
+// of step nS comes out J = ceil(3 sigma / dt) steps later, still stamped at
+// nS, and each encoder lies between the values at the steps around it;
+// without jitter the rows are the filtered values at the step.
+TEST_F(LoggedSensors, CausalChainSamplesEachDeviceAtAJitteredInstant) {
+  SensorSpec s = quietSpec(*scene_, 200.0);
+  s.chain.causal = true;
+  s.chain.jitter = 1e-4;  // 1 step RMS: J = 3
+  const LoggedRun run = runLogged(*scene_, s, 4 * 50);
+  SensorSpec still = s;
+  still.chain.jitter = 0.0;
+  const LoggedRun exact = runLogged(*scene_, still, 4 * 50);
+  ASSERT_EQ(run.rows.size(), 5u);
+  ASSERT_EQ(exact.rows.size(), 5u);
+  EXPECT_TRUE(run.finished);  // the last row's instants reach past the end
+  double moved = 0.0;
+  for (std::size_t n = 0; n < run.rows.size(); ++n) {
+    const long step_n = static_cast<long>(n) * 50;
+    EXPECT_EQ(run.stamps[n], run.time[step_n]);
+    EXPECT_EQ(run.emitted_after[n], n + 1 < run.rows.size() ? step_n + 3 : -1);
+    EXPECT_EQ(exact.emitted_after[n], step_n);
+    for (std::size_t c = 0; c < run.columns.size(); ++c) {
+      moved = std::max(moved, std::abs(run.rows[n][c] - exact.rows[n][c]));
+      if (!isEncoder(run.columns[c])) continue;
+      double lo = 1e300, hi = -1e300;
+      for (long j = step_n - 3; j <= step_n + 3; ++j) {
+        const double v = run.probe_row[std::clamp(j, 0L, static_cast<long>(run.probe_row.size()) - 1)][c];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      EXPECT_GE(run.rows[n][c], lo - 1e-15) << run.columns[c];
+      EXPECT_LE(run.rows[n][c], hi + 1e-15) << run.columns[c];
+    }
+  }
+  EXPECT_GT(moved, 0.0);
+}
+
+// The IMU biases walk: between consecutive samples each axis's reading
+// moves by its walk's step, sigma sqrt(T), on top of the signal; the walk
+// starts at the constant bias (here zero).
+TEST_F(LoggedSensors, CausalChainImuBiasesWalkBySigmaRootT) {
+  SensorSpec s = quietSpec(*scene_, 2000.0);  // S = 5 at dt = 1e-4
+  s.chain.causal = true;
+  s.chain.gyro_bias_walk = 0.01;
+  s.chain.accel_bias_walk = 0.1;
+  const LoggedRun run = runLogged(*scene_, s, 5 * 400);
+  ASSERT_EQ(run.rows.size(), 401u);
+  const double T = 5e-4;
+  for (const char* kind : {".gyro.", ".accel."}) {
+    double sum2 = 0.0;
+    int count = 0;
+    for (std::size_t c = 0; c < run.columns.size(); ++c) {
+      if (run.columns[c].find(kind) == std::string::npos) continue;
+      EXPECT_EQ(run.rows[0][c], run.logged_truth[0][c]) << run.columns[c];  // the walk starts at zero
+      for (std::size_t n = 1; n < run.rows.size(); ++n) {
+        const double step = (run.rows[n][c] - run.logged_truth[n][c]) - (run.rows[n - 1][c] - run.logged_truth[n - 1][c]);
+        sum2 += step * step;
+        ++count;
+      }
+    }
+    const double sigma = (std::string(kind) == ".gyro." ? 0.01 : 0.1) * std::sqrt(T);
+    EXPECT_EQ(count, 1200);
+    EXPECT_NEAR(std::sqrt(sum2 / count), sigma, 0.1 * sigma) << kind;
+  }
+}
+
+// A causal chain cannot be logged by a robot without sensors, and a filter
+// above the step's Nyquist frequency is refused with its element.
+TEST(SensorsScene, SensorChainNeedsSensorsAndACutoffTheStepCanCarry) {
+  try {
+    armScene("chain_no_sensors", "", "");
+    SUCCEED();
+  } catch (...) {
+    ADD_FAILURE() << "a plain arm must load";
+  }
+  const std::string path = ::testing::TempDir() + "/suitsim_chain_no_sensors.xml";
+  std::ofstream(path) << "<?xml version=\"1.0\"?>\n<scene name=\"c\">\n"
+                         "  <realism><sensor_chain imu_cutoff=\"42\"/></realism>\n"
+                         "  <simulation integrator=\"velocity_verlet\" dt=\"1e-4\" duration=\"0.1\"/>\n"
+                         "  <robot name=\"arm\" base=\"fixed\">\n    <link name=\"base\"/>\n"
+                         "    <link name=\"upper\" mass=\"1.2\" com=\"0 0 -0.15\" inertia=\"0.01 0.011 0.002 0 0 0\"/>\n"
+                         "    <joint name=\"shoulder\" type=\"revolute\" parent=\"base\" child=\"upper\" axis=\"0 1 0\""
+                         " lower=\"-2\" upper=\"2\"/>\n  </robot>\n</scene>\n";
+  try {
+    io::loadScene(path);
+    ADD_FAILURE() << "a chain without sensors was accepted";
+  } catch (const io::SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("suitsim_chain_no_sensors.xml:5:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("needs the robot's <sensors>"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -124,6 +124,60 @@ TEST(Realism, BadRealismNamesTheLine) {
         "'magnet_coefficient'");
   fails(R"(<realism><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.0012" initial_rise="-1"/></realism>)",
         "'initial_rise'");
+  fails(R"(<realism><sensor_chain imu_cutoff="-42"/></realism>)", "'imu_cutoff'");
+  fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
+  fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
+  fails(R"(<realism><sensor_chain gyro_bias_walk="fast"/></realism>)", "'gyro_bias_walk'");
+  // The filters run at the simulation's step (5e-4 s here): 900 Hz is past 0.45 / dt.
+  fails(R"(<realism><sensor_chain current_cutoff="900"/></realism>)", "current_cutoff 900 Hz must be below 0.45 / dt");
+}
+
+// <sensor_chain> makes the truth's logger causal and gives each force
+// sensor a crosstalk matrix: forces couple into forces and moments into
+// moments by about the declared RMS, the diagonal stays one, and the draw
+// is the sensor's own (the same in every trial, another seed another).
+TEST(Realism, SensorChainMakesTheLoggerCausalWithEachForceSensorsCrosstalk) {
+  const std::string plain = protocolWith("", "chain_plain");
+  const auto chain = [](int seed) {
+    return "<realism seed=\"" + std::to_string(seed) +
+           "\"><sensor_chain imu_cutoff=\"42\" force_cutoff=\"50\" jitter=\"1e-4\" force_crosstalk=\"0.02\"/></realism>";
+  };
+  const suitsim::io::Scene a = loadScene(plain, "bend_normal");
+  const suitsim::io::Scene b = loadScene(protocolWith(chain(3), "chain3"), "bend_normal");
+  const suitsim::io::Scene b2 = loadScene(protocolWith(chain(3), "chain3"), "twist_normal");
+  const suitsim::io::Scene c = loadScene(protocolWith(chain(4), "chain4"), "bend_normal");
+  const suitsim::SensorSpec& sa = *a.robot->sensors;
+  const suitsim::SensorSpec& sb = *b.robot->sensors;
+  EXPECT_FALSE(sa.chain.causal);
+  EXPECT_TRUE(sb.chain.causal);
+  EXPECT_EQ(sb.chain.imu_cutoff, 42.0);
+  EXPECT_EQ(sb.chain.force_cutoff, 50.0);
+  EXPECT_EQ(sb.chain.current_cutoff, 0.0);  // absent: no filter
+  EXPECT_EQ(sb.chain.jitter, 1e-4);
+  ASSERT_FALSE(sb.force_sensors.empty());
+  double sum = 0.0;
+  int count = 0;
+  for (std::size_t s = 0; s < sb.force_sensors.size(); ++s) {
+    const auto& C = sb.force_sensors[s].crosstalk;
+    EXPECT_EQ(sa.force_sensors[s].crosstalk, suitsim::ForceSensorSpec::identity6());
+    EXPECT_EQ(C, b2.robot->sensors->force_sensors[s].crosstalk);      // the same hardware in every trial
+    EXPECT_NE(C, c.robot->sensors->force_sensors[s].crosstalk);       // another seed, another calibration
+    for (int i = 0; i < 6; ++i) {
+      for (int j = 0; j < 6; ++j) {
+        const double v = C[static_cast<std::size_t>(6 * i + j)];
+        if (i == j) EXPECT_EQ(v, 1.0);
+        else if ((i < 3) != (j < 3)) EXPECT_EQ(v, 0.0);
+        else {
+          sum += v * v;
+          ++count;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(count, 12 * static_cast<int>(sb.force_sensors.size()));
+  const double rms = std::sqrt(sum / count);
+  EXPECT_GT(rms, 0.01);
+  EXPECT_LT(rms, 0.035);
 }
 
 // A joint without an effort limit cannot have its winding's heating
@@ -251,7 +305,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   const suitsim::io::Realism r = suitsim::io::realismOption("realistic");
   EXPECT_EQ(r.source, "realistic");
   EXPECT_EQ(r.preset, "realistic");
-  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating"}));
+  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain"}));
   EXPECT_EQ(r.via_point_offset, 0.005);
   EXPECT_EQ(r.gear_efficiency, 0.8);
   EXPECT_EQ(r.backdrive_efficiency, 0.7);
@@ -259,6 +313,14 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.heating_time_constant, 30.0);
   EXPECT_EQ(r.heating_magnet_coefficient, -0.0012);
   EXPECT_EQ(r.heating_initial_rise, 10.0);
+  EXPECT_TRUE(r.sensor_chain);
+  EXPECT_EQ(r.chain_imu_cutoff, 42.0);
+  EXPECT_EQ(r.chain_force_cutoff, 50.0);
+  EXPECT_EQ(r.chain_current_cutoff, 50.0);
+  EXPECT_EQ(r.chain_jitter, 1e-4);
+  EXPECT_EQ(r.chain_gyro_bias_walk, 3e-5);
+  EXPECT_EQ(r.chain_accel_bias_walk, 2e-4);
+  EXPECT_EQ(r.chain_force_crosstalk, 0.01);
 }
 
 // A child overrides its source's magnitude in the preset; `sources` keeps
@@ -278,6 +340,9 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_EQ(gear_only.gear_efficiency, 0.8);
   EXPECT_EQ(gear_only.via_point_offset, 0.0);
   EXPECT_EQ(gear_only.heating_rise_at_effort, 0.0);
+  EXPECT_FALSE(gear_only.sensor_chain);
+  EXPECT_EQ(gear_only.chain_imu_cutoff, 0.0);
+  EXPECT_EQ(gear_only.chain_force_crosstalk, 0.0);
   const suitsim::io::Realism two = suitsim::io::loadRealism(
       realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
   EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
@@ -291,7 +356,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
 TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
-      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain"},
       {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
       {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
       {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
@@ -327,6 +392,14 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.heating_time_constant, r.heating_time_constant);
   EXPECT_EQ(back.heating_magnet_coefficient, r.heating_magnet_coefficient);
   EXPECT_EQ(back.heating_initial_rise, r.heating_initial_rise);
+  EXPECT_EQ(back.sensor_chain, r.sensor_chain);
+  EXPECT_EQ(back.chain_imu_cutoff, r.chain_imu_cutoff);
+  EXPECT_EQ(back.chain_force_cutoff, r.chain_force_cutoff);
+  EXPECT_EQ(back.chain_current_cutoff, r.chain_current_cutoff);
+  EXPECT_EQ(back.chain_jitter, r.chain_jitter);
+  EXPECT_EQ(back.chain_gyro_bias_walk, r.chain_gyro_bias_walk);
+  EXPECT_EQ(back.chain_accel_bias_walk, r.chain_accel_bias_walk);
+  EXPECT_EQ(back.chain_force_crosstalk, r.chain_force_crosstalk);
   EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
 }
 

@@ -30,6 +30,7 @@
 // a force evaluation into this object's own Workspace, sized once.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -72,6 +73,15 @@ struct ForceSensorSpec {
   double torque_noise = 0.0;      ///< (N m)
   double force_resolution = 0.0;  ///< (N), 0 = none
   double torque_resolution = 0.0; ///< (N m), 0 = none
+  /// The calibration's crosstalk: the reading is C w for the true wrench w
+  /// (forces then moments, sensor frame), C row-major. The identity (the
+  /// default) is a perfect calibration.
+  std::array<double, 36> crosstalk = identity6();
+  static constexpr std::array<double, 36> identity6() {
+    std::array<double, 36> c{};
+    for (int i = 0; i < 6; ++i) c[7 * i] = 1.0;
+    return c;
+  }
 };
 
 /// Motor current channels: the commanded current plus noise.
@@ -101,6 +111,32 @@ struct BandLengthSpec {
   double resolution = 0.0;         ///< quantisation step (m), 0 = none
 };
 
+/// A causal sensor chain (docs/sensors.md#the-causal-chain): what a real
+/// logger does between the physical quantity and the file, in place of the
+/// ideal logger's windows centred on their stamps.
+///
+///   filters   each analogue channel kind passes a 2nd-order Butterworth
+///             low-pass (its anti-alias filter, or the sensor's own digital
+///             low-pass) run at the simulation's step; 0 Hz: none
+///   sampling  every device reads its channels at the stamp plus a timing
+///             error drawn per sample and device (sample-and-hold at that
+///             instant, interpolated between the steps around it); the row
+///             keeps the nominal stamp
+///   IMU bias  each gyro and accelerometer axis's bias walks randomly from
+///             its constant value (a Wiener process), a new step per sample
+///
+/// Encoders, thermistors and band length sensors are counted or slow and
+/// have no filter; they are sampled at their device's jittered instant.
+struct SensorChainSpec {
+  bool causal = false;          ///< false: the ideal logger (centred windows)
+  double imu_cutoff = 0.0;      ///< gyro and accelerometer low-pass (Hz), 0 = none
+  double force_cutoff = 0.0;    ///< force/torque sensors' low-pass (Hz), 0 = none
+  double current_cutoff = 0.0;  ///< current sensors' low-pass (Hz), 0 = none
+  double jitter = 0.0;          ///< RMS of each device's sampling-time error (s)
+  double gyro_bias_walk = 0.0;  ///< gyro bias random walk (rad/s per sqrt(s))
+  double accel_bias_walk = 0.0; ///< accelerometer bias random walk (m/s^2 per sqrt(s))
+};
+
 /// Every sensor of a robot and how they are sampled.
 struct SensorSpec {
   double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
@@ -113,7 +149,33 @@ struct SensorSpec {
   CurrentSpec currents;      ///< empty hinges: no current channels
   WindingTemperatureSpec winding_temperatures;  ///< empty hinges: none
   BandLengthSpec band_lengths;                  ///< empty bands: none
+  SensorChainSpec chain;                        ///< causal: replaces anti_alias's windows
 };
+
+/// A 2nd-order Butterworth low-pass at `cutoff` Hz discretised for a step
+/// of dt by the bilinear transform, prewarped at the cutoff; run as a
+/// transposed direct form II (two state values per channel).
+struct LowPass2 {
+  double b0 = 1.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0;
+  /// Throws std::invalid_argument unless 0 < cutoff < 0.45 / dt.
+  static LowPass2 butterworth(double cutoff, double dt);
+  /// One step: input u, state (z1, z2) updated, the output returned.
+  double step(double u, double& z1, double& z2) const {
+    const double y = b0 * u + z1;
+    z1 = b1 * u - a1 * y + z2;
+    z2 = b2 * u - a2 * y;
+    return y;
+  }
+  /// The state holding a constant input u (the output then equals u).
+  void settle(double u, double& z1, double& z2) const {
+    z2 = (b2 - a2) * u;
+    z1 = (b1 - a1) * u + z2;
+  }
+};
+
+/// The analogue 2nd-order Butterworth's group delay at zero frequency,
+/// sqrt(2) / (2 pi cutoff) (s): what a slow signal is late by.
+double butterworthDelay(double cutoff);
 
 /// Steps per sample for `rate` at time step dt, or 0 when 1/(rate dt) is not
 /// a whole number within a relative 1e-9 (or rate, dt are not positive).
@@ -204,6 +266,13 @@ class Sensors {
   /// completes the last open window holding the final state; it returns
   /// false when no window is open or its sample's step was never reached.
   /// Allocates nothing.
+  ///
+  /// With SensorSpec::chain.causal the rows come from the causal chain
+  /// instead (SensorChainSpec): every channel's filter runs at every step,
+  /// and the row of sample n is complete J steps after its stamp, J the
+  /// largest timing error in steps (the jitter's 3 sigma, at most half a
+  /// sample period), so that a device sampled late is read from states
+  /// already reached.
   bool startLog(const State& state, double* row, double* stamp);
   bool logStep(const State& state, long k, double* row, double* stamp);
   bool finishLog(const State& state, long k_last, double* row, double* stamp);
@@ -257,6 +326,30 @@ class Sensors {
   std::vector<double> current_last_, current_mid_;
   int current_column_ = 0;  // first current column
   void trackCurrents(const State& state, bool held);
+  /// The readings' crosstalk (ForceSensorSpec::crosstalk) on truth_.
+  void applyCrosstalk(double* reading) const;
+  std::vector<int> force_column_;  // first column of each force sensor
+  bool has_crosstalk_ = false;
+
+  // The causal chain (sensor_chain.cpp).
+  void setUpChain(double dt);
+  bool chainStep(const State& state, long k, bool first, double* row, double* stamp);
+  bool chainEmit(double* row, double* stamp);
+  bool chainFinish(const State& state, long k_last, double* row, double* stamp);
+  std::array<LowPass2, 4> chain_filter_;     // by kind: none, imu, force, current
+  std::vector<int> chain_kind_;              // (columns) index into chain_filter_
+  std::vector<int> chain_device_;            // (columns) the device whose instant it is read at
+  std::vector<double> chain_z1_, chain_z2_;  // (columns) filter states
+  std::vector<double> chain_ring_;           // (ring_length, columns): the filtered values of recent steps
+  long chain_ring_length_ = 1, chain_delay_ = 0;  // steps kept; J
+  std::vector<std::mt19937_64> chain_jitter_rng_;  // (devices)
+  std::vector<double> chain_offset_;               // (devices) this sample's timing error (steps)
+  std::vector<double> chain_bias_walk_;            // (columns) the walked part of each IMU bias
+  std::vector<std::mt19937_64> chain_walk_rng_;    // (columns), IMU columns only drawn
+  std::vector<double> chain_walk_step_;            // (columns) the walk's std per sample
+  std::vector<double> imu_last_velocity_;          // (3 per IMU) the IMU points' velocities one step back
+  long chain_sample_step_ = -1;                    // step of the pending sample, -1: none
+  double chain_sample_time_ = 0.0;
 };
 
 }  // namespace suitsim

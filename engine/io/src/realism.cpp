@@ -15,6 +15,7 @@ bool isOn(const Realism& r, const std::string& source) {
   if (source == "via_points") return r.via_point_offset > 0.0;
   if (source == "gear") return r.gear_efficiency < 1.0 || r.backdrive_efficiency < 1.0;
   if (source == "motor_heating") return r.heating_rise_at_effort > 0.0;
+  if (source == "sensor_chain") return r.sensor_chain;
   return false;
 }
 
@@ -62,6 +63,23 @@ Realism realisticPreset() {
   r.heating_time_constant = 30.0;
   r.heating_magnet_coefficient = -0.0012;
   r.heating_initial_rise = 10.0;
+  // A logger's channels pass their anti-alias filters: a MEMS IMU's own
+  // digital low-pass set for a 200 Hz output is about 40 Hz (42 Hz in
+  // InvenSense's tables, 4.8 ms of delay), and an analogue anti-alias
+  // filter is commonly put at a quarter of the sample rate (50 Hz at
+  // 200 Hz). A soft real-time logging loop reads its devices 0.1 ms early
+  // or late. Industrial MEMS gyros' biases wander by about 1e-4 rad/s and
+  // accelerometers' by about 1e-3 m/s^2 (100 ug) over tens of seconds. A
+  // six-axis sensor's calibration leaves about 1 % coupling between axes
+  // (makers quote 1-2 % of full scale).
+  r.sensor_chain = true;
+  r.chain_imu_cutoff = 42.0;
+  r.chain_force_cutoff = 50.0;
+  r.chain_current_cutoff = 50.0;
+  r.chain_jitter = 1e-4;
+  r.chain_gyro_bias_walk = 3e-5;
+  r.chain_accel_bias_walk = 2e-4;
+  r.chain_force_crosstalk = 0.01;
   return r;
 }
 
@@ -89,6 +107,16 @@ Realism keepSources(const Realism& r, const std::vector<std::string>& sources) {
     out.heating_magnet_coefficient = ideal.heating_magnet_coefficient;
     out.heating_initial_rise = ideal.heating_initial_rise;
   }
+  if (!kept("sensor_chain")) {
+    out.sensor_chain = ideal.sensor_chain;
+    out.chain_imu_cutoff = ideal.chain_imu_cutoff;
+    out.chain_force_cutoff = ideal.chain_force_cutoff;
+    out.chain_current_cutoff = ideal.chain_current_cutoff;
+    out.chain_jitter = ideal.chain_jitter;
+    out.chain_gyro_bias_walk = ideal.chain_gyro_bias_walk;
+    out.chain_accel_bias_walk = ideal.chain_accel_bias_walk;
+    out.chain_force_crosstalk = ideal.chain_force_crosstalk;
+  }
   return out;
 }
 
@@ -103,6 +131,13 @@ std::string realismXml(const Realism& r) {
     xml += "    <motor_heating rise_at_effort=\"" + number(r.heating_rise_at_effort) + "\" time_constant=\"" +
            number(r.heating_time_constant) + "\" magnet_coefficient=\"" + number(r.heating_magnet_coefficient) +
            "\" initial_rise=\"" + number(r.heating_initial_rise) + "\"/>\n";
+  }
+  if (isOn(r, "sensor_chain")) {
+    xml += "    <sensor_chain imu_cutoff=\"" + number(r.chain_imu_cutoff) + "\" force_cutoff=\"" +
+           number(r.chain_force_cutoff) + "\" current_cutoff=\"" + number(r.chain_current_cutoff) + "\" jitter=\"" +
+           number(r.chain_jitter) + "\" gyro_bias_walk=\"" + number(r.chain_gyro_bias_walk) +
+           "\" accel_bias_walk=\"" + number(r.chain_accel_bias_walk) + "\" force_crosstalk=\"" +
+           number(r.chain_force_crosstalk) + "\"/>\n";
   }
   return xml + "  </realism>";
 }

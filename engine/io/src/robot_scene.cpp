@@ -915,6 +915,46 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   (void)first_hinge;
 
   if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
+  // The causal sensor chain (docs/realism.md): the logger's filters, timing
+  // and IMU bias walk, and each force sensor's calibration crosstalk drawn
+  // per sensor name (the same hardware in every trial).
+  if (realism.sensor_chain) {
+    if (!setup.sensors) r.fail("<realism><sensor_chain> needs the robot's <sensors>: there is no logger to make causal");
+    SensorSpec& spec = *setup.sensors;
+    spec.chain.causal = true;
+    spec.chain.imu_cutoff = realism.chain_imu_cutoff;
+    spec.chain.force_cutoff = realism.chain_force_cutoff;
+    spec.chain.current_cutoff = realism.chain_current_cutoff;
+    spec.chain.jitter = realism.chain_jitter;
+    spec.chain.gyro_bias_walk = realism.chain_gyro_bias_walk;
+    spec.chain.accel_bias_walk = realism.chain_accel_bias_walk;
+    const XMLElement* sim = element->Parent()->FirstChildElement("simulation");
+    const double dt = checkedReader(scene_path, sim).number("dt");
+    const double nyquist = 0.45 / dt;
+    for (const auto& [name, cutoff] : {std::pair<const char*, double>{"imu_cutoff", spec.chain.imu_cutoff},
+                                       {"force_cutoff", spec.chain.force_cutoff},
+                                       {"current_cutoff", spec.chain.current_cutoff}}) {
+      if (cutoff >= nyquist) {
+        char message[200];
+        std::snprintf(message, sizeof message,
+                      "<realism><sensor_chain> %s %.9g Hz must be below 0.45 / dt = %.9g Hz: the filter runs at the "
+                      "simulation's step",
+                      name, cutoff, nyquist);
+        checkedReader(scene_path, element->FirstChildElement("sensors")).fail(message);
+      }
+    }
+    for (ForceSensorSpec& fs : spec.force_sensors) {
+      std::mt19937_64 rng(streamSeed(realism.seed, "crosstalk." + fs.name));
+      std::normal_distribution<double> unit(0.0, 1.0);
+      for (int i = 0; i < 6; ++i) {
+        for (int j = 0; j < 6; ++j) {
+          // Forces couple into forces and moments into moments; a sensor's
+          // own gain (the diagonal) is calibrated.
+          if (i != j && (i < 3) == (j < 3)) fs.crosstalk[static_cast<std::size_t>(6 * i + j)] = realism.chain_force_crosstalk * unit(rng);
+        }
+      }
+    }
+  }
   // A worn device logs its own joints like the robot's (exoskeleton.h): its
   // encoders and current sensors are the robot's kind, with their settings.
   if (setup.sensors && setup.exoskeleton) {

@@ -259,9 +259,17 @@ constexpr AttributeRule kMotorHeatingAttributes[] = {{"rise_at_effort", ValueKin
                                                      {"time_constant", ValueKind::kNumber, true},
                                                      {"magnet_coefficient", ValueKind::kNumber, true},
                                                      {"initial_rise", ValueKind::kNumber, false}};
+constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kNumber, false},
+                                                    {"force_cutoff", ValueKind::kNumber, false},
+                                                    {"current_cutoff", ValueKind::kNumber, false},
+                                                    {"jitter", ValueKind::kNumber, false},
+                                                    {"gyro_bias_walk", ValueKind::kNumber, false},
+                                                    {"accel_bias_walk", ValueKind::kNumber, false},
+                                                    {"force_crosstalk", ValueKind::kNumber, false}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
                                             {"gear", kGearAttributes, true, {}},
-                                            {"motor_heating", kMotorHeatingAttributes, true, {}}};
+                                            {"motor_heating", kMotorHeatingAttributes, true, {}},
+                                            {"sensor_chain", kSensorChainAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -904,6 +912,22 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     realism.heating_initial_rise = hr.nonNegative("initial_rise", hr.number("initial_rise", 0.0));
     if (!(1.0 + realism.heating_magnet_coefficient * realism.heating_initial_rise > 0.5)) {
       hr.failAttribute("initial_rise", "would take more than half of k_T at this magnet coefficient");
+    }
+  }
+  if (const XMLElement* c = e->FirstChildElement("sensor_chain")) {
+    // Every attribute absent is that part of the chain left out (0): the
+    // element alone is a causal logger that reads each device at its stamp.
+    const ElementReader cr = readerFor(path, c, kRealismChildren[3]);
+    realism.sensor_chain = true;
+    realism.chain_imu_cutoff = cr.nonNegative("imu_cutoff", cr.number("imu_cutoff", 0.0));
+    realism.chain_force_cutoff = cr.nonNegative("force_cutoff", cr.number("force_cutoff", 0.0));
+    realism.chain_current_cutoff = cr.nonNegative("current_cutoff", cr.number("current_cutoff", 0.0));
+    realism.chain_jitter = cr.nonNegative("jitter", cr.number("jitter", 0.0));
+    realism.chain_gyro_bias_walk = cr.nonNegative("gyro_bias_walk", cr.number("gyro_bias_walk", 0.0));
+    realism.chain_accel_bias_walk = cr.nonNegative("accel_bias_walk", cr.number("accel_bias_walk", 0.0));
+    realism.chain_force_crosstalk = cr.nonNegative("force_crosstalk", cr.number("force_crosstalk", 0.0));
+    if (!(realism.chain_force_crosstalk < 0.2)) {
+      cr.failAttribute("force_crosstalk", "must be below 0.2 (a calibrated sensor couples its axes by a few per cent)");
     }
   }
   // Which of them stay on: the budget switches them one at a time.

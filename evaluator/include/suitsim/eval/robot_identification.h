@@ -23,6 +23,11 @@ struct PipelineOptions {
   /// EvaluationInputs::apriori by loadMotion).
   enum class Heating { Ignored, Corrected };
   Heating heating = Heating::Ignored;
+  /// The logger's filters (logger_delay.h): Ignored (the streams read as
+  /// stamped), or Compensated: each filtered channel kind read its declared
+  /// filter's delay later, aligned with the encoders, before anything else.
+  enum class SensorDelay { Ignored, Compensated };
+  SensorDelay sensor_delay = SensorDelay::Ignored;
   /// Its `threads` is the command line's --threads for the whole pipeline
   /// (identification, validation, supporting torque).
   IdentificationOptions identification;
@@ -68,6 +73,9 @@ const char* armatureName(IdentificationOptions::Armature armature);
 /// "ignored" or "corrected" (PipelineOptions::Heating); false otherwise.
 bool parseHeating(const std::string& text, PipelineOptions::Heating* heating);
 const char* heatingName(PipelineOptions::Heating heating);
+/// "ignored" or "compensated" (PipelineOptions::SensorDelay); false otherwise.
+bool parseSensorDelay(const std::string& text, PipelineOptions::SensorDelay* delay);
+const char* sensorDelayName(PipelineOptions::SensorDelay delay);
 /// The a-priori magnet coefficients in model joint order (1/K). Throws
 /// std::invalid_argument when every one is zero: the correction needs the
 /// datasheet's value (<apriori magnet_coefficient> in the scene).

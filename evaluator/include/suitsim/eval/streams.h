@@ -54,6 +54,7 @@ struct SensorLayout {
 struct SensorStream {
   std::string path;
   std::map<std::string, std::string> header;  ///< the "# key: value" lines
+  std::map<std::string, int> header_line;     ///< each key's line in the file
   double rate_hz = 0.0;                       ///< from the header, checked against the times
   Eigen::VectorXd time;                       ///< (N) s, strictly increasing
   Eigen::MatrixXd joint_angle;                ///< (N x num_joints) encoders (rad)

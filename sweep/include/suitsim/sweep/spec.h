@@ -68,7 +68,7 @@ struct Seeds {
 
 /// One more evaluation of every point's streams, with other evaluator
 /// settings (a remedy: `--gear fit`, `--heating corrected`, `--armature ...`,
-/// `--suit-geometry measured`); its columns are the
+/// `--suit-geometry measured`, `--sensor-delay compensated`); its columns are the
 /// default evaluation's with "NAME/" in front of the suit.
 struct Evaluator {
   std::string name;
@@ -76,6 +76,7 @@ struct Evaluator {
   std::string armature = "fit";  ///< eval::parseArmature's words
   std::string heating = "ignored";  ///< eval::parseHeating's words
   std::string suit_geometry = "designed";  ///< eval::parseSuitGeometry's words
+  std::string sensor_delay = "ignored";    ///< eval::parseSensorDelay's words
   int line = 0;
 };
 

@@ -147,6 +147,20 @@ struct Realism {
   double heating_time_constant = 0.0;
   double heating_magnet_coefficient = 0.0;
   double heating_initial_rise = 0.0;
+  /// A causal sensor chain (SensorChainSpec) in place of the ideal logger's
+  /// centred windows: each channel kind's 2nd-order Butterworth low-pass
+  /// (Hz, 0: none), each device's sampling-time error (RMS, s), the IMU
+  /// biases' random walks (per sqrt(s)), and the force sensors' calibration
+  /// crosstalk (RMS of the off-diagonal terms coupling forces among
+  /// themselves and moments among themselves; drawn per sensor).
+  bool sensor_chain = false;
+  double chain_imu_cutoff = 0.0;
+  double chain_force_cutoff = 0.0;
+  double chain_current_cutoff = 0.0;
+  double chain_jitter = 0.0;
+  double chain_gyro_bias_walk = 0.0;
+  double chain_accel_bias_walk = 0.0;
+  double chain_force_crosstalk = 0.0;
   /// Where it came from: "scene" (the scene's <realism> or none), "ideal"
   /// or "realistic" (`--realism` with a preset's name), or the path of a
   /// realism file.
@@ -161,7 +175,7 @@ struct Realism {
 
 /// The names of the sources a <realism> element can switch (its children's
 /// element names), in the order the budget reports them.
-inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating"};
+inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain"};
 
 /// The `realistic` preset: every source at a magnitude chosen from
 /// datasheets and the literature for an HRP-class robot in a fabric suit
