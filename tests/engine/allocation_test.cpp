@@ -13,6 +13,9 @@
 #include "suitsim/balance_assist.h"
 #include "suitsim/builder.h"
 #include "suitsim/exoskeleton.h"
+#include "suitsim/io/scene.h"
+#include "suitsim/sensors.h"
+#include "suitsim/servo.h"
 #include "suitsim/recorder.h"
 #include "suitsim/step.h"
 
@@ -60,6 +63,40 @@ TEST(Allocation, StepAllocatesNothing) {
       for (int k = 0; k < 200; ++k) step(model, state, ws, integrator, 1e-5);
       EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator) << " threads " << threads;
     }
+  }
+}
+
+// Logging the sensors, the ideal logger's windows and the causal chain
+// (filters, jittered instants, bias walk, crosstalk), allocates nothing
+// once constructed: it runs inside the step loop.
+TEST(Allocation, SensorLoggingIdealOrCausalAllocatesNothing) {
+  const io::Scene scene = io::loadScene(std::string(SUITSIM_SOURCE_DIR) + "/scenes/jvrc1_stand.xml");
+  const io::RobotSetup& robot = scene.robot.value();
+  for (bool causal : {false, true}) {
+    SensorSpec spec = robot.sensors.value();
+    spec.chain.causal = causal;
+    spec.chain.imu_cutoff = spec.chain.force_cutoff = spec.chain.current_cutoff = 50.0;
+    spec.chain.jitter = 2e-4;
+    spec.chain.gyro_bias_walk = spec.chain.accel_bias_walk = 1e-3;
+    spec.force_sensors.at(0).crosstalk[1] = 0.01;
+    const double dt = scene.simulation.dt;
+    State state = makeState(scene.model);
+    Workspace ws(scene.model, 1);
+    JointServo servo(scene.model, state, robot.motion, robot.gains, robot.servo_rate);
+    Sensors sensors(scene.model, spec, dt);
+    std::vector<double> row(sensors.columns().size());
+    double stamp = 0.0;
+    const long before = g_allocations.load();
+    servo.update(scene.model, state);
+    int rows = sensors.startLog(state, row.data(), &stamp) ? 1 : 0;
+    for (long k = 1; k <= 200; ++k) {
+      step(scene.model, state, ws, scene.simulation.integrator, dt);
+      servo.update(scene.model, state);
+      rows += sensors.logStep(state, k, row.data(), &stamp) ? 1 : 0;
+    }
+    rows += sensors.finishLog(state, 200, row.data(), &stamp) ? 1 : 0;
+    EXPECT_EQ(g_allocations.load() - before, 0) << (causal ? "causal" : "ideal");
+    EXPECT_EQ(rows, 21) << (causal ? "causal" : "ideal");
   }
 }
 

@@ -48,22 +48,23 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   ASSERT_EQ(spec.parameters.size(), 1u);
   EXPECT_EQ(spec.parameters[0].name, "source");
   EXPECT_EQ(spec.parameters[0].values,
-            (std::vector<std::string>{"none", "via_points", "gear", "motor_heating", "all"}));
+            (std::vector<std::string>{"none", "via_points", "gear", "motor_heating", "sensor_chain", "all"}));
   EXPECT_EQ(spec.seeds.count, 4);
   EXPECT_EQ(spec.seeds.first, 7);
   ASSERT_EQ(spec.seeds.paths.size(), 2u);  // the realism's draws and the sensors' noise
   EXPECT_EQ(spec.seeds.paths[0].text, "realism@seed");
   EXPECT_EQ(spec.seeds.paths[1].text, "robot/sensors@seed");
-  ASSERT_EQ(spec.evaluators.size(), 1u);  // the gear has a remedy
+  ASSERT_EQ(spec.evaluators.size(), 1u);  // the gear and the logger have remedies
   EXPECT_EQ(spec.evaluators[0].name, "remedied");
   EXPECT_EQ(spec.evaluators[0].gear, "fit");
+  EXPECT_EQ(spec.evaluators[0].sensor_delay, "compensated");
   EXPECT_EQ(spec.evaluators[0].suit_geometry, "designed");  // the base logs no band lengths
 
   // Each point's scene switches its source alone on, with the preset's
   // magnitudes written out, and its files still resolve beside the base.
   const std::string base = readText(spec.scene);
   const std::vector<Point> points = enumeratePoints(spec);
-  ASSERT_EQ(points.size(), 20u);
+  ASSERT_EQ(points.size(), 24u);
   for (const Point& p : points) {
     tinyxml2::XMLDocument doc;
     const std::string xml = pointScene(spec, base, p);
@@ -81,9 +82,10 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
     const std::string& source = p.values[0];
     const std::vector<std::string> expected =
         source == "none"  ? std::vector<std::string>{}
-        : source == "all" ? std::vector<std::string>{"via_points", "gear", "motor_heating"}
+        : source == "all" ? std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain"}
                           : std::vector<std::string>{source};
     EXPECT_EQ(r.activeSources(), expected) << p.id;
+    if (source == "sensor_chain") EXPECT_EQ(r.chain_imu_cutoff, 42.0);
     if (source == "gear") {
       EXPECT_EQ(r.gear_efficiency, 0.8);
       EXPECT_EQ(r.backdrive_efficiency, 0.7);

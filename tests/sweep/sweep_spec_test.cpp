@@ -189,11 +189,13 @@ TEST_F(SweepFiles, SeedsGoIntoEveryAttributeTheyName) {
 // columns carry its name in front of the suit.
 TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
   const SweepSpec s = readSweep(write("  <seeds attribute=\"robot/sensors@seed\" count=\"1\"/>\n"
-                                      "  <evaluator name=\"remedied\" gear=\"fit\" armature=\"known\"/>\n"));
+                                      "  <evaluator name=\"remedied\" gear=\"fit\" armature=\"known\" "
+                                      "sensor_delay=\"compensated\"/>\n"));
   ASSERT_EQ(s.evaluators.size(), 1u);
   EXPECT_EQ(s.evaluators[0].name, "remedied");
   EXPECT_EQ(s.evaluators[0].gear, "fit");
   EXPECT_EQ(s.evaluators[0].armature, "known");
+  EXPECT_EQ(s.evaluators[0].sensor_delay, "compensated");
   const ResultLayout layout{{{"normal", {"A", "B"}}}};
   const std::vector<std::string> h = resultsHeader(s, layout);
   const auto has = [&](const std::string& c) { return std::find(h.begin(), h.end(), c) != h.end(); };
@@ -210,6 +212,8 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" armature=\"maybe\"/>\n", 4, {"armature", "maybe"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" suit_geometry=\"worn\"/>\n", 4,
                         {"suit_geometry", "designed or measured", "worn"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" sensor_delay=\"shifted\"/>\n", 4,
+                        {"sensor_delay", "ignored or compensated", "shifted"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\"/>\n  <evaluator name=\"g\"/>\n", 5,
                         {"names another evaluator"}));
