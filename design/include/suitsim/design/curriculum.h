@@ -18,7 +18,10 @@
 //     predicted relative stds of the parameters (base and joint parameters)
 //     still above the target: the least reliable ones. It stops when the budget, the scene's own
 //     identification time, is used, or when an iteration leaves fewer base
-//     parameters determined than the one before.
+//     parameters determined than the one before. Before choosing, it checks
+//     the library again with the model identified before it and, with
+//     relax_margin, a margin relaxed as that identification's condition
+//     number falls (relaxedMarginShare, Kang et al. (20)).
 // A chosen motion whose simulated robot falls is dropped, and another chosen.
 #pragma once
 
