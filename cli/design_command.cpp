@@ -28,6 +28,8 @@ struct DesignCommandOptions {
   std::string out;
   int seed = 1;
   bool quiet = false;
+  std::string margin_rule = "fixed";
+  std::string collision = "urdf";
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -37,7 +39,12 @@ bool writeFile(const fs::path& path, const std::string& text) {
   return static_cast<bool>(f);
 }
 
-int designChecked(DesignCommandOptions& opt) {
+int designChecked(const CLI::App& app, DesignCommandOptions& opt) {
+  if ((app.count("--relax-scale") > 0 || app.count("--relax-bias") > 0) && opt.margin_rule != "relaxed") {
+    return usageError(app, "--relax-scale and --relax-bias set the relaxation: they need --margin-rule relaxed");
+  }
+  opt.design.relax_margin = opt.margin_rule == "relaxed";
+  opt.design.urdf_collision = opt.collision == "urdf";
   const fs::path out(opt.out);
   std::error_code ec;
   const bool out_existed = fs::exists(out, ec);
@@ -150,6 +157,16 @@ Command addDesignMotionsCommand(CLI::App& suitsim) {
                 "add every motion CSV in DIR (time,<joint>,...) to the library");
   addNumberOption(*app, "--margin", "M", &opt->design.margin, {0.0, true, 0.0},
                   "the ZMP must stay M metres inside the support polygon (default: 0.4 of its inscribed radius)");
+  addChoiceOption(*app, "--margin-rule", &opt->margin_rule, {"fixed", "relaxed"},
+                  "fixed: the same ZMP margin in every iteration (default); relaxed: --margin is the first iteration's, "
+                  "and it shrinks as the identified condition number falls (Kang et al. (20))");
+  addNumberOption(*app, "--relax-scale", "A", &opt->design.relax_scale, {0.0, true, 0.0},
+                  "relaxed: the scale a per unit of condition number (default 2.5e-4)");
+  addNumberOption(*app, "--relax-bias", "B", &opt->design.relax_bias, {0.0, false, 0.0},
+                  "relaxed: the bias b; the margin never falls below 1 - exp(-b) of the first (default 1)");
+  addChoiceOption(*app, "--collision", &opt->collision, {"urdf", "inertia"},
+                  "self-collision shapes: the URDF's primitive <collision> shapes where a link has them, capsules "
+                  "from inertia elsewhere (urdf, default), or capsules from inertia for every body (inertia)");
   addNumberOption(*app, "--segment-min", "S", &opt->design.segment_min_s, {0.0, false, 0.0},
                   "shortest segment between two keyframes (s; default: a 24th of a trial)");
   addNumberOption(*app, "--segment-max", "S", &opt->design.segment_max_s, {0.0, false, 0.0},
@@ -159,7 +176,7 @@ Command addDesignMotionsCommand(CLI::App& suitsim) {
   addThreadsOption(*app, &opt->design.threads,
                    "threads for the library, the simulations and the identification (default: one per core)");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");
-  return {app, [opt] { return designChecked(*opt); }};
+  return {app, [app, opt] { return designChecked(*app, *opt); }};
 }
 
 }  // namespace suitsim::cli

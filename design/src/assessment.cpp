@@ -61,6 +61,7 @@ Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collis
   out.zmp_margin = std::numeric_limits<double>::infinity();
   out.clearance = std::numeric_limits<double>::infinity();
   double collision_time = 0.0;
+  std::pair<int, int> collision_pair{0, 0};
   int k = 0;
   Eigen::MatrixXd Y, Yb;
   eval::forEachFeetFlatSample(
@@ -74,10 +75,12 @@ Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collis
           out.zmp_time = t;
         }
         eval::forwardKinematics(m, data, q);
-        const double gap = collision.clearance(data);
+        std::pair<int, int> bodies;
+        const double gap = collision.clearance(data, &bodies);
         if (gap < out.clearance) {
           out.clearance = gap;
           collision_time = t;
+          collision_pair = bodies;
         }
         if (rows_now) rows.addSample(Yb, v, a);
       });
@@ -88,8 +91,9 @@ Assessment assessCandidate(const DesignRobot& robot, const SelfCollision& collis
     return out;
   }
   if (out.clearance < 0.0) {
-    std::snprintf(buf, sizeof buf, "collision: two bodies' capsules overlap by %.3g m at t = %.2f s", -out.clearance,
-                  collision_time);
+    std::snprintf(buf, sizeof buf, "collision: the shapes of '%s' and '%s' overlap by %.3g m at t = %.2f s",
+                  m.body_name[static_cast<std::size_t>(collision_pair.first)].c_str(),
+                  m.body_name[static_cast<std::size_t>(collision_pair.second)].c_str(), -out.clearance, collision_time);
     out.rejection = buf;
     return out;
   }

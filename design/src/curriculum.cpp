@@ -154,7 +154,43 @@ void excitationValues(const eval::RobotIdentification& id, Eigen::VectorXd* valu
   }
 }
 
+/// Checks and measures every library entry not yet chosen (`chosen[k]`)
+/// under `ao`; chosen ones keep their assessment.
+void assessLibrary(const DesignRobot& robot, const SelfCollision& collision, const std::vector<CandidateMotion>& library,
+                   const AssessmentOptions& ao, const std::vector<bool>& chosen, int threads,
+                   std::vector<Assessment>& assessments) {
+  assessments.resize(library.size());
+  const eval::EigenSingleThreaded sequential;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (int k = 0; k < static_cast<int>(library.size()); ++k) {
+    const std::size_t i = static_cast<std::size_t>(k);
+    if (!chosen[i]) assessments[i] = assessCandidate(robot, collision, library[i], ao);
+  }
+}
+
+/// "12 limits, 3 balance" over the entries not chosen that were rejected;
+/// the first rejection in `first`.
+std::string rejectionCounts(const std::vector<Assessment>& assessments, const std::vector<bool>& chosen,
+                            std::string* first) {
+  std::map<std::string, int> rejected;
+  for (std::size_t k = 0; k < assessments.size(); ++k) {
+    const Assessment& a = assessments[k];
+    if (a.accepted || chosen[k]) continue;
+    ++rejected[a.rejection.substr(0, a.rejection.find(':'))];
+    if (first && first->empty()) *first = a.rejection;
+  }
+  std::string counts;
+  for (const auto& [why, n] : rejected) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + why;
+  return counts;
+}
+
 }  // namespace
+
+double relaxedMarginShare(double previous, double share_max, double condition_number, double scale, double bias) {
+  if (!std::isfinite(condition_number)) return previous;
+  // K (20): α decreases with the condition number of the data identified on.
+  return std::min(previous, share_max * (1.0 - std::exp(-(scale * condition_number + bias))));
+}
 
 DesignResult designMotions(const DesignOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -200,6 +236,15 @@ DesignResult designMotions(const DesignOptions& o) {
     r.margin = o.margin_share * inscribed;
     r.margin_reason = format("%.3g of the support polygon's inscribed radius %.4g m", o.margin_share, inscribed);
   }
+  r.inscribed_radius = inscribed;
+  const double share_max = inscribed > 0.0 ? r.margin / inscribed : 0.0;
+  r.margin_rule = o.relax_margin ? "relaxed" : "fixed";
+  r.relax_scale = o.relax_scale;
+  r.relax_bias = o.relax_bias;
+  // Relaxed, the library must hold motions for the widest polygon any
+  // iteration may allow: it is generated to the smallest margin.
+  r.generation_margin =
+      o.relax_margin ? share_max * (1.0 - std::exp(-o.relax_bias)) * inscribed : r.margin;
   const io::StanceBalance stance = io::initialBalance(robot.stance);
   if (stance.margin < r.margin) {
     throw std::invalid_argument(o.scene + ": the initial stance's centre of mass is only " + format("%.4g", stance.margin) +
@@ -228,7 +273,7 @@ DesignResult designMotions(const DesignOptions& o) {
   gen.end_s = (1.0 - o.end_share) * r.trial_duration;
   gen.segment_min_s = o.segment_min_s > 0.0 ? o.segment_min_s : o.segment_min_share * r.trial_duration;
   gen.segment_max_s = std::max(gen.segment_min_s, o.segment_max_s > 0.0 ? o.segment_max_s : o.segment_max_share * r.trial_duration);
-  gen.com_margin = r.margin;
+  gen.com_margin = r.generation_margin;
   r.speed_fraction = gen.speed_fraction;
 
   // 0. The scene's own identification motions, simulated and identified.
@@ -244,7 +289,10 @@ DesignResult designMotions(const DesignOptions& o) {
   ao.max_duration = r.trial_duration;
   ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
   ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
-  const SelfCollision collision(m, robot.stance.initial);
+  const SelfCollision collision = o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
+                                                   : SelfCollision(m, robot.stance.initial);
+  r.collision_links = collision.links();
+  r.collision_pairs = collision.numPairs();
   ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
   ao.excitation.torque_phi = ao.balance_phi;
   std::vector<CandidateMotion> scene_motions;
@@ -283,30 +331,16 @@ DesignResult designMotions(const DesignOptions& o) {
   // to do without what the experimenter wrote.
   for (CandidateMotion& c : scene_motions) r.library.push_back(std::move(c));
   say(o, "assessing " + std::to_string(r.library.size()) + " candidate motions");
-  r.assessments.resize(r.library.size());
-  {
-    const eval::EigenSingleThreaded sequential;
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-    for (int k = 0; k < static_cast<int>(r.library.size()); ++k) {
-      r.assessments[static_cast<std::size_t>(k)] =
-          assessCandidate(robot, collision, r.library[static_cast<std::size_t>(k)], ao);
-    }
-  }
+  std::vector<bool> chosen_mask(r.library.size(), false);
+  assessLibrary(robot, collision, r.library, ao, chosen_mask, threads, r.assessments);
   std::vector<Eigen::MatrixXd> pool;
   int accepted = 0;
   for (const Assessment& a : r.assessments) {
     pool.push_back(a.triangle);
     accepted += a.accepted ? 1 : 0;
   }
-  std::map<std::string, int> rejected;
   std::string first_rejection;
-  for (const Assessment& a : r.assessments) {
-    if (a.accepted) continue;
-    ++rejected[a.rejection.substr(0, a.rejection.find(':'))];
-    if (first_rejection.empty()) first_rejection = a.rejection;
-  }
-  std::string counts;
-  for (const auto& [why, n] : rejected) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + why;
+  const std::string counts = rejectionCounts(r.assessments, chosen_mask, &first_rejection);
   say(o, std::to_string(accepted) + " of " + std::to_string(r.library.size()) + " candidates pass the checks" +
              (counts.empty() ? "" : " (rejected: " + counts + ")"));
   if (accepted == 0) {
@@ -328,6 +362,38 @@ DesignResult designMotions(const DesignOptions& o) {
     const int want = it == num_iterations ? left : std::min(left, share);
     DesignIteration info;
     info.iteration = it;
+    if (it == 1) {
+      info.margin_share = share_max;
+    } else {
+      // Each iteration checks with the model identified before it (Kang et
+      // al.: the balance check improves with the model) and, relaxed, a
+      // margin that shrinks as that identification's condition number falls.
+      const DesignIteration& before = r.iterations.back();
+      info.margin_share = before.margin_share;
+      if (o.relax_margin) {
+        info.margin_condition_number = last.condition_number;
+        info.margin_share =
+            relaxedMarginShare(before.margin_share, share_max, last.condition_number, o.relax_scale, o.relax_bias);
+      }
+      ao.zmp_margin = o.relax_margin ? info.margin_share * inscribed : r.margin;
+      ao.balance_phi = balanceParameters(last, o.trusted_relative_std);
+      assessLibrary(robot, collision, r.library, ao, chosen_mask, threads, r.assessments);
+      for (std::size_t k = 0; k < pool.size(); ++k) {
+        if (!chosen_mask[k]) pool[k] = r.assessments[k].triangle;
+      }
+    }
+    info.margin = ao.zmp_margin;
+    info.accepted = 0;
+    for (std::size_t k = 0; k < pool.size(); ++k) info.accepted += pool[k].size() > 0 ? 1 : 0;
+    if (it > 1) {
+      say(o, "iteration " + std::to_string(it) + format(": ZMP margin %.4g m (%.3g of the inscribed radius): ", info.margin,
+                                                        info.margin_share) +
+                 std::to_string(info.accepted) + " candidates left pass the checks" +
+                 [&] {
+                   const std::string c = rejectionCounts(r.assessments, chosen_mask, nullptr);
+                   return c.empty() ? std::string() : " (rejected: " + c + ")";
+                 }());
+    }
     std::optional<ReliabilityModel> reliability;
     if (it == 1) {
       info.criterion = "condition number";
@@ -360,6 +426,7 @@ DesignResult designMotions(const DesignOptions& o) {
         designed.push_back({ch.name, &motion, from_file ? fs::absolute(motion.source).lexically_normal().string() : ""});
         names.push_back(designed.back().name);
         pool[static_cast<std::size_t>(c)].resize(0, 0);  // chosen once
+        chosen_mask[static_cast<std::size_t>(c)] = true;
       }
       const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + "_new.xml");
       const std::vector<DesignedTrial> added(designed.begin() + static_cast<std::ptrdiff_t>(first_new), designed.end());
@@ -386,7 +453,8 @@ DesignResult designMotions(const DesignOptions& o) {
       if (fell.empty()) break;
     }
     if (info.added.empty()) {
-      r.stop_reason = "no further candidate could be simulated without falling";
+      r.stop_reason = info.accepted == 0 ? "no candidate left passes the checks"
+                                         : "no further candidate could be simulated without falling";
       break;
     }
     const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + ".xml");

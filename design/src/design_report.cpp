@@ -50,6 +50,21 @@ nlohmann::ordered_json designReportJson(const DesignResult& r, double target, co
   j["target_relative_std"] = target;
   j["zmp_margin_m"] = r.margin;
   j["zmp_margin_reason"] = r.margin_reason;
+  j["zmp_margin_rule"] = r.margin_rule;
+  if (r.margin_rule == "relaxed") j["zmp_margin_relaxation"] = {{"scale", r.relax_scale}, {"bias", r.relax_bias}};
+  j["support_inscribed_radius_m"] = r.inscribed_radius;
+  j["generation_margin_m"] = r.generation_margin;
+  nlohmann::ordered_json collision;
+  collision["pairs"] = r.collision_pairs;
+  std::map<std::string, int> by_shape{{"urdf", 0}, {"inertia", 0}, {"none", 0}};
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (const LinkCollision& l : r.collision_links) {
+    ++by_shape[l.shape];
+    links.push_back({{"link", l.link}, {"body", l.body}, {"shape", l.shape}, {"detail", l.detail}});
+  }
+  for (const auto& [shape, n] : by_shape) collision[shape + "_links"] = n;
+  collision["links"] = links;
+  j["self_collision"] = collision;
   j["speed_fraction"] = r.speed_fraction;
   j["moved_joints"] = r.moved_joints;
   j["leg_joints"] = r.leg_joints;
@@ -87,6 +102,10 @@ nlohmann::ordered_json designReportJson(const DesignResult& r, double target, co
     x["criterion"] = it.criterion;
     x["added"] = it.added;
     x["fell"] = it.fell;
+    x["zmp_margin_m"] = number(it.margin);
+    x["zmp_margin_share"] = number(it.margin_share);
+    x["margin_condition_number"] = number(it.margin_condition_number);
+    x["accepted"] = it.accepted >= 0 ? nlohmann::ordered_json(it.accepted) : nlohmann::ordered_json(nullptr);
     x["planned"] = measures(it.planned);
     x["predicted_determined"] =
         it.predicted_determined >= 0 ? nlohmann::ordered_json(it.predicted_determined) : nlohmann::ordered_json(nullptr);
@@ -137,15 +156,20 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
     s += (first ? "" : ", ") + std::to_string(n) + " rejected for " + k;
     first = false;
   }
-  s += "). ZMP margin " + sig(r.margin, 3) + " m (" + r.margin_reason + "); joint speeds at most " +
-       sig(r.speed_fraction, 3) + " of their limits.\n\n";
+  s += "). ZMP margin " + sig(r.margin, 3) + " m (" + r.margin_reason + "), " +
+       (r.margin_rule == "relaxed"
+            ? "relaxed per iteration as the identified condition number falls (Kang et al. (20), a = " +
+                  sig(r.relax_scale, 3) + ", b = " + sig(r.relax_bias, 3) + "; the library keeps " +
+                  sig(r.generation_margin, 3) + " m, the smallest it may come to)"
+            : std::string("the same in every iteration")) +
+       "; joint speeds at most " + sig(r.speed_fraction, 3) + " of their limits.\n\n";
   s += "## Iterations\n\n";
   s += "Condition number and log-determinant of the stacked regressor (unit-norm columns) of the motions identified on, "
        "as planned on the a-priori model; the identification's own condition number; base parameters with a relative "
        "std below " + sig(100.0 * target, 3) + " % (and below 2, 5 and 10 times that), and within 0.5 % at three stds.\n\n";
-  s += "| iteration | criterion | motions | condition number (plan) | log det (plan) | predicted | condition number "
+  s += "| iteration | criterion | ZMP margin (m) | candidates passing | motions | condition number (plan) | log det (plan) | predicted | condition number "
        "(identified) | below " + sig(100.0 * target, 3) + " % | below 2, 5, 10 times | 3 std within 0.5 % | total mass (kg) |\n";
-  s += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const DesignIteration& it : r.iterations) {
     std::string added;
     for (const std::string& a : it.added) added += (added.empty() ? "" : " ") + a;
@@ -155,7 +179,7 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
       added += ")";
     }
     s += "| " + std::to_string(it.iteration) + (it.iteration == 0 ? " (scene)" : "") + " | " + it.criterion + " | " +
-         added + " | " + sig(it.planned.condition_number) + " | " + sig(it.planned.log_det, 5) + " | " +
+         sig(it.margin, 3) + " | " + (it.accepted >= 0 ? std::to_string(it.accepted) : "-") + " | " + added + " | " + sig(it.planned.condition_number) + " | " + sig(it.planned.log_det, 5) + " | " +
          (it.predicted_determined >= 0 ? std::to_string(it.predicted_determined) : "-") + " | " +
          sig(it.identified.condition_number) + " | " + std::to_string(it.identified.determined) + " | " + [&] {
            std::string c;
@@ -177,6 +201,23 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
     s += "| " + c.name + " | " + (k < files.size() ? files[k] : "") + " | " + m.name + " | " +
          std::to_string(c.iteration) + " | " + sig(m.duration()) + " | " + sig(a.zmp_margin, 3) + " | " +
          sig(a.zmp_time, 3) + " | " + sig(a.clearance, 3) + " | " + sig(c.alone.condition_number) + " |\n";
+  }
+  s += "\n## Self-collision\n\n" + std::to_string(r.collision_pairs) +
+       " pairs of bodies checked (those apart in the initial stance, not parent and child, not siblings).\n\n";
+  s += "| shape | links |\n|---|---|\n";
+  for (const char* shape : {"urdf", "inertia", "none"}) {
+    std::map<std::string, std::string> by_detail;
+    for (const LinkCollision& l : r.collision_links) {
+      if (l.shape != shape) continue;
+      std::string& names = by_detail[l.detail];
+      names += (names.empty() ? "" : ", ") + l.link;
+    }
+    for (const auto& [detail, names] : by_detail) {
+      const std::string what = std::string(shape) == "urdf"      ? "URDF " + detail
+                               : std::string(shape) == "inertia" ? "capsule from inertia (" + detail + ")"
+                                                                 : "nothing (" + detail + ")";
+      s += "| " + what + " | " + names + " |\n";
+    }
   }
   s += "\n`scene.xml` is the input scene with these trials as its identification trials: `suitsim evaluate scene.xml "
        "--out OUT` evaluates it.\n";

@@ -15,6 +15,7 @@ DesignRobot makeDesignRobot(const io::RobotSetup& setup) {
   // What the experimenter knows: the a-priori set (no hidden payloads), no
   // held object (identification motions are made empty-handed).
   r.stance = io::makeStance(setup.apriori, setup.initial_pose, setup.contacts);
+  r.links = setup.apriori.links;
   const eval::RigidModel& m = r.stance.model;
   if (!m.floating_base) throw std::invalid_argument("excitation design needs a floating-base robot");
   eval::RigidData data(m);

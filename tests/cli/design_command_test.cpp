@@ -5,6 +5,7 @@
 // scene that `suitsim evaluate` takes as it is.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -90,6 +91,19 @@ TEST_F(DesignCommand, BadOptionsAndAnImpossibleMarginAreBadInput) {
   expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--iterations", "0"},
                  {"--iterations: needs a whole number from 1 to 100 (got '0')"});
   expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin", "-0.1"}, {"--margin: "});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin-rule", "sometimes"},
+                 {"--margin-rule: needs fixed or relaxed (got 'sometimes')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin-rule", "relaxed", "--relax-scale",
+                  "-1"},
+                 {"--relax-scale: needs a number >= 0 (got '-1')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin-rule", "relaxed", "--relax-bias",
+                  "0"},
+                 {"--relax-bias: needs a number > 0 (got '0')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--relax-scale", "1e-3"},
+                 {"suitsim design-motions: --relax-scale and --relax-bias set the relaxation: they need --margin-rule "
+                  "relaxed"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--collision", "mesh"},
+                 {"--collision: needs urdf or inertia (got 'mesh')"});
   // The stance itself is only 0.1 m inside the box's footprint.
   expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin", "0.5"},
                  {"less than the ZMP margin 0.5 m"});
@@ -125,6 +139,45 @@ TEST_F(DesignCommand, AShortDesignWritesAnEvaluableScene) {
   ASSERT_EQ(e.exit_code, 0) << e.err;
   const nlohmann::json id = nlohmann::json::parse(readFile(evaluation / "identification.json"));
   EXPECT_EQ(id["fit_trials"].get<std::vector<std::string>>(), names);
+}
+
+TEST_F(DesignCommand, ARelaxedMarginShrinksPerIterationAndIsReported) {
+  const Result r = run({"design-motions", tinyScene(), "--out", out().string(), "--candidates", "8", "--iterations",
+                        "2", "--threads", "2", "--segment-min", "0.15", "--segment-max", "0.3", "--margin-rule",
+                        "relaxed", "--relax-scale", "1e-3", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const nlohmann::json design = nlohmann::json::parse(readFile(out() / "design.json"));
+  EXPECT_EQ(design["zmp_margin_rule"], "relaxed");
+  EXPECT_EQ(design["zmp_margin_relaxation"]["scale"], 1e-3);
+  EXPECT_EQ(design["zmp_margin_relaxation"]["bias"], 1.0);
+  const double first = design["zmp_margin_m"].get<double>();
+  // The library is generated to the smallest margin the rule allows.
+  EXPECT_NEAR(design["generation_margin_m"].get<double>(), first * (1.0 - std::exp(-1.0)), 1e-12);
+  const nlohmann::json& its = design["iterations"];
+  ASSERT_EQ(its.size(), 3u) << design["stop_reason"];
+  EXPECT_TRUE(its[0]["zmp_margin_m"].is_null());
+  EXPECT_EQ(its[1]["zmp_margin_m"].get<double>(), first);
+  // Iteration 2's margin from iteration 1's identified condition number,
+  // K (20); one second of one motion may leave it infinite (rank
+  // deficient), and then the margin stays.
+  const nlohmann::json& kappa = its[2]["margin_condition_number"];
+  EXPECT_EQ(kappa, its[1]["identified"]["condition_number"]);
+  const double expected =
+      kappa.is_null() ? first : first * (1.0 - std::exp(-(1e-3 * kappa.get<double>() + 1.0)));
+  EXPECT_NEAR(its[2]["zmp_margin_m"].get<double>(), expected, 1e-12);
+  EXPECT_NEAR(its[2]["zmp_margin_share"].get<double>(), 0.4 * expected / first, 1e-12);
+  for (int k = 1; k <= 2; ++k) EXPECT_GE(its[k]["accepted"].get<int>(), 1);
+  for (const auto& m : design["motions"]) {
+    const double margin = its[m["iteration"].get<int>()]["zmp_margin_m"].get<double>();
+    EXPECT_GE(m["zmp_margin_m"].get<double>(), margin) << m["name"];
+  }
+  // The tiny robot has no URDF: every body is a capsule from inertia.
+  EXPECT_EQ(design["self_collision"]["urdf_links"], 0);
+  EXPECT_EQ(design["self_collision"]["inertia_links"], 4);
+  const std::string md = readFile(out() / "design.md");
+  EXPECT_NE(md.find("relaxed per iteration"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Self-collision"), std::string::npos) << md;
 }
 
 }  // namespace

@@ -7,10 +7,12 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "suitsim/design/assessment.h"
 #include "suitsim/eval/kinematics.h"
 #include "suitsim/eval/regressor.h"
+#include "suitsim/io/urdf.h"
 #include "tiny_robot.h"
 
 namespace suitsim::design {
@@ -95,6 +97,85 @@ TEST(Assessment, TheForearmFoldedIntoTheBoxCollides) {
   const Assessment b = assessCandidate(robot, collision, staticPose(robot, {0.0, 0.2, 0.4}, 0.5), o);
   EXPECT_TRUE(b.accepted) << b.rejection;
   EXPECT_GT(b.clearance, 0.0);
+}
+
+// A base with a box, a massless link with a sphere, a tip with a cylinder
+// and a hand fixed to it whose collision is a mesh, and a far link with a
+// mesh only. The box is checked as the capsule that contains it (along its
+// longest edge, radius its cross-section's half diagonal), the cylinder as
+// the capsule of the same segment and radius, the meshes as capsules from
+// inertia: the hand's own (it shares a body with the cylinder), the far
+// link's body's.
+constexpr const char* kShapesUrdf = R"(<robot name="shapes">
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.2 0.4 0.1"/></geometry></collision>
+  </link>
+  <link name="mid"><collision><geometry><sphere radius="0.05"/></geometry></collision></link>
+  <link name="tip">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.05" length="0.2"/></geometry></collision>
+  </link>
+  <link name="hand">
+    <inertial><origin xyz="0 0 0.05"/><mass value="0.5"/><inertia ixx="1e-4" iyy="1e-4" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename="hand.stl"/></geometry></collision>
+  </link>
+  <link name="far">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename="far.stl"/></geometry></collision>
+  </link>
+  <joint name="lift" type="revolute"><parent link="base"/><child link="mid"/><axis xyz="0 1 0"/>
+    <limit lower="-3.2" upper="3.2" effort="10" velocity="5"/></joint>
+  <joint name="bend" type="revolute"><parent link="mid"/><child link="tip"/><origin xyz="0 0 0.5"/><axis xyz="0 1 0"/>
+    <limit lower="-3.2" upper="3.2" effort="10" velocity="5"/></joint>
+  <joint name="wrist" type="fixed"><parent link="tip"/><child link="hand"/><origin xyz="0 0 0.3"/></joint>
+  <joint name="swing" type="revolute"><parent link="base"/><child link="far"/><origin xyz="3 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="10" velocity="5"/></joint>
+</robot>)";
+
+TEST(SelfCollisionShapes, UrdfPrimitivesWhereGivenCapsulesFromInertiaElsewhere) {
+  const RobotDescription robot = io::parseUrdf(kShapesUrdf, "shapes.urdf");
+  const eval::RigidModel m = eval::makeRigidModel(robot);
+  const eval::Configuration initial(Eigen::VectorXd::Zero(m.num_joints));
+  const SelfCollision collision(m, robot.links, initial);
+  ASSERT_EQ(collision.links().size(), robot.links.size());
+  auto report = [&](const std::string& name) {
+    for (const LinkCollision& l : collision.links()) {
+      if (l.link == name) return l;
+    }
+    ADD_FAILURE() << name;
+    return LinkCollision{};
+  };
+  EXPECT_EQ(report("base").shape, "urdf");
+  EXPECT_EQ(report("base").detail, "box");
+  EXPECT_EQ(report("mid").detail, "sphere");
+  EXPECT_EQ(report("tip").detail, "cylinder");
+  EXPECT_EQ(report("hand").shape, "inertia");
+  EXPECT_EQ(report("hand").body, "tip");
+  EXPECT_EQ(report("hand").detail, "collision is a mesh");
+  EXPECT_EQ(report("far").shape, "inertia");
+  EXPECT_EQ(collision.numCapsules(), 5);
+  // Checked: base-tip and tip-far (parents and children, siblings are not).
+  EXPECT_EQ(collision.numPairs(), 2);
+
+  const double box_radius = 0.5 * std::sqrt(0.2 * 0.2 + 0.1 * 0.1);
+  eval::RigidData data(m);
+  eval::forwardKinematics(m, data, initial);
+  std::pair<int, int> pair;
+  // Upright: the cylinder spans z = 0.6 to 0.8 above the box's axis.
+  EXPECT_NEAR(collision.clearance(data, &pair), 0.6 - box_radius - 0.05, 1e-12);
+  EXPECT_EQ(m.body_name[static_cast<std::size_t>(pair.first)], "base");
+  EXPECT_EQ(m.body_name[static_cast<std::size_t>(pair.second)], "tip");
+  // Bent down: the cylinder spans z = 0.2 to 0.4, and the hand's capsule
+  // (from z = 0.2 down to 0.1, radius sqrt(2 · 1e-4 / 0.5)) reaches into
+  // the box's.
+  eval::Configuration bent = initial;
+  bent.joints(eval::jointIndex(m, "bend")) = std::numbers::pi;
+  eval::forwardKinematics(m, data, bent);
+  EXPECT_NEAR(collision.clearance(data), 0.1 - box_radius - std::sqrt(2e-4 / 0.5), 1e-12);
+  // Without the URDF's shapes every body is one capsule from inertia.
+  const SelfCollision coarse(m, initial);
+  EXPECT_EQ(coarse.numCapsules(), 3);  // base, tip (with the hand), far; mid is massless
 }
 
 TEST(Assessment, SegmentDistancesMatchClosedForms) {

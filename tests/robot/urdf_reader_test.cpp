@@ -266,6 +266,34 @@ TEST(UrdfReaderTest, ScrambledFileComesOutInTreeOrder) {
   EXPECT_EQ(joints, (std::vector<std::string>{"j_b", "j_c", "j_d", "j_e"}));
 }
 
+TEST(UrdfReaderTest, CollisionPrimitivesAreKeptWithTheirOrigins) {
+  const RobotDescription robot = parseUrdf(R"(<robot name="r">
+  <link name="a">
+    <collision><origin xyz="0 0 0.1" rpy="0 1.5 0"/><geometry><cylinder radius="0.05" length="0.2"/></geometry></collision>
+    <collision><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+    <collision><geometry><sphere radius="0.04"/></geometry></collision>
+    <collision><geometry><mesh filename="a.stl"/></geometry></collision>
+  </link>
+  <link name="b"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+</robot>)",
+                                           "r.urdf");
+  const std::vector<CollisionShape>& c = link(robot, "a").collision;
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c[0].kind, CollisionShape::Kind::kCylinder);
+  expectVec3(c[0].origin_xyz, {0.0, 0.0, 0.1});
+  expectVec3(c[0].origin_rpy, {0.0, 1.5, 0.0});
+  EXPECT_EQ(c[0].radius, 0.05);
+  EXPECT_EQ(c[0].length, 0.2);
+  EXPECT_EQ(c[1].kind, CollisionShape::Kind::kBox);
+  expectVec3(c[1].size, {0.1, 0.2, 0.3});
+  EXPECT_EQ(c[2].kind, CollisionShape::Kind::kSphere);
+  EXPECT_EQ(c[2].radius, 0.04);
+  EXPECT_EQ(c[3].kind, CollisionShape::Kind::kOther);
+  EXPECT_EQ(c[3].geometry, "mesh");
+  EXPECT_TRUE(link(robot, "b").collision.empty());
+}
+
 TEST(UrdfReaderTest, ParsesTextWithNameForErrors) {
   const RobotDescription robot = parseUrdf(R"(<robot name="r"><link name="only"/></robot>)", "inline");
   EXPECT_EQ(robot.links.size(), 1u);
@@ -385,7 +413,9 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"inertia_not_psd.urdf", 6, {"<inertia>", "positive semi-definite", "ixy='2'"}},
         InvalidCase{"inertia_overflow.urdf", 6, {"<inertia>", "too large", "ixx='1e308'"}},
         InvalidCase{"zero_axis.urdf", 8, {"<axis>", "'xyz'", "non-zero", "'0 0 0'"}},
-        InvalidCase{"origin_not_finite.urdf", 6, {"<origin>", "'xyz'", "finite", "'0 nan 0'"}}),
+        InvalidCase{"origin_not_finite.urdf", 6, {"<origin>", "'xyz'", "finite", "'0 nan 0'"}},
+        InvalidCase{"collision_negative_radius.urdf", 6, {"<cylinder>", "'radius'", ">= 0", "'-0.05'"}},
+        InvalidCase{"collision_box_size.urdf", 7, {"<box>", "'size'", "three finite numbers", "'0.1 0.2'"}}),
     [](const ::testing::TestParamInfo<InvalidCase>& info) {
       std::string name = info.param.file;
       name = name.substr(0, name.find('.'));

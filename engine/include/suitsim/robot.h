@@ -27,11 +27,29 @@ struct LinkInertial {
   std::array<double, 6> inertia{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 };
 
+/// One URDF <collision> element of a link, in the link's frame. Only the
+/// primitives carry a shape; a mesh (or a geometry the reader does not know)
+/// is kept as kOther, so a user can tell "a mesh" from "no collision".
+struct CollisionShape {
+  enum class Kind { kSphere, kCylinder, kBox, kOther };
+  Kind kind = Kind::kOther;
+  Vec3 origin_xyz{0.0, 0.0, 0.0};  ///< shape centre in the link frame (m)
+  Vec3 origin_rpy{0.0, 0.0, 0.0};  ///< fixed-axis roll, pitch, yaw of the shape's axes (rad)
+  double radius = 0.0;             ///< sphere, cylinder (m)
+  double length = 0.0;             ///< cylinder, along its z axis (m)
+  Vec3 size{0.0, 0.0, 0.0};        ///< box edges along its x, y, z (m)
+  std::string geometry;            ///< the geometry element's name ("mesh", ...) for kOther; empty if none
+};
+
 struct RobotLink {
   std::string name;
   std::string source;     ///< "file:line" of the element that defined it (empty if built in code)
   int parent_joint = -1;  ///< joint whose child this link is; -1 for the root
   LinkInertial inertial;
+  /// Its URDF <collision> elements, file order (empty: none, or not from a
+  /// URDF). Nothing in the engine uses them; excitation design checks
+  /// self-collision with them (design/self_collision.h).
+  std::vector<CollisionShape> collision;
 };
 
 enum class JointType { kRevolute, kContinuous, kPrismatic, kFixed, kFloating, kPlanar };

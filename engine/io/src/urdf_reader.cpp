@@ -5,8 +5,10 @@
 //   2. the tree: resolve names, one parent per link, one root, no cycle, and
 //      a depth-first order with parents before children;
 //   3. physics: mass sign, inertia realisability, axes, limits, friction.
-// Everything else in the file (visuals, <gazebo>, <transmission>, vendor
-// attributes...) is ignored on purpose: URDF is extensible.
+// Collision primitives are kept for excitation design's self-collision
+// check (design/self_collision.h). Everything else in the file (visuals,
+// <gazebo>, <transmission>, vendor attributes...) is ignored on purpose:
+// URDF is extensible.
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -224,11 +226,51 @@ struct JointSource {
   std::string parent_name, child_name;
 };
 
+/// A <collision>: its origin and, for a sphere, cylinder or box, the
+/// primitive's dimensions (each a finite number >= 0); anything else (a
+/// mesh, a vendor's shape, no <geometry>) is kept as kOther with its name.
+CollisionShape readCollision(const std::string& path, const XMLElement* e) {
+  CollisionShape shape;
+  if (const XMLElement* origin = single(path, e, "origin", false)) {
+    const UrdfElement o(path, origin);
+    shape.origin_xyz = o.vec3("xyz", {0.0, 0.0, 0.0});
+    shape.origin_rpy = o.vec3("rpy", {0.0, 0.0, 0.0});
+  }
+  const XMLElement* geometry = single(path, e, "geometry", false);
+  const XMLElement* g = geometry ? geometry->FirstChildElement() : nullptr;
+  if (!g) return shape;
+  shape.geometry = g->Name();
+  const UrdfElement r(path, g);
+  auto dimension = [&](const char* name) {
+    const double v = r.number(name);
+    if (v < 0.0) r.failAttribute(name, "must be >= 0");
+    return v;
+  };
+  if (shape.geometry == "sphere") {
+    shape.kind = CollisionShape::Kind::kSphere;
+    shape.radius = dimension("radius");
+  } else if (shape.geometry == "cylinder") {
+    shape.kind = CollisionShape::Kind::kCylinder;
+    shape.radius = dimension("radius");
+    shape.length = dimension("length");
+  } else if (shape.geometry == "box") {
+    shape.kind = CollisionShape::Kind::kBox;
+    shape.size = r.vec3("size");
+    for (double v : shape.size) {
+      if (v < 0.0) r.failAttribute("size", "must be three numbers >= 0");
+    }
+  }
+  return shape;
+}
+
 LinkSource readLink(const std::string& path, const XMLElement* e) {
   LinkSource src;
   src.element = e;
   src.link.name = UrdfElement(path, e).name("name");
   src.link.source = path + ":" + std::to_string(e->GetLineNum());
+  for (const XMLElement* c = e->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision")) {
+    src.link.collision.push_back(readCollision(path, c));
+  }
   // No <inertial>: a massless frame link (JVRC-1's base_link is one).
   const XMLElement* inertial = single(path, e, "inertial", false);
   if (!inertial) return src;

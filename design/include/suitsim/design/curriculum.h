@@ -18,10 +18,14 @@
 //     predicted relative stds of the parameters (base and joint parameters)
 //     still above the target: the least reliable ones. It stops when the budget, the scene's own
 //     identification time, is used, or when an iteration leaves fewer base
-//     parameters determined than the one before.
+//     parameters determined than the one before. Before choosing, it checks
+//     the library again with the model identified before it and, with
+//     relax_margin, a margin relaxed as that identification's condition
+//     number falls (relaxedMarginShare, Kang et al. (20)).
 // A chosen motion whose simulated robot falls is dropped, and another chosen.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -31,6 +35,7 @@
 #include "suitsim/design/assessment.h"
 #include "suitsim/design/candidates.h"
 #include "suitsim/design/excitation.h"
+#include "suitsim/design/self_collision.h"
 
 namespace suitsim::design {
 
@@ -41,6 +46,15 @@ struct DesignOptions {
   std::string motions_dir;    ///< CSV motions added to the library (empty: none)
   double margin = -1.0;       ///< ZMP margin (m); negative: margin_share of the support polygon's inscribed radius
   double margin_share = 0.4;
+  /// Kang et al.'s relaxation (relaxedMarginShare): the margin above is the
+  /// first iteration's, later ones shrink it as the identified condition
+  /// number falls. false: the same margin in every iteration.
+  bool relax_margin = false;
+  double relax_scale = 2.5e-4;  ///< a: per unit of the identification's condition number
+  double relax_bias = 1.0;      ///< b: keeps the margin from shrinking too far (floor 1 - e^-b of it)
+  /// Self-collision shapes: the URDF's primitives where a link has them
+  /// (self_collision.h); false: capsules from inertia for every body.
+  bool urdf_collision = true;
   int iterations = 2;         ///< curriculum iterations (at most one per trial of the budget)
   double target = 0.01;       ///< relative std a parameter counts as determined below
   /// The balance checks take an identified base parameter when its relative
@@ -73,6 +87,14 @@ struct IdentifiedFigures {
 
 struct DesignIteration {
   int iteration = 0;                 ///< 0: the scene's own motions
+  /// The checks this iteration chose under: the ZMP margin (m) and its share
+  /// of the support polygon's inscribed radius (Kang et al.'s α), the
+  /// condition number that set it (NaN: the first margin), and how many
+  /// library candidates passed them (NaN, -1: iteration 0, nothing chosen).
+  double margin = std::nan("");
+  double margin_share = std::nan("");
+  double margin_condition_number = std::nan("");
+  int accepted = -1;
   std::vector<std::string> added;    ///< motions simulated in it
   std::vector<std::string> fell;     ///< chosen, fell in the simulation, dropped
   std::string criterion;             ///< "scene", "condition number" or "reliability"
@@ -92,8 +114,14 @@ struct DesignResult {
   std::string scene_path, scene_name;
   double trial_duration = 0.0;  ///< (s)
   int budget_trials = 0;        ///< the scene's identification trials
-  double margin = 0.0;          ///< ZMP margin used (m)
+  double margin = 0.0;          ///< ZMP margin of the first iteration (m)
   std::string margin_reason;
+  double inscribed_radius = 0.0;  ///< of the support polygon (m)
+  std::string margin_rule;        ///< "fixed" or "relaxed"
+  double relax_scale = 0.0, relax_bias = 0.0;  ///< a and b of relaxedMarginShare (relaxed only)
+  double generation_margin = 0.0;  ///< the margin the generator kept (m): the smallest any iteration may use
+  std::vector<LinkCollision> collision_links;  ///< what stood for each link in the self-collision check
+  int collision_pairs = 0;                     ///< body pairs checked
   double speed_fraction = 0.0;
   std::vector<std::string> joint_names;     ///< rigid model (q order)
   std::vector<std::string> moved_joints;    ///< the joints the generator moves
@@ -107,6 +135,17 @@ struct DesignResult {
   std::string stop_reason;
   double wall_s = 0.0;
 };
+
+/// Kang et al.'s relaxation of the balance constraint (K (10), (20)): the
+/// support polygon is shrunk by the share α of its inscribed radius; the
+/// first iteration takes α_max, each later one
+///   α_i = min(α_{i-1}, α_max (1 - exp(-(a κ_{i-1} + b)))),
+/// κ_{i-1} the condition number of the identification before it: while the
+/// data are ill-conditioned α stays at α_max, and as κ falls the polygon
+/// grows back; α never falls below α_max (1 - e^{-b}) (b keeps the margin
+/// from shrinking too far). A condition number that is not finite keeps α.
+/// Returns α_i.
+double relaxedMarginShare(double previous, double share_max, double condition_number, double scale, double bias);
 
 /// Runs the design. Throws io::SceneError for a bad scene or motion CSV
 /// (file:line), std::invalid_argument for a scene it cannot design for (no

@@ -29,6 +29,9 @@ struct DesignRobot {
   Eigen::VectorXd velocity_limit;         ///< (num_joints) rad/s, +inf where the robot gives none
   eval::BaseParameters base;              ///< base parameters of the a-priori model
   double leg_length = 0.0;                ///< root origin to the farthest foot frame in the stance (m)
+  /// The a-priori description's links (frame f of the model is link f): the
+  /// self-collision check takes their URDF <collision> shapes and inertials.
+  std::vector<RobotLink> links;
   const eval::RigidModel& model() const { return stance.model; }
 };
 

@@ -4,8 +4,10 @@
 // extensible format, so unlike our scene files, unknown elements and
 // attributes (<gazebo>, <transmission>, <visual>, <sensor>, ...) are ignored.
 // What the dynamics needs is checked: names, numbers, the tree, masses and
-// inertia tensors, joint axes and limits. Errors are SceneError with
-// "path:line: <element> problem (got 'value')".
+// inertia tensors, joint axes and limits. A link's <collision> elements are
+// kept (RobotLink::collision): sphere, cylinder and box with their origin and
+// dimensions (finite, >= 0), anything else (a mesh) by its name only.
+// Errors are SceneError with "path:line: <element> problem (got 'value')".
 //
 // The result is in tree order: links[0] is the root, and joint j's child is
 // link j + 1, so every joint comes after its parent link's own parent joint
