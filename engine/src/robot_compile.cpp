@@ -381,9 +381,10 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     }
     BandSpec spec;
     spec.name = band.name;
-    spec.stiffness = band.stiffness;
+    // Straps at the anchors (realism <attachments>) in series: the band as worn.
+    spec.stiffness = wornStiffness(band);
     spec.natural_length = band.natural_length;
-    spec.damping = band.damping;
+    spec.damping = wornDamping(band);
     for (std::size_t j = 0; j < band.links.size(); ++j) {
       const int l = robot.findLink(band.links[j]);
       if (l < 0) throw ModelError("band '" + band.name + "': via point on unknown link '" + band.links[j] + "'");

@@ -222,7 +222,8 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"sampling_jitter_s", run.realism.chain_jitter},
                           {"gyro_bias_walk_rad_per_s_sqrt_s", run.realism.chain_gyro_bias_walk},
                           {"accel_bias_walk_m_per_s2_sqrt_s", run.realism.chain_accel_bias_walk},
-                          {"force_crosstalk", run.realism.chain_force_crosstalk}}}};
+                          {"force_crosstalk", run.realism.chain_force_crosstalk},
+                          {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];
@@ -251,6 +252,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
         const eval::GroupEstimate& e = m.groups[g];
         ordered_json jg = {{"stiffness_n_per_m", numberOrNull(e.stiffness)},
                            {"true_stiffness_n_per_m", truth.group_stiffness[g]},
+                           {"true_worn_stiffness_n_per_m", truth.group_worn_stiffness[g]},
                            {"from", e.from},
                            {"observable", e.identifiable},
                            {"identifiable", e.identifiable},

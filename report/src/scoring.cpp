@@ -159,6 +159,7 @@ Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) 
       for (const eval::BandRoute& r : suit.routes) {
         if (r.group == g) {
           s.group_stiffness.push_back(trueBand(bands, r.name).stiffness);
+          s.group_worn_stiffness.push_back(wornStiffness(trueBand(bands, r.name)));
           break;
         }
       }
@@ -179,7 +180,7 @@ Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) 
     const std::vector<eval::WireGeometry> wires = eval::makeWireGeometries(model, bands);
     Eigen::VectorXd k(bands.size()), l0(bands.size());
     for (std::size_t b = 0; b < bands.size(); ++b) {
-      k[b] = bands[b].stiffness;
+      k[b] = wornStiffness(bands[b]);  // what the joints feel: the straps in series
       l0[b] = bands[b].natural_length;
     }
     CurveScore cs;

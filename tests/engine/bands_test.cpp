@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -381,6 +382,26 @@ TEST(Bands, SuitTakesLoadOffTheWaistMotorDuringTheBend) {
   EXPECT_GT(std::abs(modified.support), 1.3 * std::abs(suit.support));
   EXPECT_LT(std::abs(modified.support), 2.0 * std::abs(suit.support));  // type B is unchanged
   EXPECT_NEAR(change_modified, -modified.support, 0.1 * std::abs(modified.support));
+}
+
+// A band anchored by two straps k_a (realism <attachments>): the series
+// element's complex stiffness, (k + i w c) k_s / (k + k_s + i w c) with
+// k_s = k_a / 2, is k_w + i w c_w to first order in w c / k, k_w and c_w
+// from wornStiffness and wornDamping; without straps they are k and c.
+TEST(Bands, StrapsInSeriesGiveTheWornStiffnessAndDamping) {
+  RobotBand band;
+  band.stiffness = 200.0;
+  band.damping = 3.0;
+  EXPECT_EQ(wornStiffness(band), 200.0);
+  EXPECT_EQ(wornDamping(band), 3.0);
+  band.attachment_stiffness = 10000.0;
+  EXPECT_NEAR(wornStiffness(band), 200.0 * 5000.0 / 5200.0, 1e-9);  // 1/k_w = 1/k + 2/k_a
+  for (double w : {0.1, 1.0, 3.0}) {
+    const std::complex<double> kc(band.stiffness, w * band.damping), ks(0.5 * band.attachment_stiffness, 0.0);
+    const std::complex<double> series = kc * ks / (kc + ks);
+    EXPECT_NEAR(series.real(), wornStiffness(band), 1e-3 * std::pow(w * band.damping, 2) + 1e-9) << w;
+    EXPECT_NEAR(series.imag() / w, wornDamping(band), 1e-4 * std::pow(w * band.damping, 2) + 1e-9) << w;
+  }
 }
 
 }  // namespace

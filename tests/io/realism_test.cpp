@@ -125,11 +125,37 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><motor_heating rise_at_effort="80" time_constant="30" magnet_coefficient="-0.0012" initial_rise="-1"/></realism>)",
         "'initial_rise'");
   fails(R"(<realism><sensor_chain imu_cutoff="-42"/></realism>)", "'imu_cutoff'");
+  fails(R"(<realism><attachments stiffness="0"/></realism>)", "'stiffness'");
+  fails(R"(<realism><attachments/></realism>)", "missing required attribute 'stiffness'");
   fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
   fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
   fails(R"(<realism><sensor_chain gyro_bias_walk="fast"/></realism>)", "'gyro_bias_walk'");
   // The filters run at the simulation's step (5e-4 s here): 900 Hz is past 0.45 / dt.
   fails(R"(<realism><sensor_chain current_cutoff="900"/></realism>)", "current_cutoff 900 Hz must be below 0.45 / dt");
+}
+
+// <attachments>: every band of the truth gets the straps, the model's band
+// pulls with the series stiffness (and the series damping), and the band's
+// own k, what the truth scores against, stays the design's.
+TEST(Realism, AttachmentsPutStrapsInSeriesWithEveryBandOfTheTruth) {
+  const suitsim::io::Scene plain = loadScene(protocolWith("", "straps_plain"), "bend_normal");
+  const suitsim::io::Scene worn =
+      loadScene(protocolWith(R"(<realism><attachments stiffness="8000"/></realism>)", "straps"), "bend_normal");
+  ASSERT_FALSE(worn.robot->bands.empty());
+  ASSERT_EQ(worn.model.num_bands, static_cast<int>(worn.robot->bands.size()));
+  for (const suitsim::RobotBand& band : worn.robot->bands) {
+    SCOPED_TRACE(band.name);
+    const int b = worn.model.findBand(band.name);
+    ASSERT_GE(b, 0);
+    EXPECT_EQ(band.attachment_stiffness, 8000.0);
+    EXPECT_EQ(band.stiffness, plain.model.band_stiffness[plain.model.findBand(band.name)]);  // the design's k
+    const double k = band.stiffness, expected = 1.0 / (1.0 / k + 2.0 / 8000.0);
+    EXPECT_NEAR(worn.model.band_stiffness[b], expected, 1e-12 * k);
+    EXPECT_LT(worn.model.band_stiffness[b], 0.96 * k);
+    const double r = 4000.0 / (k + 4000.0);
+    EXPECT_NEAR(worn.model.band_damping[b], band.damping * r * r, 1e-12 * (1.0 + band.damping));
+  }
+  for (const suitsim::RobotBand& band : plain.robot->bands) EXPECT_EQ(band.attachment_stiffness, 0.0);
 }
 
 // <sensor_chain> makes the truth's logger causal and gives each force
@@ -305,7 +331,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   const suitsim::io::Realism r = suitsim::io::realismOption("realistic");
   EXPECT_EQ(r.source, "realistic");
   EXPECT_EQ(r.preset, "realistic");
-  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain"}));
+  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain", "attachments"}));
   EXPECT_EQ(r.via_point_offset, 0.005);
   EXPECT_EQ(r.gear_efficiency, 0.8);
   EXPECT_EQ(r.backdrive_efficiency, 0.7);
@@ -321,6 +347,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.chain_gyro_bias_walk, 3e-5);
   EXPECT_EQ(r.chain_accel_bias_walk, 2e-4);
   EXPECT_EQ(r.chain_force_crosstalk, 0.01);
+  EXPECT_EQ(r.attachment_stiffness, 10000.0);
 }
 
 // A child overrides its source's magnitude in the preset; `sources` keeps
@@ -343,6 +370,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_FALSE(gear_only.sensor_chain);
   EXPECT_EQ(gear_only.chain_imu_cutoff, 0.0);
   EXPECT_EQ(gear_only.chain_force_crosstalk, 0.0);
+  EXPECT_EQ(gear_only.attachment_stiffness, 0.0);
   const suitsim::io::Realism two = suitsim::io::loadRealism(
       realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
   EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
@@ -356,7 +384,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
 TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
-      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, or all or none)"},
       {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
       {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
       {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
@@ -400,6 +428,7 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.chain_gyro_bias_walk, r.chain_gyro_bias_walk);
   EXPECT_EQ(back.chain_accel_bias_walk, r.chain_accel_bias_walk);
   EXPECT_EQ(back.chain_force_crosstalk, r.chain_force_crosstalk);
+  EXPECT_EQ(back.attachment_stiffness, r.attachment_stiffness);
   EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
 }
 

@@ -95,7 +95,28 @@ struct RobotBand {
   /// (the scene reader fills it in so, when a <band> gives no group). Last,
   /// so that positional initialisers of the fields above stay valid.
   std::string group;
+  /// The strap at each end anchor (N/m; 0: rigid): in series with the band,
+  /// so the band as worn pulls with wornStiffness(), not k. Attachments on
+  /// soft covers or clothing give way; the suit's designer knows k alone.
+  double attachment_stiffness = 0.0;
 };
+
+/// The band as worn, k and its two end straps k_a in series:
+/// 1 / k_w = 1 / k + 2 / k_a (k itself without straps).
+inline double wornStiffness(const RobotBand& band) {
+  if (!(band.attachment_stiffness > 0.0)) return band.stiffness;
+  return 1.0 / (1.0 / band.stiffness + 2.0 / band.attachment_stiffness);
+}
+
+/// The band's damping as worn: c (k_s / (k + k_s))^2 with the straps'
+/// series stiffness k_s = k_a / 2, the series combination's loss to first
+/// order in the rate (c w << k).
+inline double wornDamping(const RobotBand& band) {
+  if (!(band.attachment_stiffness > 0.0)) return band.damping;
+  const double ks = 0.5 * band.attachment_stiffness;
+  const double r = ks / (band.stiffness + ks);
+  return band.damping * r * r;
+}
 
 /// What addRobot built, to find things again.
 struct CompiledRobot {

@@ -16,6 +16,7 @@ bool isOn(const Realism& r, const std::string& source) {
   if (source == "gear") return r.gear_efficiency < 1.0 || r.backdrive_efficiency < 1.0;
   if (source == "motor_heating") return r.heating_rise_at_effort > 0.0;
   if (source == "sensor_chain") return r.sensor_chain;
+  if (source == "attachments") return r.attachment_stiffness > 0.0;
   return false;
 }
 
@@ -80,6 +81,10 @@ Realism realisticPreset() {
   r.chain_gyro_bias_walk = 3e-5;
   r.chain_accel_bias_walk = 2e-4;
   r.chain_force_crosstalk = 0.01;
+  // A band's end is sewn to a strap of webbing a few centimetres long that
+  // presses into the cover under it: together they give way by about a
+  // millimetre per 10 N.
+  r.attachment_stiffness = 10000.0;
   return r;
 }
 
@@ -117,6 +122,7 @@ Realism keepSources(const Realism& r, const std::vector<std::string>& sources) {
     out.chain_accel_bias_walk = ideal.chain_accel_bias_walk;
     out.chain_force_crosstalk = ideal.chain_force_crosstalk;
   }
+  if (!kept("attachments")) out.attachment_stiffness = ideal.attachment_stiffness;
   return out;
 }
 
@@ -139,6 +145,7 @@ std::string realismXml(const Realism& r) {
            "\" accel_bias_walk=\"" + number(r.chain_accel_bias_walk) + "\" force_crosstalk=\"" +
            number(r.chain_force_crosstalk) + "\"/>\n";
   }
+  if (isOn(r, "attachments")) xml += "    <attachments stiffness=\"" + number(r.attachment_stiffness) + "\"/>\n";
   return xml + "  </realism>";
 }
 

@@ -805,6 +805,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   // vector of RMS length via_point_offset, drawn per band name and via
   // point so that a band sits the same in every trial that wears it.
   for (RobotBand& band : setup.bands) {
+    // Compliant attachments (docs/realism.md): the straps at the band's ends.
+    band.attachment_stiffness = realism.attachment_stiffness;
     setup.band_designed_points.push_back(band.points);
     if (!(realism.via_point_offset > 0.0)) continue;
     std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};

@@ -266,10 +266,12 @@ constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kN
                                                     {"gyro_bias_walk", ValueKind::kNumber, false},
                                                     {"accel_bias_walk", ValueKind::kNumber, false},
                                                     {"force_crosstalk", ValueKind::kNumber, false}};
+constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
                                             {"gear", kGearAttributes, true, {}},
                                             {"motor_heating", kMotorHeatingAttributes, true, {}},
-                                            {"sensor_chain", kSensorChainAttributes, true, {}}};
+                                            {"sensor_chain", kSensorChainAttributes, true, {}},
+                                            {"attachments", kAttachmentsAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -929,6 +931,10 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     if (!(realism.chain_force_crosstalk < 0.2)) {
       cr.failAttribute("force_crosstalk", "must be below 0.2 (a calibrated sensor couples its axes by a few per cent)");
     }
+  }
+  if (const XMLElement* a = e->FirstChildElement("attachments")) {
+    const ElementReader ar = readerFor(path, a, kRealismChildren[4]);
+    realism.attachment_stiffness = ar.positive("stiffness", ar.number("stiffness"));
   }
   // Which of them stay on: the budget switches them one at a time.
   if (r.has("sources")) {

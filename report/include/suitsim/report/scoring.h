@@ -17,6 +17,9 @@ namespace suitsim::report {
 struct SuitScore {
   std::string suit;
   std::vector<double> group_stiffness;  ///< true k per group (N/m), SuitFit::group_order
+  /// The band as worn per group, its straps in series (wornStiffness; k
+  /// without <realism><attachments>): what the wearer's joints feel (N/m).
+  std::vector<double> group_worn_stiffness;
   std::vector<double> natural_length;   ///< true l0 per band (m), SuitFit::routes order
   /// Per method (kSupportMethods order), per group: (estimate − truth) / truth; NaN without an estimate.
   std::vector<std::vector<double>> relative_error;

@@ -153,6 +153,10 @@ struct Realism {
   /// biases' random walks (per sqrt(s)), and the force sensors' calibration
   /// crosstalk (RMS of the off-diagonal terms coupling forces among
   /// themselves and moments among themselves; drawn per sensor).
+  /// Compliant attachments: every band of the truth is anchored at each end
+  /// by a strap of this stiffness (N/m; 0: rigid) in series with it
+  /// (RobotBand::attachment_stiffness); the truth scored is the band's own k.
+  double attachment_stiffness = 0.0;
   bool sensor_chain = false;
   double chain_imu_cutoff = 0.0;
   double chain_force_cutoff = 0.0;
@@ -175,7 +179,7 @@ struct Realism {
 
 /// The names of the sources a <realism> element can switch (its children's
 /// element names), in the order the budget reports them.
-inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain"};
+inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain", "attachments"};
 
 /// The `realistic` preset: every source at a magnitude chosen from
 /// datasheets and the literature for an HRP-class robot in a fabric suit
