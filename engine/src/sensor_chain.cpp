@@ -20,8 +20,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <Eigen/Dense>
-
 #include "suitsim/sensors.h"
 
 namespace suitsim {
@@ -114,6 +112,7 @@ void Sensors::setUpChain(double dt) {
     }
   }
   imu_last_velocity_.assign(3 * spec_.imus.size(), 0.0);
+  imu_step_acceleration_.assign(3 * spec_.imus.size(), 0.0);
 }
 
 bool Sensors::chainStep(const State& state, long k, bool first, double* row, double* stamp) {
@@ -125,27 +124,19 @@ bool Sensors::chainStep(const State& state, long k, bool first, double* row, dou
   const long phase = k % S;
   const bool near_sample = phase <= J + 1 || phase >= S - J - 1;
   trackCurrents(state, first);
-  measure(state, instant_.data(), !near_sample, false);
-  std::copy(current_mid_.begin(), current_mid_.end(), instant_.begin() + current_column_);
-
-  // Accelerometers: the step's mean acceleration in the sensor frame, plus
-  // the -g measure() put there.
+  // Accelerometers: the IMU points' mean acceleration over the step just
+  // taken (world), which measure() turns into the specific force in the
+  // sensor frame at this step.
   if (!spec_.imus.empty()) {
     imuVelocities(state, false, imu_window_end_.data());
     if (first) imu_last_velocity_ = imu_window_end_;
-    for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
-      const Pose b = bodyPose(*model_, state, spec_.imus[s].body);
-      const Pose& f = spec_.imus[s].frame;
-      Eigen::Matrix3d Rb, Rf;
-      Rb << b.R[0], b.R[1], b.R[2], b.R[3], b.R[4], b.R[5], b.R[6], b.R[7], b.R[8];
-      Rf << f.R[0], f.R[1], f.R[2], f.R[3], f.R[4], f.R[5], f.R[6], f.R[7], f.R[8];
-      Eigen::Vector3d a;
-      for (int d = 0; d < 3; ++d) a[d] = (imu_window_end_[3 * s + d] - imu_last_velocity_[3 * s + d]) / dt_;
-      const Eigen::Vector3d a_s = (Rb * Rf).transpose() * a;
-      for (int d = 0; d < 3; ++d) instant_[static_cast<std::size_t>(imu_accel_column_[s] + d)] += a_s[d];
+    for (std::size_t i = 0; i < imu_window_end_.size(); ++i) {
+      imu_step_acceleration_[i] = (imu_window_end_[i] - imu_last_velocity_[i]) / dt_;
     }
     imu_last_velocity_ = imu_window_end_;
   }
+  measure(state, instant_.data(), !near_sample, false, imu_step_acceleration_.data());
+  std::copy(current_mid_.begin(), current_mid_.end(), instant_.begin() + current_column_);
 
   // Filter, then keep the step in the ring.
   double* slot = &chain_ring_[static_cast<std::size_t>(k % chain_ring_length_) * n];
@@ -180,6 +171,11 @@ bool Sensors::chainEmit(double* row, double* stamp) {
   // (so a device's sequence depends on its seed alone).
   double* reading = pending_.data();
   std::vector<double>& offsets = chain_offset_;
+  // Step q's slot (q may be before 0: the ring was filled with step 0).
+  const auto ring = [&](long q) {
+    const long L = chain_ring_length_;
+    return &chain_ring_[static_cast<std::size_t>(((q % L) + L) % L) * n];
+  };
   for (std::size_t d = 0; d < chain_jitter_rng_.size(); ++d) {
     const double e = on * spec_.chain.jitter * normal(chain_jitter_rng_[d]) / dt_;
     offsets[d] = std::clamp(e, -static_cast<double>(J), static_cast<double>(J));
@@ -189,13 +185,8 @@ bool Sensors::chainEmit(double* row, double* stamp) {
     const double base = std::floor(p);
     const double frac = p - base;
     const long s0 = chain_sample_step_ + static_cast<long>(base);
-    const double v0 = chain_ring_[static_cast<std::size_t>(((s0 % chain_ring_length_) + chain_ring_length_) % chain_ring_length_) * n + c];
-    double v = v0;
-    if (frac > 0.0) {
-      const long s1 = s0 + 1;
-      const double v1 = chain_ring_[static_cast<std::size_t>(((s1 % chain_ring_length_) + chain_ring_length_) % chain_ring_length_) * n + c];
-      v = (1.0 - frac) * v0 + frac * v1;
-    }
+    const double v0 = ring(s0)[c];
+    const double v = frac > 0.0 ? (1.0 - frac) * v0 + frac * ring(s0 + 1)[c] : v0;
     truth_[c] = v;
   }
   std::copy(truth_.begin(), truth_.end(), reading);
@@ -215,12 +206,11 @@ bool Sensors::chainEmit(double* row, double* stamp) {
 
 namespace suitsim {
 
-bool Sensors::chainFinish(const State& state, long k_last, double* row, double* stamp) {
+bool Sensors::chainFinish(long k_last, double* row, double* stamp) {
   if (chain_sample_step_ < 0 || k_last < chain_sample_step_) {
     chain_sample_step_ = -1;
     return false;
   }
-  (void)state;
   // The run ended before the row's last instant: the final step's values
   // stand for the steps after it.
   const std::size_t n = columns_.size();

@@ -326,7 +326,7 @@ bool Sensors::logStep(const State& state, long k, double* row, double* stamp) {
 }
 
 bool Sensors::finishLog(const State& state, long k_last, double* row, double* stamp) {
-  if (spec_.chain.causal) return chainFinish(state, k_last, row, stamp);
+  if (spec_.chain.causal) return chainFinish(k_last, row, stamp);
   if (pending_sample_ < 0 || k_last < pending_sample_) {
     pending_sample_ = -1;
     return false;
@@ -339,7 +339,8 @@ bool Sensors::finishLog(const State& state, long k_last, double* row, double* st
   return true;
 }
 
-void Sensors::measure(const State& state, double* out, bool averaged_only, bool imu_acceleration) {
+void Sensors::measure(const State& state, double* out, bool averaged_only, bool imu_acceleration,
+                      const double* imu_world_acceleration) {
   const Model& m = *model_;
   double* t = out;
 
@@ -364,6 +365,7 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
       for (int k = 0; k < (imu_acceleration ? 4 : 0); ++k) {
         a += imu_weight_[s][k] * Eigen::Vector3d(acc->x[begin + k], acc->y[begin + k], acc->z[begin + k]);
       }
+      if (imu_world_acceleration) a = Eigen::Map<const Eigen::Vector3d>(imu_world_acceleration + 3 * s);
       // Specific force: what a proof mass feels, gravity included.
       const Eigen::Vector3d f = R.transpose() * (a - g);
       for (int k = 0; k < 3; ++k) *t++ = gyro[k];

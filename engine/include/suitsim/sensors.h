@@ -281,8 +281,10 @@ class Sensors {
   /// Noise-free values of every channel at `state` into `out` (columns);
   /// with `averaged_only`, the encoders are left as they are; without
   /// `imu_acceleration`, the accelerometers read gravity alone (no force
-  /// evaluation).
-  void measure(const State& state, double* out, bool averaged_only, bool imu_acceleration);
+  /// evaluation); `imu_world_acceleration` (3 per IMU), when given, is the
+  /// IMU points' acceleration instead (the causal chain's step means).
+  void measure(const State& state, double* out, bool averaged_only, bool imu_acceleration,
+               const double* imu_world_acceleration = nullptr);
   void addToWindow(const State& state, double weight, bool at_sample_step);
   void emit(double* row, double* stamp);
   /// Logged accelerometers: the IMU points' velocities half a step after
@@ -335,7 +337,7 @@ class Sensors {
   void setUpChain(double dt);
   bool chainStep(const State& state, long k, bool first, double* row, double* stamp);
   bool chainEmit(double* row, double* stamp);
-  bool chainFinish(const State& state, long k_last, double* row, double* stamp);
+  bool chainFinish(long k_last, double* row, double* stamp);
   std::array<LowPass2, 4> chain_filter_;     // by kind: none, imu, force, current
   std::vector<int> chain_kind_;              // (columns) index into chain_filter_
   std::vector<int> chain_device_;            // (columns) the device whose instant it is read at
@@ -348,6 +350,7 @@ class Sensors {
   std::vector<std::mt19937_64> chain_walk_rng_;    // (columns), IMU columns only drawn
   std::vector<double> chain_walk_step_;            // (columns) the walk's std per sample
   std::vector<double> imu_last_velocity_;          // (3 per IMU) the IMU points' velocities one step back
+  std::vector<double> imu_step_acceleration_;      // (3 per IMU) their mean acceleration over the last step (world)
   long chain_sample_step_ = -1;                    // step of the pending sample, -1: none
   double chain_sample_time_ = 0.0;
 };
