@@ -52,6 +52,7 @@ struct EvaluateOptions {
   eval::PipelineOptions::Heating heating = eval::PipelineOptions::Heating::Ignored;
   eval::PipelineOptions::SensorDelay sensor_delay = eval::PipelineOptions::SensorDelay::Ignored;
   eval::SuitGeometrySource suit_geometry = eval::SuitGeometrySource::Designed;
+  eval::BandModel band_model = eval::BandModel::Elastic;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -168,6 +169,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eo.suit_geometry = opt.suit_geometry;
+  eo.band_model = opt.band_model;
   eval::EvaluationResult result;
   try {
     result = eval::evaluateStreams(inputs, streams, eo);
@@ -210,6 +212,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.realism = truth.realism;
   run.streams_dir = opt.streams;
   run.suit_geometry = eval::suitGeometryName(opt.suit_geometry);
+  run.band_model = eval::bandModelName(opt.band_model);
   run.num_trials = inputs.trials.size();
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -314,6 +317,12 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "designed or measured",
       "the via points of the bands' wire model: as designed (default) or fitted to the bands' logged lengths "
       "first (needs <band_lengths> sensors; docs/realism.md)");
+  addParsedOption(
+      *app, "--band-model", "elastic|viscoelastic",
+      [o = opt.get()](const std::string& v) { return eval::parseBandModel(v, &o->band_model); },
+      "elastic or viscoelastic",
+      "A(26)'s model of a band's tension: elastic, A(25) (default), or viscoelastic, a standard linear solid "
+      "whose relaxing arm and time constant are fitted too (docs/method.md)");
   addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
                 "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
                 "every source at its documented magnitude) or a realism file (docs/realism.md)");

@@ -13,6 +13,21 @@
 //
 // Bands are few (a suit has four), so the pass runs on one thread in band
 // order: bit-identical for any thread count, and it allocates nothing.
+//
+// Hysteresis. Fabric and rubber bands pull harder while they are being
+// stretched than while they shorten, and their pull relaxes at a held
+// stretch. A standard linear solid models both with one internal variable:
+// the equilibrium spring k in parallel with a Maxwell arm, a spring k_m in
+// series with a dashpot of time constant tau. With e = max(0, l - l0) the
+// band's stretch and q the dashpot's elongation (the creep),
+//     f = k e + c l' + k_m (e - q),   q' = (e - q) / tau,
+// so a stretch held for long pulls k e, a sudden one (k + k_m) e, and a
+// cycle at angular frequency w stores k + k_m w^2 tau^2 / (1 + w^2 tau^2)
+// and loses energy in the arm. q is state (State::band_creep), held over a
+// step like the motor currents and advanced exactly at the step's end for
+// the stretch the step ended at (updateBandCreep): stable for any step,
+// with a lag of half a step in the arm's input. A slack band (e = 0) is at
+// its natural length, so its creep relaxes toward 0 and the arm cannot push.
 #include "bands.h"
 
 #include <algorithm>
@@ -66,7 +81,7 @@ inline void addAtVia(const Model& m, int v, const double f[3], Vec3Array& force)
 
 }  // namespace
 
-BandState evaluateBand(const Model& model, const PhasePoint& x, int b) {
+BandState evaluateBand(const Model& model, const PhasePoint& x, const double* creep, int b) {
   BandState out;
   for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) {
     const Segment s = segment(model, x, v);
@@ -74,19 +89,22 @@ BandState evaluateBand(const Model& model, const PhasePoint& x, int b) {
     out.rate += s.rate;
   }
   const double stretch = out.length - model.band_natural_length[b];
-  // A(25): a slack band pulls nothing; while taut the damper may only reduce
-  // the pull, never make the wire push.
-  if (stretch > 0.0) out.tension = std::max(0.0, model.band_stiffness[b] * stretch + model.band_damping[b] * out.rate);
+  // A(25): a slack band pulls nothing; while taut the damper and the
+  // relaxing arm may only reduce the pull, never make the wire push.
+  if (stretch > 0.0) {
+    out.tension = std::max(0.0, model.band_stiffness[b] * stretch + model.band_damping[b] * out.rate +
+                                    model.band_relaxing_stiffness[b] * (stretch - creep[b]));
+  }
   return out;
 }
 
-void addBandForces(const Model& model, const PhasePoint& x, Workspace& ws) {
+void addBandForces(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
   if (model.num_bands == 0) return;
   // One thread, in band order (see the design note); the implied barrier
   // at the end puts every band force in place before the hinges run.
 #pragma omp single
   for (int b = 0; b < model.num_bands; ++b) {
-    const BandState band = evaluateBand(model, x, b);
+    const BandState band = evaluateBand(model, x, state.band_creep.data(), b);
     ws.band_length[b] = band.length;
     ws.band_tension[b] = band.tension;
     if (band.tension == 0.0) continue;
@@ -101,12 +119,31 @@ void addBandForces(const Model& model, const PhasePoint& x, Workspace& ws) {
   }
 }
 
+double bandStretch(const Model& model, const PhasePoint& x, int b) {
+  double length = 0.0;
+  for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) length += segment(model, x, v).length;
+  return std::max(0.0, length - model.band_natural_length[b]);
+}
+
+void updateBandCreep(const Model& model, State& state, const PhasePoint& x, double dt) {
+  for (int b = 0; b < model.num_bands; ++b) {
+    if (!(model.band_relaxing_stiffness[b] > 0.0)) continue;
+    // q' = (e - q) / tau with e held at the step's end value: exact.
+    const double e = bandStretch(model, x, b);
+    double& q = state.band_creep[b];
+    q = e + (q - e) * std::exp(-dt / model.band_relaxation_time[b]);
+  }
+}
+
 double bandPotentialEnergy(const Model& model, const State& state) {
   double energy = 0.0;
   const PhasePoint x = phasePoint(state.position, state.velocity);
   for (int b = 0; b < model.num_bands; ++b) {
-    const double stretch = evaluateBand(model, x, b).length - model.band_natural_length[b];
+    const double stretch = evaluateBand(model, x, state.band_creep.data(), b).length - model.band_natural_length[b];
     if (stretch > 0.0) energy += 0.5 * model.band_stiffness[b] * stretch * stretch;  // taut only
+    // The Maxwell arm's spring holds 0.5 k_m (e - q)^2 whether taut or not.
+    const double arm = std::max(0.0, stretch) - state.band_creep[b];
+    energy += 0.5 * model.band_relaxing_stiffness[b] * arm * arm;
   }
   return energy;
 }

@@ -310,6 +310,12 @@ int ModelBuilder::addBand(const BandSpec& spec) {
   if (!(spec.stiffness >= 0.0) || !std::isfinite(spec.stiffness)) throw ModelError(label + ": stiffness must be >= 0");
   if (!(spec.damping >= 0.0) || !std::isfinite(spec.damping)) throw ModelError(label + ": damping must be >= 0");
   if (!std::isfinite(spec.natural_length)) throw ModelError(label + ": natural length must be finite");
+  if (!(spec.relaxing_stiffness >= 0.0) || !std::isfinite(spec.relaxing_stiffness)) {
+    throw ModelError(label + ": relaxing stiffness must be >= 0");
+  }
+  if (spec.relaxing_stiffness > 0.0 && !(spec.relaxation_time > 0.0 && std::isfinite(spec.relaxation_time))) {
+    throw ModelError(label + ": a relaxing stiffness needs a relaxation time > 0");
+  }
   BandSpec band = spec;
   if (band.natural_length < 0.0) band.natural_length = initialBandLength(band);
   bands_.push_back(band);
@@ -573,6 +579,8 @@ Model ModelBuilder::build() const {
     m.band_stiffness.push_back(band.stiffness);
     m.band_natural_length.push_back(band.natural_length);
     m.band_damping.push_back(band.damping);
+    m.band_relaxing_stiffness.push_back(band.relaxing_stiffness);
+    m.band_relaxation_time.push_back(band.relaxing_stiffness > 0.0 ? band.relaxation_time : 0.0);
     for (std::size_t j = 0; j < band.via_body.size(); ++j) {
       m.via_body.push_back(body_index[band.via_body[j]]);
       m.via_weight.push_back(band.via_weight[j]);

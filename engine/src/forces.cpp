@@ -56,7 +56,7 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
       fz[i] = model.particle_force_z[i] + state.applied_force.z[i] + m[i] * g[2];
     }
     detail::addContactForces(model, state, x, ws.force);
-    detail::addBandForces(model, x, ws);  // A(21)-(25): suit bands, before the hinges see the forces
+    detail::addBandForces(model, state, x, ws);  // A(21)-(25): suit bands, before the hinges see the forces
     detail::addStrapForces(model, x, ws);  // a worn device's straps, likewise
     // Hinged bodies take what acts on them so far as rigid bodies; the
     // springs come after, so that a link spring acts on its tetrahedron's

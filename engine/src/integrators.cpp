@@ -1,3 +1,4 @@
+#include "bands.h"
 #include "forces.h"
 #include "motor_heating.h"
 #include "solver_workspace.h"
@@ -56,6 +57,7 @@ void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double d
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   detail::updateWindings(model, s, dt);
+  detail::updateBandCreep(model, s, detail::phasePoint(s.position, s.velocity), dt);
   s.acceleration_cache.filled = false;
 }
 
@@ -75,6 +77,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   detail::updateContactAnchors(model, s, half);
   detail::updateHingeFriction(model, s, half, ws);
   detail::updateWindings(model, s, dt);
+  detail::updateBandCreep(model, s, half, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
@@ -108,6 +111,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   detail::updateWindings(model, s, dt);
+  detail::updateBandCreep(model, s, detail::phasePoint(s.position, s.velocity), dt);
   s.acceleration_cache.filled = false;
 }
 

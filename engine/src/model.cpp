@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "bands.h"
 #include "forces.h"
 #include "suitsim/state.h"
 
@@ -79,6 +80,12 @@ State makeState(const Model& model) {
       s.hinge_sticking[h] = 1;
       s.hinge_stick_angle[h] = angle;
     }
+  }
+  // A band with a Maxwell arm starts relaxed at its initial stretch: the
+  // suit has been worn in this pose long enough (bands.cpp, hysteresis).
+  s.band_creep.assign(static_cast<std::size_t>(model.num_bands), 0.0);
+  for (int b = 0; b < model.num_bands; ++b) {
+    if (model.band_relaxing_stiffness[b] > 0.0) s.band_creep[b] = detail::bandStretch(model, x, b);
   }
   // Size the acceleration cache now so no step allocates; nothing is cached yet.
   s.acceleration_cache.acceleration.assign(np, 0.0);

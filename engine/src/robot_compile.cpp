@@ -385,6 +385,8 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     spec.stiffness = wornStiffness(band);
     spec.natural_length = band.natural_length;
     spec.damping = wornDamping(band);
+    spec.relaxing_stiffness = wornRelaxingStiffness(band);
+    spec.relaxation_time = wornRelaxationTime(band);
     for (std::size_t j = 0; j < band.links.size(); ++j) {
       const int l = robot.findLink(band.links[j]);
       if (l < 0) throw ModelError("band '" + band.name + "': via point on unknown link '" + band.links[j] + "'");

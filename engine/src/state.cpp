@@ -31,6 +31,7 @@ void forEachInput(A& a, B& b, F&& f) {
   f(a.hinge_angle, b.hinge_angle);
   f(a.hinge_previous_velocity, b.hinge_previous_velocity);
   f(a.hinge_winding_rise, b.hinge_winding_rise);
+  f(a.band_creep, b.band_creep);
 }
 
 }  // namespace

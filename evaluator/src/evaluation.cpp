@@ -97,7 +97,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       if (!options.band_joints.empty()) f.reason = "given on the command line (--band-joints)";
       fit_joints.push_back(std::move(f));
     }
-    out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints));
+    out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints, options.band_model));
   }
   // Powered devices: supporting torque by approaches A and B, and the
   // controller's settings from the device's own logs (device_evaluation.h).

@@ -27,7 +27,8 @@ constexpr double kTwinTautRatio = 0.25;
 // the same joint, so joints that move at different times all contribute.
 struct FitRows {
   WireSamples samples;
-  Eigen::MatrixXd tau;  // (rows x 1)
+  Eigen::MatrixXd tau;               // (rows x 1)
+  std::vector<Eigen::Index> sample;  // each row's sample of the motion
 };
 
 FitRows fitRows(const RigidModel& model, const std::vector<WireGeometry>& wires, const SupportCurves& c,
@@ -46,6 +47,7 @@ FitRows fitRows(const RigidModel& model, const std::vector<WireGeometry>& wires,
     for (std::size_t r = 0; r < rows.size(); ++r) {
       q.row(static_cast<Eigen::Index>(r)) = c.angle.row(rows[r]);
       tau.push_back(c.method[method](rows[r], j));
+      out.sample.push_back(rows[r]);
     }
     parts.push_back(sampleWires(model, wires, q, {name}));
   }
@@ -133,8 +135,10 @@ FitJoints chooseFitJoints(const RigidModel& model, const std::vector<WireGeometr
 }
 
 SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vector<BandRoute>& routes,
-                const std::vector<const SupportCurves*>& curves, const std::vector<FitJoints>& fit_joints) {
+                const std::vector<const SupportCurves*>& curves, const std::vector<FitJoints>& fit_joints,
+                BandModel band_model) {
   SuitFit out;
+  out.band_model = band_model;
   out.suit = suit;
   out.routes = routes;
   out.fit_joints = fit_joints;
@@ -156,6 +160,14 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
   bopt.relevance_threshold = kRelevance;
   bopt.twin_taut_ratio = kTwinTautRatio;
   const std::vector<WireGeometry> wires = makeWireGeometries(model, routes);
+  // The viscoelastic model needs every band's length at every sample of a
+  // motion, not only at the fit rows: the arm's stretch has a history.
+  std::vector<Eigen::MatrixXd> motion_lengths;
+  if (band_model == BandModel::Viscoelastic) {
+    for (const SupportCurves* c : curves) {
+      motion_lengths.push_back(sampleWires(model, wires, c->angle, {model.joint_name.front()}).length);
+    }
+  }
 
   for (SupportMethod m : kSupportMethods) {
     const std::size_t mi = static_cast<std::size_t>(m);
@@ -255,6 +267,19 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     }
     // Pass 2: each motion fits the groups it is best for, the others' torque
     // taken off at their estimates.
+    // Motion k's curve with the torque of the groups fitted elsewhere, A(21)
+    // at their estimates, taken off.
+    auto othersTakenOff = [&](std::size_t k) -> Eigen::MatrixXd {
+      const int nb = static_cast<int>(band_names.size());
+      Eigen::VectorXd k_other = Eigen::VectorXd::Zero(nb), l0_other = Eigen::VectorXd::Zero(nb);
+      for (int b = 0; b < nb; ++b) {
+        const int g = group_of_band[static_cast<std::size_t>(b)];
+        if (g < 0 || c.source[g] == static_cast<int>(k) || !std::isfinite(c.k[g]) || !std::isfinite(c.l0[b])) continue;
+        k_other[b] = c.k[g];
+        l0_other[b] = c.l0[b];
+      }
+      return rows[k].tau - predictSupportingTorque(rows[k].samples, k_other, l0_other);
+    };
     std::vector<double> fit_rmse(rows.size(), 0.0);
     for (std::size_t k = 0; k < rows.size(); ++k) {
       BandIdentificationOptions o = bopt;
@@ -264,15 +289,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       }
       fit_rmse[k] = first[k].rmse;
       if (o.groups.empty()) continue;
-      const int nb = static_cast<int>(band_names.size());
-      Eigen::VectorXd k_other = Eigen::VectorXd::Zero(nb), l0_other = Eigen::VectorXd::Zero(nb);
-      for (int b = 0; b < nb; ++b) {
-        const int g = group_of_band[static_cast<std::size_t>(b)];
-        if (g < 0 || c.source[g] == static_cast<int>(k) || !std::isfinite(c.k[g]) || !std::isfinite(c.l0[b])) continue;
-        k_other[b] = c.k[g];
-        l0_other[b] = c.l0[b];
-      }
-      const Eigen::MatrixXd tau = rows[k].tau - predictSupportingTorque(rows[k].samples, k_other, l0_other);
+      const Eigen::MatrixXd tau = othersTakenOff(k);
       const BandIdentificationResult pm = identifyBands(rows[k].samples, tau, o);
       fit_rmse[k] = pm.rmse;
       for (std::size_t g = 0; g < ng; ++g) {
@@ -283,6 +300,79 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
         } else {
           c.why_not[g] = label[k] + " (others' torque taken off): " + (pg >= 0 ? pm.group_reason[pg] : "not fitted");
           c.k[g] = std::nan("");
+        }
+      }
+    }
+    // The viscoelastic wire model (band_relaxation.h): per motion, the
+    // Maxwell arms of the groups it is the source of, fitted at the
+    // elastic natural lengths; then k and l0 again on the curve with the
+    // arms' torque off, and once more at the new natural lengths.
+    std::vector<double> km(ng, std::nan("")), relaxation(ng, std::nan(""));
+    for (std::size_t k = 0; band_model == BandModel::Viscoelastic && k < rows.size(); ++k) {
+      BandIdentificationOptions o = bopt;
+      o.groups.clear();
+      std::vector<std::size_t> mine;
+      for (std::size_t g = 0; g < ng; ++g) {
+        if (c.source[g] != static_cast<int>(k)) continue;
+        o.groups.push_back(bopt.groups[g]);
+        mine.push_back(g);
+      }
+      if (mine.empty()) continue;
+      const int nb = static_cast<int>(band_names.size());
+      const Eigen::VectorXd target = othersTakenOff(k).col(0);
+      for (int pass = 0; pass < 4; ++pass) {
+        RelaxationRows rr;
+        rr.time = curves[k]->time;
+        rr.sample = rows[k].sample;
+        rr.num_groups = static_cast<int>(mine.size());
+        rr.stretch = Eigen::MatrixXd::Zero(rr.time.size(), nb);
+        rr.jacobian = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rr.sample.size()), nb);
+        rr.band_group.assign(static_cast<std::size_t>(nb), -1);
+        bool any = false;
+        for (int b = 0; b < nb; ++b) {
+          const auto it = std::find(mine.begin(), mine.end(), static_cast<std::size_t>(group_of_band[static_cast<std::size_t>(b)]));
+          if (group_of_band[static_cast<std::size_t>(b)] < 0 || it == mine.end() || !std::isfinite(c.l0[b])) continue;
+          rr.band_group[static_cast<std::size_t>(b)] = static_cast<int>(it - mine.begin());
+          rr.stretch.col(b) = (motion_lengths[k].col(b).array() - c.l0[b]).max(0.0).matrix();
+          rr.jacobian.col(b) = rows[k].samples.jacobian[static_cast<std::size_t>(b)].col(0);
+          any = true;
+        }
+        if (!any) break;
+        const RelaxationFit rf = fitRelaxation(rr, target);
+        // The elastic refit on the rows where every band pulls as A(25)
+        // can say, with the arms' torque taken off.
+        std::vector<Eigen::Index> keep;
+        for (std::size_t r = 0; r < rf.clamped.size(); ++r) {
+          if (!rf.clamped[r]) keep.push_back(static_cast<Eigen::Index>(r));
+        }
+        const Eigen::Index nk = static_cast<Eigen::Index>(keep.size());
+        WireSamples kept = rows[k].samples;
+        kept.length.resize(nk, nb);
+        Eigen::MatrixXd tau(nk, 1);
+        for (int b = 0; b < nb; ++b) kept.jacobian[static_cast<std::size_t>(b)].resize(nk, 1);
+        for (Eigen::Index r = 0; r < nk; ++r) {
+          kept.length.row(r) = rows[k].samples.length.row(keep[static_cast<std::size_t>(r)]);
+          for (int b = 0; b < nb; ++b) {
+            kept.jacobian[static_cast<std::size_t>(b)](r, 0) =
+                rows[k].samples.jacobian[static_cast<std::size_t>(b)](keep[static_cast<std::size_t>(r)], 0);
+          }
+          tau(r, 0) = target[keep[static_cast<std::size_t>(r)]] - rf.arm_torque[keep[static_cast<std::size_t>(r)]];
+        }
+        const BandIdentificationResult pm = identifyBands(kept, tau, o);
+        fit_rmse[k] = pm.rmse;
+        for (std::size_t i = 0; i < mine.size(); ++i) {
+          const std::size_t g = mine[i];
+          const int pg = groupIn(pm, bopt.groups[g].name);
+          if (pg >= 0 && std::isfinite(pm.stiffness[pg]) && pm.group_identifiable[pg]) {
+            take(g, k, pm, pg);
+            km[g] = rf.relaxing_stiffness[static_cast<Eigen::Index>(i)];
+            relaxation[g] = rf.relaxation_time;
+          } else {
+            c.why_not[g] = label[k] + " (viscoelastic, the arms' torque taken off): " +
+                           (pg >= 0 ? pm.group_reason[pg] : "not fitted");
+            c.k[g] = std::nan("");
+            km[g] = relaxation[g] = std::nan("");
+          }
         }
       }
     }
@@ -297,6 +387,10 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       e.stiffness = e.identifiable ? c.k[g] : std::nan("");
       e.relative_std = e.identifiable ? c.rstd[g] : std::nan("");
       e.from = c.source[g] >= 0 ? label[static_cast<std::size_t>(c.source[g])] : "";
+      if (e.identifiable) {
+        e.relaxing_stiffness = km[g];
+        e.relaxation_time = relaxation[g];
+      }
       if (!e.identifiable) e.reason = c.why_not[g].empty() ? "no motion's fit determines it" : c.why_not[g];
       fit.groups.push_back(e);
     }

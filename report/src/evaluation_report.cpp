@@ -203,6 +203,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
   report["settings"] = {{"noise", run.noise},
                         {"stribeck", run.stribeck},
                         {"suit_geometry", run.suit_geometry},
+                        {"band_model", run.band_model},
                         {"realism", run.realism.source},
                         {"realism_preset", run.realism.preset},
                         {"realism_sources",
@@ -223,7 +224,9 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"gyro_bias_walk_rad_per_s_sqrt_s", run.realism.chain_gyro_bias_walk},
                           {"accel_bias_walk_m_per_s2_sqrt_s", run.realism.chain_accel_bias_walk},
                           {"force_crosstalk", run.realism.chain_force_crosstalk},
-                          {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness}}}};
+                          {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness},
+                          {"hysteresis_relaxing_fraction", run.realism.hysteresis_fraction},
+                          {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];
@@ -258,6 +261,14 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                            {"identifiable", e.identifiable},
                            {"relative_std", numberOrNull(e.relative_std)},
                            {"bands", e.bands}};
+        if (suit.band_model == eval::BandModel::Viscoelastic) {
+          // The Maxwell arm of A(26)'s viscoelastic model; the truth's is the
+          // realism's (docs/realism.md), the band's own before any straps.
+          jg["relaxing_stiffness_n_per_m"] = numberOrNull(e.relaxing_stiffness);
+          jg["relaxation_time_s"] = numberOrNull(e.relaxation_time);
+          jg["true_relaxing_stiffness_n_per_m"] = run.realism.hysteresis_fraction * truth.group_stiffness[g];
+          jg["true_relaxation_time_s"] = run.realism.hysteresis_relaxation_time;
+        }
         if (!e.identifiable) jg["reason"] = e.reason;
         jg["relative_error"] = numberOrNull(truth.relative_error[mi][g]);
         groups[e.name] = jg;
@@ -318,7 +329,7 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
   const eval::IdentificationOutcome& id = result.identification;
   std::string md = "# suitsim evaluation: " + result.scene_name + "\n\n";
   md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck +
-        ", realism " + run.realism.source + realismOn(run.realism) + ", suit geometry " + run.suit_geometry + ". " +
+        ", realism " + run.realism.source + realismOn(run.realism) + ", suit geometry " + run.suit_geometry + ", band model " + run.band_model + ". " +
         std::to_string(run.num_trials) +
         (run.streams_dir.empty() ? " trials simulated in " : " trials read from " + run.streams_dir + "; simulation ") +
         formatSig(run.simulation_wall_s) + " s; whole evaluation " + formatSig(run.wall_s) + " s.\n\n";

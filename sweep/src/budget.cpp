@@ -68,6 +68,8 @@ std::string remedyFor(const std::string& source, const XMLElement* scene) {
     if (sensors && sensors->FirstChildElement("band_lengths")) return "suit_geometry=\"measured\"";
     return "";
   }
+  // A(26) with standard linear solids: the arms' relaxation fitted too.
+  if (source == "hysteresis") return "band_model=\"viscoelastic\"";
   if (source == "sensor_chain") {
     // The declared filters' delays taken out (the streams' headers state
     // them); the timing errors, the bias walk and the crosstalk have none.

@@ -260,6 +260,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
           eval::parseHeating(ev->heating, &eo.pipeline.heating);
           eval::parseSensorDelay(ev->sensor_delay, &eo.pipeline.sensor_delay);
           eval::parseSuitGeometry(ev->suit_geometry, &eo.suit_geometry);
+          eval::parseBandModel(ev->band_model, &eo.band_model);
         }
         const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
         const report::Score score = report::scoreEvaluation(result, truth);
@@ -270,6 +271,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
         run.simulation_wall_s = sim_wall;
         run.realism = truth.realism;
         run.suit_geometry = eval::suitGeometryName(eo.suit_geometry);
+        run.band_model = eval::bandModelName(eo.band_model);
         run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
         const std::string suffix = ev ? "_" + ev->name : "";

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "suitsim/eval/robot_identification.h"
+#include "suitsim/eval/band_relaxation.h"
 #include "suitsim/eval/suit_geometry.h"
 #include "suitsim/io/scene.h"
 #include "suitsim/sweep/points.h"
@@ -197,7 +198,7 @@ SweepSpec readSweep(const std::string& path) {
   }
   std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
-    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay"});
+    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay", "band_model"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -218,6 +219,11 @@ SweepSpec readSweep(const std::string& path) {
     eval::PipelineOptions::SensorDelay delay;
     if (!eval::parseSensorDelay(ev.sensor_delay, &delay)) {
       r.failAttribute("sensor_delay", "must be ignored or compensated (got '" + ev.sensor_delay + "')");
+    }
+    ev.band_model = r.text("band_model", ev.band_model);
+    eval::BandModel band_model;
+    if (!eval::parseBandModel(ev.band_model, &band_model)) {
+      r.failAttribute("band_model", "must be elastic or viscoelastic (got '" + ev.band_model + "')");
     }
     eval::PipelineOptions::Heating heating;
     if (!eval::parseHeating(ev.heating, &heating)) {

@@ -127,6 +127,10 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><sensor_chain imu_cutoff="-42"/></realism>)", "'imu_cutoff'");
   fails(R"(<realism><attachments stiffness="0"/></realism>)", "'stiffness'");
   fails(R"(<realism><attachments/></realism>)", "missing required attribute 'stiffness'");
+  fails(R"(<realism><hysteresis relaxing_fraction="0" relaxation_time="1"/></realism>)", "'relaxing_fraction'");
+  fails(R"(<realism><hysteresis relaxing_fraction="12" relaxation_time="1"/></realism>)", "must be at most 10");
+  fails(R"(<realism><hysteresis relaxing_fraction="0.2" relaxation_time="-1"/></realism>)", "'relaxation_time'");
+  fails(R"(<realism><hysteresis relaxing_fraction="0.2"/></realism>)", "missing required attribute 'relaxation_time'");
   fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
   fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
   fails(R"(<realism><sensor_chain gyro_bias_walk="fast"/></realism>)", "'gyro_bias_walk'");
@@ -156,6 +160,36 @@ TEST(Realism, AttachmentsPutStrapsInSeriesWithEveryBandOfTheTruth) {
     EXPECT_NEAR(worn.model.band_damping[b], band.damping * r * r, 1e-12 * (1.0 + band.damping));
   }
   for (const suitsim::RobotBand& band : plain.robot->bands) EXPECT_EQ(band.attachment_stiffness, 0.0);
+}
+
+// <hysteresis>: every band of the truth gains the Maxwell arm, a fraction of
+// its own k; with straps as well, the worn arm (articulated.h); k itself,
+// what the truth scores against, stays the design's.
+TEST(Realism, HysteresisGivesEveryBandOfTheTruthAMaxwellArm) {
+  const suitsim::io::Scene plain = loadScene(protocolWith("", "sls_plain"), "bend_normal");
+  const suitsim::io::Scene sls = loadScene(
+      protocolWith(R"(<realism><hysteresis relaxing_fraction="0.2" relaxation_time="0.8"/></realism>)", "sls"),
+      "bend_normal");
+  const suitsim::io::Scene both = loadScene(
+      protocolWith(R"(<realism><hysteresis relaxing_fraction="0.2" relaxation_time="0.8"/>)"
+                   R"(<attachments stiffness="8000"/></realism>)",
+                   "sls_straps"),
+      "bend_normal");
+  ASSERT_FALSE(sls.robot->bands.empty());
+  for (std::size_t i = 0; i < sls.robot->bands.size(); ++i) {
+    const suitsim::RobotBand& band = sls.robot->bands[i];
+    SCOPED_TRACE(band.name);
+    const int b = sls.model.findBand(band.name);
+    ASSERT_GE(b, 0);
+    EXPECT_EQ(band.stiffness, plain.model.band_stiffness[plain.model.findBand(band.name)]);
+    EXPECT_EQ(sls.model.band_stiffness[b], band.stiffness);
+    EXPECT_NEAR(sls.model.band_relaxing_stiffness[b], 0.2 * band.stiffness, 1e-12 * band.stiffness);
+    EXPECT_EQ(sls.model.band_relaxation_time[b], 0.8);
+    const int bb = both.model.findBand(band.name);
+    EXPECT_NEAR(both.model.band_relaxing_stiffness[bb], suitsim::wornRelaxingStiffness(both.robot->bands[i]), 1e-9);
+    EXPECT_GT(both.model.band_relaxation_time[bb], 0.8);  // the straps slow the relaxation
+    EXPECT_EQ(plain.model.band_relaxing_stiffness[plain.model.findBand(band.name)], 0.0);
+  }
 }
 
 // <sensor_chain> makes the truth's logger causal and gives each force
@@ -331,7 +365,8 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   const suitsim::io::Realism r = suitsim::io::realismOption("realistic");
   EXPECT_EQ(r.source, "realistic");
   EXPECT_EQ(r.preset, "realistic");
-  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain", "attachments"}));
+  EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain",
+                                                         "attachments", "hysteresis"}));
   EXPECT_EQ(r.via_point_offset, 0.005);
   EXPECT_EQ(r.gear_efficiency, 0.8);
   EXPECT_EQ(r.backdrive_efficiency, 0.7);
@@ -348,6 +383,8 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.chain_accel_bias_walk, 2e-4);
   EXPECT_EQ(r.chain_force_crosstalk, 0.01);
   EXPECT_EQ(r.attachment_stiffness, 10000.0);
+  EXPECT_EQ(r.hysteresis_fraction, 0.15);
+  EXPECT_EQ(r.hysteresis_relaxation_time, 1.0);
 }
 
 // A child overrides its source's magnitude in the preset; `sources` keeps
@@ -371,6 +408,8 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_EQ(gear_only.chain_imu_cutoff, 0.0);
   EXPECT_EQ(gear_only.chain_force_crosstalk, 0.0);
   EXPECT_EQ(gear_only.attachment_stiffness, 0.0);
+  EXPECT_EQ(gear_only.hysteresis_fraction, 0.0);
+  EXPECT_EQ(gear_only.hysteresis_relaxation_time, 0.0);
   const suitsim::io::Realism two = suitsim::io::loadRealism(
       realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
   EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
@@ -384,7 +423,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
 TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
-      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, or all or none)"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, or all or none)"},
       {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
       {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
       {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
@@ -429,6 +468,8 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.chain_accel_bias_walk, r.chain_accel_bias_walk);
   EXPECT_EQ(back.chain_force_crosstalk, r.chain_force_crosstalk);
   EXPECT_EQ(back.attachment_stiffness, r.attachment_stiffness);
+  EXPECT_EQ(back.hysteresis_fraction, r.hysteresis_fraction);
+  EXPECT_EQ(back.hysteresis_relaxation_time, r.hysteresis_relaxation_time);
   EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
 }
 

@@ -48,7 +48,8 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   ASSERT_EQ(spec.parameters.size(), 1u);
   EXPECT_EQ(spec.parameters[0].name, "source");
   EXPECT_EQ(spec.parameters[0].values,
-            (std::vector<std::string>{"none", "via_points", "gear", "motor_heating", "sensor_chain", "attachments", "all"}));
+            (std::vector<std::string>{"none", "via_points", "gear", "motor_heating", "sensor_chain", "attachments",
+                                      "hysteresis", "all"}));
   EXPECT_EQ(spec.seeds.count, 4);
   EXPECT_EQ(spec.seeds.first, 7);
   ASSERT_EQ(spec.seeds.paths.size(), 2u);  // the realism's draws and the sensors' noise
@@ -58,13 +59,14 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   EXPECT_EQ(spec.evaluators[0].name, "remedied");
   EXPECT_EQ(spec.evaluators[0].gear, "fit");
   EXPECT_EQ(spec.evaluators[0].sensor_delay, "compensated");
+  EXPECT_EQ(spec.evaluators[0].band_model, "viscoelastic");
   EXPECT_EQ(spec.evaluators[0].suit_geometry, "designed");  // the base logs no band lengths
 
   // Each point's scene switches its source alone on, with the preset's
   // magnitudes written out, and its files still resolve beside the base.
   const std::string base = readText(spec.scene);
   const std::vector<Point> points = enumeratePoints(spec);
-  ASSERT_EQ(points.size(), 28u);
+  ASSERT_EQ(points.size(), 32u);
   for (const Point& p : points) {
     tinyxml2::XMLDocument doc;
     const std::string xml = pointScene(spec, base, p);
@@ -82,11 +84,13 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
     const std::string& source = p.values[0];
     const std::vector<std::string> expected =
         source == "none"  ? std::vector<std::string>{}
-        : source == "all" ? std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain", "attachments"}
+        : source == "all" ? std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain", "attachments",
+                                                     "hysteresis"}
                           : std::vector<std::string>{source};
     EXPECT_EQ(r.activeSources(), expected) << p.id;
     if (source == "sensor_chain") EXPECT_EQ(r.chain_imu_cutoff, 42.0);
     if (source == "attachments") EXPECT_EQ(r.attachment_stiffness, 10000.0);
+    if (source == "hysteresis") EXPECT_EQ(r.hysteresis_fraction, 0.15);
     if (source == "gear") {
       EXPECT_EQ(r.gear_efficiency, 0.8);
       EXPECT_EQ(r.backdrive_efficiency, 0.7);

@@ -190,12 +190,13 @@ TEST_F(SweepFiles, SeedsGoIntoEveryAttributeTheyName) {
 TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
   const SweepSpec s = readSweep(write("  <seeds attribute=\"robot/sensors@seed\" count=\"1\"/>\n"
                                       "  <evaluator name=\"remedied\" gear=\"fit\" armature=\"known\" "
-                                      "sensor_delay=\"compensated\"/>\n"));
+                                      "sensor_delay=\"compensated\" band_model=\"viscoelastic\"/>\n"));
   ASSERT_EQ(s.evaluators.size(), 1u);
   EXPECT_EQ(s.evaluators[0].name, "remedied");
   EXPECT_EQ(s.evaluators[0].gear, "fit");
   EXPECT_EQ(s.evaluators[0].armature, "known");
   EXPECT_EQ(s.evaluators[0].sensor_delay, "compensated");
+  EXPECT_EQ(s.evaluators[0].band_model, "viscoelastic");
   const ResultLayout layout{{{"normal", {"A", "B"}}}};
   const std::vector<std::string> h = resultsHeader(s, layout);
   const auto has = [&](const std::string& c) { return std::find(h.begin(), h.end(), c) != h.end(); };
@@ -214,6 +215,8 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
                         {"suit_geometry", "designed or measured", "worn"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" sensor_delay=\"shifted\"/>\n", 4,
                         {"sensor_delay", "ignored or compensated", "shifted"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" band_model=\"plastic\"/>\n", 4,
+                        {"band_model", "elastic or viscoelastic", "plastic"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\"/>\n  <evaluator name=\"g\"/>\n", 5,
                         {"names another evaluator"}));

@@ -99,6 +99,12 @@ struct RobotBand {
   /// so the band as worn pulls with wornStiffness(), not k. Attachments on
   /// soft covers or clothing give way; the suit's designer knows k alone.
   double attachment_stiffness = 0.0;
+  /// Hysteresis of the band's material, a standard linear solid (docs/
+  /// engine.md#band-hysteresis): a Maxwell arm k_m (N/m; 0: none) relaxing
+  /// with time constant tau (s) in parallel with k. k stays the stiffness
+  /// of a stretch held long; a quick one meets k + k_m.
+  double relaxing_stiffness = 0.0;
+  double relaxation_time = 0.0;
 };
 
 /// The band as worn, k and its two end straps k_a in series:
@@ -116,6 +122,23 @@ inline double wornDamping(const RobotBand& band) {
   const double ks = 0.5 * band.attachment_stiffness;
   const double r = ks / (band.stiffness + ks);
   return band.damping * r * r;
+}
+
+/// The Maxwell arm as worn. The band (k with the arm k_m, tau) in series
+/// with its straps k_s = k_a / 2 is again a standard linear solid: held
+/// long it pulls with wornStiffness(); at once with the series combination
+/// of k + k_m and k_s; and at a held length its dashpot relaxes with
+/// tau (k_s + k + k_m) / (k_s + k). These give the worn arm's k_m and tau.
+inline double wornRelaxingStiffness(const RobotBand& band) {
+  if (!(band.attachment_stiffness > 0.0) || !(band.relaxing_stiffness > 0.0)) return band.relaxing_stiffness;
+  const double ks = 0.5 * band.attachment_stiffness;
+  const double k0 = band.stiffness + band.relaxing_stiffness;
+  return 1.0 / (1.0 / k0 + 1.0 / ks) - wornStiffness(band);
+}
+inline double wornRelaxationTime(const RobotBand& band) {
+  if (!(band.attachment_stiffness > 0.0) || !(band.relaxing_stiffness > 0.0)) return band.relaxation_time;
+  const double ks = 0.5 * band.attachment_stiffness;
+  return band.relaxation_time * (ks + band.stiffness + band.relaxing_stiffness) / (ks + band.stiffness);
 }
 
 /// What addRobot built, to find things again.

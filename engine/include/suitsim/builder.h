@@ -110,6 +110,11 @@ struct BandSpec {
   double stiffness = 0.0;        ///< k (N/m), >= 0
   double natural_length = -1.0;  ///< l0 (m); negative means "the initial length" (just taut)
   double damping = 0.0;          ///< c (N s/m) on the stretch rate while taut, >= 0
+  /// Viscoelastic hysteresis (a standard linear solid): a Maxwell arm, a
+  /// spring k_m (N/m, >= 0; 0: none) in series with a dashpot that relaxes
+  /// it with time constant tau (s, > 0 when k_m > 0), in parallel with k.
+  double relaxing_stiffness = 0.0;
+  double relaxation_time = 0.0;
 };
 
 /// A strap (see Model): a spring-damper of zero rest length between a point

@@ -184,6 +184,11 @@ struct Model {
   std::vector<double> band_stiffness;            ///< k (N/m), (num_bands)
   std::vector<double> band_natural_length;       ///< l0 (m), (num_bands)
   std::vector<double> band_damping;              ///< c on the stretch rate while taut (N s/m), (num_bands)
+  // Hysteresis (docs/engine.md#band-hysteresis): a Maxwell arm in parallel,
+  // k_m (e - q) with the arm's creep q relaxing toward the stretch e,
+  // q' = (e - q) / tau. k_m = 0: a purely elastic band.
+  std::vector<double> band_relaxing_stiffness;   ///< k_m (N/m), (num_bands)
+  std::vector<double> band_relaxation_time;      ///< tau (s), 0 where k_m = 0, (num_bands)
   std::vector<std::int32_t> band_via_begin;      ///< first via point of each band, (num_bands + 1)
   std::vector<std::int32_t> via_body;            ///< body the via point is fixed on, (num_via)
   std::vector<std::array<double, 4>> via_weight;  ///< weights on that body's four particles, sum 1, (num_via)

@@ -25,6 +25,7 @@ struct AccelerationCache {
   std::vector<double> hinge_current;
   std::vector<std::uint8_t> hinge_sticking;
   std::vector<double> hinge_stick_angle, hinge_angle, hinge_previous_velocity, hinge_winding_rise;
+  std::vector<double> band_creep;
 };
 }  // namespace detail
 
@@ -55,6 +56,10 @@ struct State {
   /// The motor winding's temperature rise (K) where the joint's motor heats
   /// (Model::hinge_km > 0), updated at the end of every step, (num_hinges).
   std::vector<double> hinge_winding_rise;
+  /// Each band's creep q (m): the elongation of its Maxwell arm's dashpot
+  /// (Model::band_relaxing_stiffness), updated at the end of every step;
+  /// 0 for a band without one, (num_bands).
+  std::vector<double> band_creep;
 
   /// Velocity Verlet's acceleration and what it was computed from; read it
   /// through cachedAcceleration(), never directly.

@@ -807,6 +807,9 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   for (RobotBand& band : setup.bands) {
     // Compliant attachments (docs/realism.md): the straps at the band's ends.
     band.attachment_stiffness = realism.attachment_stiffness;
+    // Hysteresis (docs/realism.md): a Maxwell arm in the band's material.
+    band.relaxing_stiffness = realism.hysteresis_fraction * band.stiffness;
+    band.relaxation_time = realism.hysteresis_relaxation_time;
     setup.band_designed_points.push_back(band.points);
     if (!(realism.via_point_offset > 0.0)) continue;
     std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};

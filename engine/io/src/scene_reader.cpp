@@ -267,11 +267,14 @@ constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kN
                                                     {"accel_bias_walk", ValueKind::kNumber, false},
                                                     {"force_crosstalk", ValueKind::kNumber, false}};
 constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true}};
+constexpr AttributeRule kHysteresisAttributes[] = {{"relaxing_fraction", ValueKind::kNumber, true},
+                                                   {"relaxation_time", ValueKind::kNumber, true}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
                                             {"gear", kGearAttributes, true, {}},
                                             {"motor_heating", kMotorHeatingAttributes, true, {}},
                                             {"sensor_chain", kSensorChainAttributes, true, {}},
-                                            {"attachments", kAttachmentsAttributes, true, {}}};
+                                            {"attachments", kAttachmentsAttributes, true, {}},
+                                            {"hysteresis", kHysteresisAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -935,6 +938,14 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
   if (const XMLElement* a = e->FirstChildElement("attachments")) {
     const ElementReader ar = readerFor(path, a, kRealismChildren[4]);
     realism.attachment_stiffness = ar.positive("stiffness", ar.number("stiffness"));
+  }
+  if (const XMLElement* h = e->FirstChildElement("hysteresis")) {
+    const ElementReader hr = readerFor(path, h, kRealismChildren[5]);
+    realism.hysteresis_fraction = hr.positive("relaxing_fraction", hr.number("relaxing_fraction"));
+    if (!(realism.hysteresis_fraction <= 10.0)) {
+      hr.failAttribute("relaxing_fraction", "must be at most 10 (the arm's k_m / k; fabric bands: about 0.1-0.3)");
+    }
+    realism.hysteresis_relaxation_time = hr.positive("relaxation_time", hr.number("relaxation_time"));
   }
   // Which of them stay on: the budget switches them one at a time.
   if (r.has("sources")) {

@@ -28,6 +28,9 @@ struct EvaluationOptions {
   /// The via points of the wire model: as designed, or fitted to the bands'
   /// logged lengths first (suit_geometry.h; needs <band_lengths> sensors).
   SuitGeometrySource suit_geometry = SuitGeometrySource::Designed;
+  /// A(26)'s band model: A(25) as the paper, or standard linear solids
+  /// (band_relaxation.h) for bands that relax.
+  BandModel band_model = BandModel::Elastic;
 };
 
 /// Pairs every evaluation trial with a suit with the trial of the same motion

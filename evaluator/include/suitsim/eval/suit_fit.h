@@ -5,10 +5,12 @@
 // the curves.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "suitsim/eval/band_identification.h"
+#include "suitsim/eval/band_relaxation.h"
 #include "suitsim/eval/supporting_torque.h"
 #include "suitsim/eval/wires.h"
 
@@ -48,6 +50,12 @@ struct GroupEstimate {
   std::string reason;           ///< why not identifiable (with the deciding figure); empty when it is
   double relative_std = 0.0;    ///< of the stiffness, from the fit (NaN when unknown)
   std::string from;             ///< "motion:joint" of the fit it came from
+  /// BandModel::Viscoelastic only (NaN otherwise or when not identifiable):
+  /// the Maxwell arm's k_m (N/m) and the relaxation time tau (s) of the
+  /// fit the stiffness came from (band_relaxation.h); `stiffness` is then
+  /// the equilibrium k.
+  double relaxing_stiffness = std::nan("");
+  double relaxation_time = std::nan("");
 };
 
 struct BandEstimate {
@@ -71,11 +79,15 @@ struct SuitFit {
   std::vector<std::string> group_order;  ///< groups in the order the suit declares them
   std::vector<FitJoints> fit_joints;     ///< per motion worn with this suit
   std::vector<MethodFit> methods;        ///< per SupportMethod, kSupportMethods order
+  BandModel band_model = BandModel::Elastic;
 };
 
 /// Fits `routes` to every motion's curves (all of the same suit), with each
-/// motion's fit joints.
+/// motion's fit joints. BandModel::Viscoelastic adds, per motion, the
+/// Maxwell arms of band_relaxation.h at the elastic fit's natural lengths,
+/// then fits k and l0 again with the arms' torque taken off (twice).
 SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vector<BandRoute>& routes,
-                const std::vector<const SupportCurves*>& curves, const std::vector<FitJoints>& fit_joints);
+                const std::vector<const SupportCurves*>& curves, const std::vector<FitJoints>& fit_joints,
+                BandModel band_model = BandModel::Elastic);
 
 }  // namespace suitsim::eval

@@ -157,6 +157,12 @@ struct Realism {
   /// by a strap of this stiffness (N/m; 0: rigid) in series with it
   /// (RobotBand::attachment_stiffness); the truth scored is the band's own k.
   double attachment_stiffness = 0.0;
+  /// The bands' hysteresis: every band of the truth gains a Maxwell arm of
+  /// this fraction of its k (0: off), relaxing with this time constant (s)
+  /// (RobotBand::relaxing_stiffness); the truth scored is k, the stiffness
+  /// of a stretch held long.
+  double hysteresis_fraction = 0.0;
+  double hysteresis_relaxation_time = 0.0;
   bool sensor_chain = false;
   double chain_imu_cutoff = 0.0;
   double chain_force_cutoff = 0.0;
@@ -179,7 +185,7 @@ struct Realism {
 
 /// The names of the sources a <realism> element can switch (its children's
 /// element names), in the order the budget reports them.
-inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain", "attachments"};
+inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain", "attachments", "hysteresis"};
 
 /// The `realistic` preset: every source at a magnitude chosen from
 /// datasheets and the literature for an HRP-class robot in a fabric suit
