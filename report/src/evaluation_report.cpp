@@ -224,6 +224,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"gyro_bias_walk_rad_per_s_sqrt_s", run.realism.chain_gyro_bias_walk},
                           {"accel_bias_walk_m_per_s2_sqrt_s", run.realism.chain_accel_bias_walk},
                           {"force_crosstalk", run.realism.chain_force_crosstalk},
+                          {"force_gain_error", run.realism.chain_force_gain},
                           {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness},
                           {"hysteresis_relaxing_fraction", run.realism.hysteresis_fraction},
                           {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time}}}};

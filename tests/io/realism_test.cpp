@@ -133,6 +133,8 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><hysteresis relaxing_fraction="0.2"/></realism>)", "missing required attribute 'relaxation_time'");
   fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
   fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
+  fails(R"(<realism><sensor_chain force_gain="0.25"/></realism>)", "'force_gain'");
+  fails(R"(<realism><sensor_chain force_gain="-0.01"/></realism>)", "'force_gain'");
   fails(R"(<realism><sensor_chain gyro_bias_walk="fast"/></realism>)", "'gyro_bias_walk'");
   // The filters run at the simulation's step (5e-4 s here): 900 Hz is past 0.45 / dt.
   fails(R"(<realism><sensor_chain current_cutoff="900"/></realism>)", "current_cutoff 900 Hz must be below 0.45 / dt");
@@ -238,6 +240,40 @@ TEST(Realism, SensorChainMakesTheLoggerCausalWithEachForceSensorsCrosstalk) {
   const double rms = std::sqrt(sum / count);
   EXPECT_GT(rms, 0.01);
   EXPECT_LT(rms, 0.035);
+}
+
+// force_gain: each axis's gain departs from 1 by about the declared RMS,
+// drawn after the crosstalk, so the off-diagonal terms stay as they were.
+TEST(Realism, SensorChainGainErrorsTouchOnlyTheDiagonal) {
+  const suitsim::io::Scene b = loadScene(
+      protocolWith(R"(<realism seed="3"><sensor_chain force_crosstalk="0.02"/></realism>)", "gain_off"), "bend_normal");
+  const suitsim::io::Scene g = loadScene(
+      protocolWith(R"(<realism seed="3"><sensor_chain force_crosstalk="0.02" force_gain="0.01"/></realism>)", "gain_on"),
+      "bend_normal");
+  const auto& without = b.robot->sensors->force_sensors;
+  const auto& with = g.robot->sensors->force_sensors;
+  ASSERT_EQ(without.size(), with.size());
+  ASSERT_FALSE(with.empty());
+  double sum = 0.0;
+  int count = 0;
+  for (std::size_t s = 0; s < with.size(); ++s) {
+    for (int i = 0; i < 6; ++i) {
+      for (int j = 0; j < 6; ++j) {
+        const std::size_t k = static_cast<std::size_t>(6 * i + j);
+        if (i != j) {
+          EXPECT_EQ(with[s].crosstalk[k], without[s].crosstalk[k]);
+          continue;
+        }
+        EXPECT_EQ(without[s].crosstalk[k], 1.0);
+        EXPECT_NE(with[s].crosstalk[k], 1.0);
+        sum += std::pow(with[s].crosstalk[k] - 1.0, 2);
+        ++count;
+      }
+    }
+  }
+  const double rms = std::sqrt(sum / count);
+  EXPECT_GT(rms, 0.004);
+  EXPECT_LT(rms, 0.02);
 }
 
 // A joint without an effort limit cannot have its winding's heating
@@ -382,6 +418,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.chain_gyro_bias_walk, 3e-5);
   EXPECT_EQ(r.chain_accel_bias_walk, 2e-4);
   EXPECT_EQ(r.chain_force_crosstalk, 0.01);
+  EXPECT_EQ(r.chain_force_gain, 0.005);
   EXPECT_EQ(r.attachment_stiffness, 10000.0);
   EXPECT_EQ(r.hysteresis_fraction, 0.15);
   EXPECT_EQ(r.hysteresis_relaxation_time, 1.0);
@@ -407,6 +444,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_FALSE(gear_only.sensor_chain);
   EXPECT_EQ(gear_only.chain_imu_cutoff, 0.0);
   EXPECT_EQ(gear_only.chain_force_crosstalk, 0.0);
+  EXPECT_EQ(gear_only.chain_force_gain, 0.0);
   EXPECT_EQ(gear_only.attachment_stiffness, 0.0);
   EXPECT_EQ(gear_only.hysteresis_fraction, 0.0);
   EXPECT_EQ(gear_only.hysteresis_relaxation_time, 0.0);
@@ -467,6 +505,7 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.chain_gyro_bias_walk, r.chain_gyro_bias_walk);
   EXPECT_EQ(back.chain_accel_bias_walk, r.chain_accel_bias_walk);
   EXPECT_EQ(back.chain_force_crosstalk, r.chain_force_crosstalk);
+  EXPECT_EQ(back.chain_force_gain, r.chain_force_gain);
   EXPECT_EQ(back.attachment_stiffness, r.attachment_stiffness);
   EXPECT_EQ(back.hysteresis_fraction, r.hysteresis_fraction);
   EXPECT_EQ(back.hysteresis_relaxation_time, r.hysteresis_relaxation_time);

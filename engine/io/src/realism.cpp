@@ -82,6 +82,8 @@ Realism realisticPreset() {
   r.chain_gyro_bias_walk = 3e-5;
   r.chain_accel_bias_walk = 2e-4;
   r.chain_force_crosstalk = 0.01;
+  // Its gains: calibration certificates state about 0.5 % per axis.
+  r.chain_force_gain = 0.005;
   // A band's end is sewn to a strap of webbing a few centimetres long that
   // presses into the cover under it: together they give way by about a
   // millimetre per 10 N.
@@ -130,6 +132,7 @@ Realism keepSources(const Realism& r, const std::vector<std::string>& sources) {
     out.chain_gyro_bias_walk = ideal.chain_gyro_bias_walk;
     out.chain_accel_bias_walk = ideal.chain_accel_bias_walk;
     out.chain_force_crosstalk = ideal.chain_force_crosstalk;
+    out.chain_force_gain = ideal.chain_force_gain;
   }
   if (!kept("attachments")) out.attachment_stiffness = ideal.attachment_stiffness;
   if (!kept("hysteresis")) {
@@ -156,7 +159,7 @@ std::string realismXml(const Realism& r) {
            number(r.chain_force_cutoff) + "\" current_cutoff=\"" + number(r.chain_current_cutoff) + "\" jitter=\"" +
            number(r.chain_jitter) + "\" gyro_bias_walk=\"" + number(r.chain_gyro_bias_walk) +
            "\" accel_bias_walk=\"" + number(r.chain_accel_bias_walk) + "\" force_crosstalk=\"" +
-           number(r.chain_force_crosstalk) + "\"/>\n";
+           number(r.chain_force_crosstalk) + "\" force_gain=\"" + number(r.chain_force_gain) + "\"/>\n";
   }
   if (isOn(r, "attachments")) xml += "    <attachments stiffness=\"" + number(r.attachment_stiffness) + "\"/>\n";
   if (isOn(r, "hysteresis")) {

@@ -953,10 +953,15 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       std::normal_distribution<double> unit(0.0, 1.0);
       for (int i = 0; i < 6; ++i) {
         for (int j = 0; j < 6; ++j) {
-          // Forces couple into forces and moments into moments; a sensor's
-          // own gain (the diagonal) is calibrated.
+          // Forces couple into forces and moments into moments; the
+          // diagonal is each axis's gain (below).
           if (i != j && (i < 3) == (j < 3)) fs.crosstalk[static_cast<std::size_t>(6 * i + j)] = realism.chain_force_crosstalk * unit(rng);
         }
+      }
+      // The gains, drawn after the crosstalk so that a gain error leaves
+      // the crosstalk's draws as they were.
+      if (realism.chain_force_gain > 0.0) {
+        for (int i = 0; i < 6; ++i) fs.crosstalk[static_cast<std::size_t>(7 * i)] = 1.0 + realism.chain_force_gain * unit(rng);
       }
     }
   }

@@ -265,7 +265,8 @@ constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kN
                                                     {"jitter", ValueKind::kNumber, false},
                                                     {"gyro_bias_walk", ValueKind::kNumber, false},
                                                     {"accel_bias_walk", ValueKind::kNumber, false},
-                                                    {"force_crosstalk", ValueKind::kNumber, false}};
+                                                    {"force_crosstalk", ValueKind::kNumber, false},
+                                                    {"force_gain", ValueKind::kNumber, false}};
 constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true}};
 constexpr AttributeRule kHysteresisAttributes[] = {{"relaxing_fraction", ValueKind::kNumber, true},
                                                    {"relaxation_time", ValueKind::kNumber, true}};
@@ -931,6 +932,10 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     realism.chain_gyro_bias_walk = cr.nonNegative("gyro_bias_walk", cr.number("gyro_bias_walk", 0.0));
     realism.chain_accel_bias_walk = cr.nonNegative("accel_bias_walk", cr.number("accel_bias_walk", 0.0));
     realism.chain_force_crosstalk = cr.nonNegative("force_crosstalk", cr.number("force_crosstalk", 0.0));
+    realism.chain_force_gain = cr.nonNegative("force_gain", cr.number("force_gain", 0.0));
+    if (!(realism.chain_force_gain < 0.2)) {
+      cr.failAttribute("force_gain", "must be below 0.2 (a calibrated sensor's gains are right to a per cent or so)");
+    }
     if (!(realism.chain_force_crosstalk < 0.2)) {
       cr.failAttribute("force_crosstalk", "must be below 0.2 (a calibrated sensor couples its axes by a few per cent)");
     }

@@ -171,6 +171,9 @@ struct Realism {
   double chain_gyro_bias_walk = 0.0;
   double chain_accel_bias_walk = 0.0;
   double chain_force_crosstalk = 0.0;
+  /// Each force sensor's gain error: the calibration's diagonal departs
+  /// from 1 by this RMS (drawn per sensor and axis; 0: exact gains).
+  double chain_force_gain = 0.0;
   /// Where it came from: "scene" (the scene's <realism> or none), "ideal"
   /// or "realistic" (`--realism` with a preset's name), or the path of a
   /// realism file.
