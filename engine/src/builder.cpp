@@ -67,8 +67,9 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
 }
 
 // Spring storage order, chosen for the force kernel (springs.cpp): by tile
-// of the lower particle index (kSpringTile particles, so one tile's
-// particles stay in cache while its springs are evaluated), then by the
+// of the lower particle index (kSpringTile particles: a tile's particles
+// and its springs' forces stay in cache while the kernel evaluates the
+// springs and then sums them into the particles), then by the
 // index offset b - a, then by a. Springs of one offset with consecutive a
 // then sit next to each other, and wherever a network has such runs (any
 // lattice does, whatever its shape) the kernel loads four springs'
@@ -92,6 +93,11 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
   m.spring_damping.resize(ns);
   m.spring_rest_length.resize(ns);
   m.spring_input_index = order;
+  const int num_tiles = (num_particles + kSpringTile - 1) / kSpringTile;
+  m.spring_tile_particles = kSpringTile;
+  m.spring_tile_begin.assign(num_tiles + 1, 0);
+  for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
+  for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
   for (int d = 0; d < ns; ++d) {
     const SpringSpec& spec = springs[order[d]];
     m.spring_a[d] = spec.a;

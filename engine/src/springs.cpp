@@ -217,35 +217,49 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
 
 #endif  // __AVX2__
 
-}  // namespace
-
-void addSpringForces(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
-  const int ns = model.num_springs;
-  const SpringArrays sp{model.spring_a.data(),       model.spring_b.data(), model.spring_stiffness.data(),
-                        model.spring_damping.data(), model.spring_rest_length.data(), spring_force, ns - 1};
-  // Pass 1: every spring's force, independently, into its own slot.
+// Pass 1 for the stored springs [begin, end).
+inline void springForces(const SpringArrays& sp, const PhasePoint& x, int begin, int end) {
 #ifdef __AVX2__
-  // Blocks of four; the last, partial block goes through the scalar path,
-  // which rounds identically.
-  const int num_blocks = (ns + kLanes - 1) / kLanes;
+  // Blocks of four; a range's last, partial block goes through the scalar
+  // path, which rounds identically.
+  const int num_blocks = (end - begin + kLanes - 1) / kLanes;
 #pragma omp for schedule(static)
   for (int block = 0; block < num_blocks; ++block) {
-    const int s = block * kLanes;
-    if (s + kLanes <= ns) {
+    const int s = begin + block * kLanes;
+    if (s + kLanes <= end) {
       springForceBlock(sp, x, s, (block & 1) == 0);
     } else {
-      for (int t = s; t < ns; ++t) springForce(sp, x, t);
+      for (int t = s; t < end; ++t) springForce(sp, x, t);
     }
   }
 #else
 #pragma omp for simd schedule(static)
-  for (int s = 0; s < ns; ++s) springForce(sp, x, s);
+  for (int s = begin; s < end; ++s) springForce(sp, x, s);
 #endif
-  // Pass 2 (after the loop's barrier): each particle gathers its springs'
-  // forces; one writer per particle, the order fixed by the Model.
+}
+
+}  // namespace
+
+void addSpringForces(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
+  const SpringArrays sp{model.spring_a.data(),       model.spring_b.data(), model.spring_stiffness.data(),
+                        model.spring_damping.data(), model.spring_rest_length.data(), spring_force,
+                        model.num_springs - 1};
+  // Tile by tile: a tile's springs (pass 1), and after the loop's barrier
+  // its particles (pass 2), whose springs all have their lower end in this
+  // tile or an earlier one. The forces pass 2 reads were just written and
+  // are still in cache. Pass 2 needs no barrier after it: the next tile's
+  // pass 1 reads positions and writes other springs' slots.
   const int np = model.num_particles;
-#pragma omp for schedule(static)
-  for (int i = 0; i < np; ++i) sumSpringForces(model, spring_force, force, i);
+  const int tile = model.spring_tile_particles;
+  const int num_tiles = static_cast<int>(model.spring_tile_begin.size()) - 1;
+  for (int t = 0; t < num_tiles; ++t) {
+    springForces(sp, x, model.spring_tile_begin[t], model.spring_tile_begin[t + 1]);
+    const int last = std::min(np, (t + 1) * tile);
+#pragma omp for schedule(static) nowait
+    for (int i = t * tile; i < last; ++i) sumSpringForces(model, spring_force, force, i);
+  }
+  // The forces are complete before anything reads them.
+#pragma omp barrier
 }
 
 double springPotentialEnergy(const Model& model, const State& state) {

@@ -1,6 +1,7 @@
 // ModelBuilder: validation, generated bodies, the spring layout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -35,11 +36,22 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
       const int code = m.spring_incidence[e];
       const int s = code / 2;
       EXPECT_EQ(code % 2 == 0 ? m.spring_a[s] : m.spring_b[s], i);
-      if (e > m.spring_incidence_begin[i]) EXPECT_LT(m.spring_incidence[e - 1], code);
+      if (e > m.spring_incidence_begin[i]) {
+        EXPECT_LT(m.spring_incidence[e - 1], code);
+      }
       ++seen[code];
     }
   }
   for (int count : seen) EXPECT_EQ(count, 1);
+  // Springs come by tile of their lower particle, which the kernel relies on.
+  const int tile = m.spring_tile_particles;
+  ASSERT_EQ(static_cast<int>(m.spring_tile_begin.size()), (m.num_particles + tile - 1) / tile + 1);
+  ASSERT_EQ(m.spring_tile_begin.back(), added);
+  for (int t = 0; t + 1 < static_cast<int>(m.spring_tile_begin.size()); ++t) {
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_begin[t + 1]; ++s) {
+      EXPECT_EQ(std::min(m.spring_a[s], m.spring_b[s]) / tile, t) << "spring " << s;
+    }
+  }
 }
 
 TEST(Builder, ClothAndBlockSpringCounts) {

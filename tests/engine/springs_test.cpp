@@ -129,12 +129,13 @@ TEST(SpringNetwork, CoincidentParticlesGiveNoForceAndNoNan) {
 // The force kernel (whichever path the build takes: vector loads for runs
 // of consecutive particles, gathers elsewhere, a scalar tail) against the
 // spring law written out here, summed per particle in the Model's
-// incidence order: bit for bit, on a lattice with extra random springs (a
-// tail block, and a pair of coincident particles).
+// incidence order: bit for bit, on a lattice of two tiles with extra random
+// springs (within and across tiles, a tail block, and a pair of coincident
+// particles).
 TEST(SpringNetwork, ForcesMatchTheScalarReferenceBitForBit) {
   ModelBuilder b;
   b.setGravity({0.0, 0.0, 0.0});
-  b.addCloth({.name = "c", .nu = 23, .nv = 17, .spacing = 0.1, .mass = 1.0, .stiffness = 50.0, .bend_stiffness = 5.0,
+  b.addCloth({.name = "c", .nu = 47, .nv = 29, .spacing = 0.1, .mass = 1.0, .stiffness = 50.0, .bend_stiffness = 5.0,
               .damping = 0.3});
   b.addParticle({.name = "twin", .position = {0.0, 0.0, 0.0}, .mass = 1.0});  // on particle 0
   std::mt19937 rng(11);
@@ -147,6 +148,7 @@ TEST(SpringNetwork, ForcesMatchTheScalarReferenceBitForBit) {
     if (i != j) b.addSpring({i, j, 10.0 + u(rng), 0.1, 0.05});
   }
   const Model model = b.build();
+  ASSERT_GT(model.num_particles, model.spring_tile_particles);
   State state = makeState(model);
   for (int i = 1; i < model.num_particles - 1; ++i) {  // 0 and the twin stay coincident
     const Vec3 p = state.position.get(i);

@@ -95,6 +95,11 @@ struct Model {
   std::vector<double> spring_damping;          ///< c along the spring (N s/m), (num_springs)
   std::vector<double> spring_rest_length;      ///< l0 (m), (num_springs)
   std::vector<std::int32_t> spring_input_index;  ///< index in the order the springs were added, (num_springs)
+  /// Particles are taken in tiles of this many (the last may be shorter);
+  /// springs are stored by the tile of their lower particle index.
+  int spring_tile_particles = 1;
+  /// First stored spring whose lower particle lies in each tile, (num_tiles + 1).
+  std::vector<std::int32_t> spring_tile_begin;
   /// Each particle's incident springs: spring_incidence[spring_incidence_begin[i] ..
   /// spring_incidence_begin[i + 1]), ascending, (num_particles + 1).
   std::vector<std::int32_t> spring_incidence_begin;
