@@ -37,6 +37,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include <omp.h>
+
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
@@ -217,25 +219,25 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
 
 #endif  // __AVX2__
 
-// Pass 1 for the stored springs [begin, end).
+// Pass 1 for the stored springs [begin, end), on the calling thread.
 inline void springForces(const SpringArrays& sp, const PhasePoint& x, int begin, int end) {
 #ifdef __AVX2__
-  // Blocks of four; a range's last, partial block goes through the scalar
-  // path, which rounds identically.
-  const int num_blocks = (end - begin + kLanes - 1) / kLanes;
-#pragma omp for schedule(static)
-  for (int block = 0; block < num_blocks; ++block) {
-    const int s = begin + block * kLanes;
-    if (s + kLanes <= end) {
-      springForceBlock(sp, x, s, (block & 1) == 0);
-    } else {
-      for (int t = s; t < end; ++t) springForce(sp, x, t);
-    }
-  }
+  // Blocks of four from `begin`; the last, partial block goes through the
+  // scalar path, which rounds identically.
+  int s = begin;
+  for (int block = 0; s + kLanes <= end; ++block, s += kLanes) springForceBlock(sp, x, s, (block & 1) == 0);
+  for (; s < end; ++s) springForce(sp, x, s);
 #else
-#pragma omp for simd schedule(static)
+#pragma omp simd
   for (int s = begin; s < end; ++s) springForce(sp, x, s);
 #endif
+}
+
+// True when every spring of particle i is stored at `first_spring` or later
+// (its incidence list is ascending, so the first entry decides).
+inline bool springsFrom(const Model& model, int i, int first_spring) {
+  const int e = model.spring_incidence_begin[i];
+  return e == model.spring_incidence_begin[i + 1] || (model.spring_incidence[e] >> 1) >= first_spring;
 }
 
 }  // namespace
@@ -244,19 +246,34 @@ void addSpringForces(const Model& model, const PhasePoint& x, double* spring_for
   const SpringArrays sp{model.spring_a.data(),       model.spring_b.data(), model.spring_stiffness.data(),
                         model.spring_damping.data(), model.spring_rest_length.data(), spring_force,
                         model.num_springs - 1};
-  // Tile by tile: a tile's springs (pass 1), and after the loop's barrier
-  // its particles (pass 2), whose springs all have their lower end in this
-  // tile or an earlier one. The forces pass 2 reads were just written and
-  // are still in cache. Pass 2 needs no barrier after it: the next tile's
-  // pass 1 reads positions and writes other springs' slots.
+  // Each thread takes a contiguous share of the tiles and goes through them
+  // in order: a tile's springs (pass 1), then its particles (pass 2), whose
+  // springs all have their lower end in this tile or an earlier one, so the
+  // forces pass 2 reads were just written and are still in cache. A
+  // particle with a spring from an earlier thread's share waits for the
+  // barrier. The shares depend on the thread count; what a particle sums,
+  // and in which order, does not.
   const int np = model.num_particles;
   const int tile = model.spring_tile_particles;
   const int num_tiles = static_cast<int>(model.spring_tile_begin.size()) - 1;
-  for (int t = 0; t < num_tiles; ++t) {
+  const int threads = omp_get_num_threads();
+  const int me = omp_get_thread_num();
+  const int first_tile = static_cast<int>(static_cast<long>(num_tiles) * me / threads);
+  const int end_tile = static_cast<int>(static_cast<long>(num_tiles) * (me + 1) / threads);
+  const int first_spring = model.spring_tile_begin[first_tile];
+  for (int t = first_tile; t < end_tile; ++t) {
     springForces(sp, x, model.spring_tile_begin[t], model.spring_tile_begin[t + 1]);
     const int last = std::min(np, (t + 1) * tile);
-#pragma omp for schedule(static) nowait
-    for (int i = t * tile; i < last; ++i) sumSpringForces(model, spring_force, force, i);
+    for (int i = t * tile; i < last; ++i) {
+      if (springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
+    }
+  }
+#pragma omp barrier
+  if (me > 0) {
+    const int last = std::min(np, end_tile * tile);
+    for (int i = first_tile * tile; i < last; ++i) {
+      if (!springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
+    }
   }
   // The forces are complete before anything reads them.
 #pragma omp barrier
