@@ -5,29 +5,34 @@
 // thread or SIMD lane may take any spring. Pass 2 gives each particle its
 // springs' forces, +T u at an `a` end and -T u at a `b` end, in the order of
 // its incidence list (Model::spring_incidence). One writer per particle and
-// an order fixed by the Model: the sums are the same for any thread count,
-// and one barrier separates the passes.
+// an order fixed by the Model, so the sums are the same for any thread count.
 //
-// The builder stores springs by tile of particles, then index offset, then
-// first particle (layoutSprings), so a lattice's springs come in runs whose
-// four ends are consecutive particles: a block of four then loads each
-// coordinate with one vector load instead of four scalar ones. Blocks that
-// are no run (any irregular network) gather as before. Pass 1 writes each
-// force as (x, y, z, 0) so that pass 2 adds it to a particle with one vector
-// add.
+// The builder stores springs by tile of 1024 particles (of the spring's
+// lower index), then index offset b - a, then a (layoutSprings). Two things
+// follow. The passes go tile by tile: a tile's springs, then its particles,
+// whose springs have their lower end in this tile or an earlier one, so pass
+// 2 reads forces pass 1 has just written, from cache. And a lattice's
+// springs come in runs whose four ends are consecutive particles, so a
+// block of four loads each coordinate with one vector load; blocks that are
+// no run (any irregular network) gather with scalar loads. Threads take
+// contiguous shares of the tiles; a particle with a spring from an earlier
+// share is summed after a barrier, the only one besides the closing one.
 //
-// Measured on the development machine (AMD Zen 5, one core, other core
-// busy): 1.45x the springs per second of the scheme it replaced on
-// networks in cache, 1.35x at 1e6 springs. That scheme sorted springs by an
-// edge colouring (no two springs of a colour share a particle) and scattered
-// each colour's forces straight into the particles, a barrier per colour:
-// per spring 12 scalar loads and 6 read-modify-writes at unrelated
-// indices, about 60 instructions against some 10 of arithmetic, and the
-// colours cut the lattice's runs apart. Tried there and dropped:
-// vgatherdpd (slower than scalar loads combined pairwise), AVX-512 with 8
-// lanes (slower: more index registers than there are, and no less
-// traffic), gathering the forces and adding in vectors (no faster than
-// scalar adds).
+// Measured on the development machine (AMD Zen 5, one core, the other core
+// busy, docs/benchmarks.md): 1.3-1.5x the springs per second of the scheme
+// it replaced on networks in cache, about the same at 1e6 springs. That
+// scheme sorted springs by an edge colouring (no two springs of a colour
+// share a particle) and scattered each colour's forces straight into the
+// particles, a barrier per colour: per spring 12 scalar loads and 6
+// read-modify-writes at unrelated indices, about 60 instructions against
+// some 10 of arithmetic, and the colours cut the lattice's runs apart.
+// Tried with it and dropped: vgatherdpd (slower than scalar loads combined
+// pairwise), AVX-512 with 8 lanes (slower: more index registers than there
+// are, and no less traffic), gathering the forces and adding in vectors (no
+// faster than scalar adds). Tried with this one and dropped: writing -T u
+// beside T u so that pass 2 needs no sign (no faster in cache, slower at
+// 1e6 springs: twice the writes). What limits it now is instructions, not
+// arithmetic or memory: pass 2 costs about as much as pass 1.
 //
 // Bit-identity. The SIMD body does exactly the scalar reference's IEEE
 // operations in the same order; sqrt and division are correctly rounded in
