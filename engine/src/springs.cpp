@@ -19,9 +19,12 @@
 // share is summed after a barrier, the only one besides the closing one.
 //
 // Measured on the development machine (AMD Zen 5, one core, the other core
-// busy, docs/benchmarks.md): 1.3-1.5x the springs per second of the scheme
-// it replaced on networks in cache, about the same at 1e6 springs. That
-// scheme sorted springs by an edge colouring (no two springs of a colour
+// busy, docs/benchmarks.md), force evaluations alone: 1.4-1.8x the springs
+// per second of the scheme it replaced on networks in cache, 1.2-1.4x at
+// 1e6 springs. Of that, the vector loads of runs give about 1.2x in cache
+// (1.07x at 1e6), and going tile by tile 1.15-1.2x at 1e6 (nothing in
+// cache); storing springs by particle instead (most local, no runs) was
+// 20 % slower. That scheme sorted springs by an edge colouring (no two springs of a colour
 // share a particle) and scattered each colour's forces straight into the
 // particles, a barrier per colour: per spring 12 scalar loads and 6
 // read-modify-writes at unrelated indices, about 60 instructions against
