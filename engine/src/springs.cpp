@@ -24,9 +24,9 @@
 // 1e6 springs. Of that, the vector loads of runs give about 1.2x in cache
 // (1.07x at 1e6), and going tile by tile 1.15-1.2x at 1e6 (nothing in
 // cache); storing springs by particle instead (most local, no runs) was
-// 20 % slower. That scheme sorted springs by an edge colouring (no two springs of a colour
-// share a particle) and scattered each colour's forces straight into the
-// particles, a barrier per colour: per spring 12 scalar loads and 6
+// 20 % slower. The replaced scheme sorted springs by an edge colouring (no
+// two springs of a colour share a particle) and scattered each colour's
+// forces straight into the particles, a barrier per colour: per spring 12 scalar loads and 6
 // read-modify-writes at unrelated indices, about 60 instructions against
 // some 10 of arithmetic, and the colours cut the lattice's runs apart.
 // Tried with it and dropped: vgatherdpd (slower than scalar loads combined
@@ -34,8 +34,10 @@
 // are, and no less traffic), gathering the forces and adding in vectors (no
 // faster than scalar adds). Tried with this one and dropped: writing -T u
 // beside T u so that pass 2 needs no sign (no faster in cache, slower at
-// 1e6 springs: twice the writes). What limits it now is instructions, not
-// arithmetic or memory: pass 2 costs about as much as pass 1.
+// 1e6 springs: twice the writes); fusing the integrators' kick and drift
+// into one pass (kept, but within the noise). What limits it now is
+// instructions, not arithmetic or memory: pass 2 costs about as much as
+// pass 1.
 //
 // Bit-identity. The SIMD body does exactly the scalar reference's IEEE
 // operations in the same order; sqrt and division are correctly rounded in
