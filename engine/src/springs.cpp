@@ -26,18 +26,18 @@
 // cache); storing springs by particle instead (most local, no runs) was
 // 20 % slower. The replaced scheme sorted springs by an edge colouring (no
 // two springs of a colour share a particle) and scattered each colour's
-// forces straight into the particles, a barrier per colour: per spring 12 scalar loads and 6
-// read-modify-writes at unrelated indices, about 60 instructions against
-// some 10 of arithmetic, and the colours cut the lattice's runs apart.
-// Tried with it and dropped: vgatherdpd (slower than scalar loads combined
-// pairwise), AVX-512 with 8 lanes (slower: more index registers than there
-// are, and no less traffic), gathering the forces and adding in vectors (no
-// faster than scalar adds). Tried with this one and dropped: writing -T u
-// beside T u so that pass 2 needs no sign (no faster in cache, slower at
-// 1e6 springs: twice the writes); fusing the integrators' kick and drift
-// into one pass (kept, but within the noise). What limits it now is
-// instructions, not arithmetic or memory: pass 2 costs about as much as
-// pass 1.
+// forces straight into the particles, a barrier per colour: per spring 12
+// scalar loads and 6 read-modify-writes at unrelated indices, about 60
+// instructions against some 10 of arithmetic, and the colours cut the
+// lattice's runs apart. Tried with it and dropped: vgatherdpd (slower than
+// scalar loads combined pairwise), AVX-512 with 8 lanes (slower: more index
+// registers than there are, and no less traffic), gathering the forces and
+// adding in vectors (no faster than scalar adds). Tried with this one and
+// dropped: writing -T u beside T u so that pass 2 needs no sign (no faster
+// in cache, slower at 1e6 springs: twice the writes). The integrators' kick
+// and drift in one pass (integrators.cpp) measured within the noise. What
+// limits the kernel now is instructions, not arithmetic or memory: pass 2
+// costs about as much as pass 1.
 //
 // Bit-identity. The SIMD body does exactly the scalar reference's IEEE
 // operations in the same order; sqrt and division are correctly rounded in
