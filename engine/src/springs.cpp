@@ -266,6 +266,7 @@ void addSpringForces(const Model& model, const PhasePoint& x, double* spring_for
   const int np = model.num_particles;
   const int tile = model.spring_tile_particles;
   const int num_tiles = static_cast<int>(model.spring_tile_begin.size()) - 1;
+  if (num_tiles < 0) return;  // a Model not made by the builder has no layout (nor springs in it)
   const int threads = omp_get_num_threads();
   const int me = omp_get_thread_num();
   const int first_tile = static_cast<int>(static_cast<long>(num_tiles) * me / threads);
