@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "vec3.h"
@@ -63,6 +64,62 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
                                                      : "is not finite")
       << " (got det " << det << " kg^3 m^6, trace " << 3.0 * mean << " kg m^2)";
   throw ModelError(out.str());
+}
+
+// Spring storage order, chosen for the force kernel (springs.cpp): by tile
+// of the lower particle index (kSpringTile particles: a tile's particles
+// and its springs' forces stay in cache while the kernel evaluates the
+// springs and then sums them into the particles), then by the
+// index offset b - a, then by a. Springs of one offset with consecutive a
+// then sit next to each other, and wherever a network has such runs (any
+// lattice does, whatever its shape) the kernel loads four springs'
+// particles as one vector. Each particle also gets its incident springs in
+// ascending stored order: the order in which its force sums them.
+constexpr int kSpringTile = 1024;
+
+void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Model& m) {
+  const int ns = static_cast<int>(springs.size());
+  std::vector<std::int32_t> order(ns);
+  std::iota(order.begin(), order.end(), 0);
+  auto key = [&springs](int s) {
+    const SpringSpec& spec = springs[s];
+    return std::make_tuple(std::min(spec.a, spec.b) / kSpringTile, spec.b - spec.a, spec.a, s);
+  };
+  std::sort(order.begin(), order.end(), [&key](int l, int r) { return key(l) < key(r); });
+  m.num_springs = ns;
+  m.spring_a.resize(ns);
+  m.spring_b.resize(ns);
+  m.spring_stiffness.resize(ns);
+  m.spring_damping.resize(ns);
+  m.spring_rest_length.resize(ns);
+  m.spring_input_index = order;
+  const int num_tiles = (num_particles + kSpringTile - 1) / kSpringTile;
+  m.spring_tile_particles = kSpringTile;
+  m.spring_tile_begin.assign(num_tiles + 1, 0);
+  for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
+  for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
+  for (int d = 0; d < ns; ++d) {
+    const SpringSpec& spec = springs[order[d]];
+    m.spring_a[d] = spec.a;
+    m.spring_b[d] = spec.b;
+    m.spring_stiffness[d] = spec.stiffness;
+    m.spring_damping[d] = spec.damping;
+    m.spring_rest_length[d] = spec.rest_length;
+  }
+  // Incidence lists by counting sort; visiting springs in stored order
+  // leaves each particle's list ascending.
+  m.spring_incidence_begin.assign(num_particles + 1, 0);
+  for (int s = 0; s < ns; ++s) {
+    ++m.spring_incidence_begin[m.spring_a[s] + 1];
+    ++m.spring_incidence_begin[m.spring_b[s] + 1];
+  }
+  for (int i = 0; i < num_particles; ++i) m.spring_incidence_begin[i + 1] += m.spring_incidence_begin[i];
+  std::vector<std::int32_t> next(m.spring_incidence_begin.begin(), m.spring_incidence_begin.end() - 1);
+  m.spring_incidence.resize(2 * static_cast<std::size_t>(ns));
+  for (int s = 0; s < ns; ++s) {
+    m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
+    m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
+  }
 }
 
 }  // namespace
@@ -411,54 +468,7 @@ Model ModelBuilder::build() const {
     }
   }
 
-  // Greedy edge colouring: a spring takes the lowest colour that neither of
-  // its particles has used yet. Greedy needs at most 2*degree - 1 colours.
-  const int ns = numSprings();
-  std::vector<int> degree(np, 0);
-  for (const SpringSpec& s : springs_) {
-    ++degree[s.a];
-    ++degree[s.b];
-  }
-  const int max_degree = np > 0 ? *std::max_element(degree.begin(), degree.end()) : 0;
-  const int words = std::max(1, (2 * max_degree + 63) / 64);
-  std::vector<std::uint64_t> used(static_cast<std::size_t>(np) * words, 0);
-  std::vector<int> colour(ns);
-  int num_colours = 0;
-  for (int s = 0; s < ns; ++s) {
-    const std::uint64_t* ua = &used[static_cast<std::size_t>(springs_[s].a) * words];
-    const std::uint64_t* ub = &used[static_cast<std::size_t>(springs_[s].b) * words];
-    int c = -1;
-    for (int w = 0; w < words && c < 0; ++w) {
-      const std::uint64_t free_bits = ~(ua[w] | ub[w]);
-      if (free_bits != 0) c = w * 64 + __builtin_ctzll(free_bits);
-    }
-    colour[s] = c;
-    used[static_cast<std::size_t>(springs_[s].a) * words + c / 64] |= std::uint64_t{1} << (c % 64);
-    used[static_cast<std::size_t>(springs_[s].b) * words + c / 64] |= std::uint64_t{1} << (c % 64);
-    num_colours = std::max(num_colours, c + 1);
-  }
-  // Counting sort by colour, stable so input order survives within a colour.
-  m.spring_colour_begin.assign(num_colours + 1, 0);
-  for (int s = 0; s < ns; ++s) ++m.spring_colour_begin[colour[s] + 1];
-  for (int c = 0; c < num_colours; ++c) m.spring_colour_begin[c + 1] += m.spring_colour_begin[c];
-  std::vector<int> next(m.spring_colour_begin.begin(), m.spring_colour_begin.end() - 1);
-  m.num_springs = ns;
-  m.spring_a.resize(ns);
-  m.spring_b.resize(ns);
-  m.spring_stiffness.resize(ns);
-  m.spring_damping.resize(ns);
-  m.spring_rest_length.resize(ns);
-  m.spring_input_index.resize(ns);
-  for (int s = 0; s < ns; ++s) {
-    const int d = next[colour[s]]++;
-    m.spring_a[d] = springs_[s].a;
-    m.spring_b[d] = springs_[s].b;
-    m.spring_stiffness[d] = springs_[s].stiffness;
-    m.spring_damping[d] = springs_[s].damping;
-    m.spring_rest_length[d] = springs_[s].rest_length;
-    m.spring_input_index[d] = s;
-  }
-  if (num_colours == 0) m.spring_colour_begin.assign(1, 0);
+  layoutSprings(springs_, np, m);
 
   if (ground_.enabled) {
     for (const ContactPointSpec& c : contact_points_) {

@@ -31,6 +31,7 @@ Workspace::Workspace(const Model& model, int threads)
   strap_force.assign(model.num_straps, 0.0);
   solver->sum_dx.assign(np, 0.0);
   solver->sum_dv.assign(np, 0.0);
+  solver->spring_force.assign(4 * static_cast<std::size_t>(model.num_springs), 0.0);
 }
 
 Workspace::~Workspace() = default;
@@ -62,7 +63,7 @@ void computeAcceleration(const Model& model, const State& state, const PhasePoin
     // springs come after, so that a link spring acts on its tetrahedron's
     // strain and is not averaged away with the rest.
     detail::spreadBodyForcesRigidly(model, x, ws);
-    detail::addSpringForces(model, x, ws.force);
+    detail::addSpringForces(model, x, ws.solver->spring_force.data(), ws.force);
     detail::applyHinges(model, state, x, ws);  // needs every other force in place
     // Newton: a = F / m; fixed particles have inverse mass 0 and stay put.
 #pragma omp for simd schedule(static)

@@ -17,7 +17,8 @@ namespace suitsim::detail {
 /// T(6)-(10): each spring pulls its two particles together (or apart) along
 /// their separation with k (l - l0), plus damping c on the relative velocity
 /// along that line: an internal pair, so it moves no momentum.
-void addSpringForces(const Model& model, const PhasePoint& x, Vec3Array& force);
+/// `spring_force` is scratch of 4 num_springs doubles.
+void addSpringForces(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force);
 
 /// The ground's force on contact c at phase point x.
 Vec3 contactForce(const Model& model, const State& state, const PhasePoint& x, int c);

@@ -15,6 +15,8 @@ struct SolverWorkspace {
   Vec3Array stage_position, stage_velocity;
   Vec3Array stage_acceleration;
   Vec3Array sum_dx, sum_dv;
+  /// Each spring's force on its `a` end, T u, as (x, y, z, 0) (springs.cpp), (4 num_springs).
+  std::vector<double> spring_force;
   std::vector<std::uint8_t> hinge_slipped;    ///< 1 if static friction gave way, (num_hinges)
   // Hinge constraint solver scratch (hinges.cpp), laid out by
   // initHingeWorkspace: per hinge up to six rows (ball 3, plane 2, stick 1),

@@ -1,7 +1,9 @@
-// ModelBuilder: validation, generated bodies, spring colouring.
+// ModelBuilder: validation, generated bodies, the spring layout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "run_helpers.h"
 #include "suitsim/builder.h"
@@ -9,25 +11,47 @@
 namespace suitsim {
 namespace {
 
-TEST(Builder, SpringColoursNeverShareAParticleAndKeepEverySpring) {
+TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   ModelBuilder b;
   b.addCloth({.name = "c", .nu = 12, .nv = 9, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
   b.addBlock({.name = "k", .origin = {5, 0, 0}, .nx = 4, .ny = 3, .nz = 2, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0});
+  // A spring added high-to-low: its ends keep the order they were given.
+  const int reversed = b.addSpring({.a = 5, .b = 2, .stiffness = 1.0});
   const int added = b.numSprings();
   const Model m = b.build();
   ASSERT_EQ(m.num_springs, added);
-  std::set<int> inputs;
-  for (int c = 0; c < m.numSpringColours(); ++c) {
-    std::set<int> touched;
-    for (int s = m.spring_colour_begin[c]; s < m.spring_colour_begin[c + 1]; ++s) {
-      EXPECT_TRUE(touched.insert(m.spring_a[s]).second) << "colour " << c;
-      EXPECT_TRUE(touched.insert(m.spring_b[s]).second) << "colour " << c;
-      inputs.insert(m.spring_input_index[s]);
+  std::set<int> inputs(m.spring_input_index.begin(), m.spring_input_index.end());
+  EXPECT_EQ(static_cast<int>(inputs.size()), added);
+  for (int s = 0; s < m.num_springs; ++s) EXPECT_EQ(m.springIndexFromInput(m.spring_input_index[s]), s);
+  const int r = m.springIndexFromInput(reversed);
+  EXPECT_EQ(m.spring_a[r], 5);
+  EXPECT_EQ(m.spring_b[r], 2);
+  // Every spring appears exactly once in the list of each of its ends, as
+  // that end, and each list is ascending (the order forces are summed in).
+  ASSERT_EQ(static_cast<int>(m.spring_incidence_begin.size()), m.num_particles + 1);
+  ASSERT_EQ(m.spring_incidence_begin.back(), 2 * added);
+  std::vector<int> seen(2 * added, 0);
+  for (int i = 0; i < m.num_particles; ++i) {
+    for (int e = m.spring_incidence_begin[i]; e < m.spring_incidence_begin[i + 1]; ++e) {
+      const int code = m.spring_incidence[e];
+      const int s = code / 2;
+      EXPECT_EQ(code % 2 == 0 ? m.spring_a[s] : m.spring_b[s], i);
+      if (e > m.spring_incidence_begin[i]) {
+        EXPECT_LT(m.spring_incidence[e - 1], code);
+      }
+      ++seen[code];
     }
   }
-  EXPECT_EQ(static_cast<int>(inputs.size()), added);
-  EXPECT_EQ(m.spring_colour_begin.back(), added);
-  for (int s = 0; s < m.num_springs; ++s) EXPECT_EQ(m.springIndexFromInput(m.spring_input_index[s]), s);
+  for (int count : seen) EXPECT_EQ(count, 1);
+  // Springs come by tile of their lower particle, which the kernel relies on.
+  const int tile = m.spring_tile_particles;
+  ASSERT_EQ(static_cast<int>(m.spring_tile_begin.size()), (m.num_particles + tile - 1) / tile + 1);
+  ASSERT_EQ(m.spring_tile_begin.back(), added);
+  for (int t = 0; t + 1 < static_cast<int>(m.spring_tile_begin.size()); ++t) {
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_begin[t + 1]; ++s) {
+      EXPECT_EQ(std::min(m.spring_a[s], m.spring_b[s]) / tile, t) << "spring " << s;
+    }
+  }
 }
 
 TEST(Builder, ClothAndBlockSpringCounts) {

@@ -84,9 +84,10 @@ struct Model {
   std::vector<double> particle_force_z;      ///< constant external force z (N), (num_particles)
 
   // ---- springs ---------------------------------------------------------------
-  // Stored sorted by colour: no two springs of one colour share a particle, so
-  // each colour's forces scatter in parallel without races, and every
-  // particle receives its spring forces in the same order for any thread count.
+  // Stored in an order chosen for locality (the builder's layoutSprings);
+  // spring_input_index maps back to the order they were added in. A
+  // particle sums its spring forces in the order of its incidence list,
+  // which is fixed by the Model and so the same for any thread count.
   int num_springs = 0;
   std::vector<std::int32_t> spring_a;          ///< first particle, (num_springs)
   std::vector<std::int32_t> spring_b;          ///< second particle, (num_springs)
@@ -94,7 +95,17 @@ struct Model {
   std::vector<double> spring_damping;          ///< c along the spring (N s/m), (num_springs)
   std::vector<double> spring_rest_length;      ///< l0 (m), (num_springs)
   std::vector<std::int32_t> spring_input_index;  ///< index in the order the springs were added, (num_springs)
-  std::vector<std::int32_t> spring_colour_begin;  ///< first spring of each colour, (num_colours + 1)
+  /// Particles are taken in tiles of this many (the last may be shorter);
+  /// springs are stored by the tile of their lower particle index.
+  int spring_tile_particles = 1;
+  /// First stored spring whose lower particle lies in each tile, (num_tiles + 1).
+  std::vector<std::int32_t> spring_tile_begin;
+  /// Each particle's incident springs: spring_incidence[spring_incidence_begin[i] ..
+  /// spring_incidence_begin[i + 1]), ascending, (num_particles + 1).
+  std::vector<std::int32_t> spring_incidence_begin;
+  /// 2 s for a spring s that the particle is the `a` end of (it takes +T),
+  /// 2 s + 1 for the `b` end (it takes -T), (2 num_springs).
+  std::vector<std::int32_t> spring_incidence;
 
   // ---- contact -----------------------------------------------------------------
   // A contact is a point: a particle (weight 1), or an affine combination
@@ -230,7 +241,6 @@ struct Model {
   int findBand(const std::string& name) const;
   /// Strap index by name, or -1.
   int findStrap(const std::string& name) const;
-  int numSpringColours() const { return static_cast<int>(spring_colour_begin.size()) - 1; }
   /// Sorted position of the spring that was added as number `input_index`.
   int springIndexFromInput(int input_index) const;
   /// Index of the particle with this name, or -1.
