@@ -1,6 +1,7 @@
 // A viscoelastic wire model for A(26) (see band_relaxation.h).
 #include "suitsim/eval/band_relaxation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -50,7 +51,7 @@ struct Trial {
 // So the fit is an active-set iteration: solve, mark each band slack at
 // the fit rows where its tension comes out negative, drop it there, solve
 // again, until the marks stop changing.
-Trial solveAt(const RelaxationRows& rows, const Eigen::VectorXd& torque, double tau) {
+Trial solveAt(const RelaxationRows& rows, const Eigen::VectorXd& torque, double tau, const std::vector<bool>& arm_on) {
   const Eigen::Index nr = static_cast<Eigen::Index>(rows.sample.size());
   const int nb = static_cast<int>(rows.band_group.size());
   const int ng = rows.num_groups;
@@ -76,7 +77,7 @@ Trial solveAt(const RelaxationRows& rows, const Eigen::VectorXd& torque, double 
         const Eigen::Index s = rows.sample[static_cast<std::size_t>(r)];
         // A(21): the band's tension f acts on the joints as -J^T f.
         t.columns(r, g) -= rows.jacobian(r, b) * e[static_cast<std::size_t>(b)][s];
-        t.columns(r, ng + g) -= rows.jacobian(r, b) * a[static_cast<std::size_t>(b)][s];
+        if (arm_on[static_cast<std::size_t>(g)]) t.columns(r, ng + g) -= rows.jacobian(r, b) * a[static_cast<std::size_t>(b)][s];
         if (e[static_cast<std::size_t>(b)][s] > 0.0) t.columns(r, 2 * ng + b) = rows.jacobian(r, b);
       }
     }
@@ -87,6 +88,9 @@ Trial solveAt(const RelaxationRows& rows, const Eigen::VectorXd& torque, double 
     const Eigen::MatrixXd scaled = t.columns * scale.cwiseInverse().asDiagonal();
     const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(scaled);
     t.coefficients = scale.cwiseInverse().asDiagonal() * Eigen::VectorXd(qr.solve(torque));
+    for (int g = 0; g < ng; ++g) {
+      if (!arm_on[static_cast<std::size_t>(g)]) t.coefficients[ng + g] = 0.0;
+    }
     bool changed = false;
     for (int b = 0; b < nb; ++b) {
       const int g = rows.band_group[static_cast<std::size_t>(b)];
@@ -138,48 +142,81 @@ RelaxationFit fitRelaxation(const RelaxationRows& rows, const Eigen::VectorXd& t
   // motion of a few seconds, has one minimum where the arm explains the loop.
   const double lo = std::log(min_tau), hi = std::log(max_tau);
   const int n_grid = std::max(2, static_cast<int>(std::ceil((hi - lo) / std::log(10.0) * 8.0)) + 1);
-  std::vector<double> grid(static_cast<std::size_t>(n_grid)), cost(static_cast<std::size_t>(n_grid));
-  int best = 0;
-  for (int i = 0; i < n_grid; ++i) {
-    grid[static_cast<std::size_t>(i)] = lo + (hi - lo) * i / (n_grid - 1);
-    cost[static_cast<std::size_t>(i)] = solveAt(rows, torque, std::exp(grid[static_cast<std::size_t>(i)])).rmse;
-    if (cost[static_cast<std::size_t>(i)] < cost[static_cast<std::size_t>(best)]) best = i;
-  }
-  double a = grid[static_cast<std::size_t>(std::max(best - 1, 0))];
-  double b = grid[static_cast<std::size_t>(std::min(best + 1, n_grid - 1))];
-  const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-  double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
-  double f1 = solveAt(rows, torque, std::exp(x1)).rmse, f2 = solveAt(rows, torque, std::exp(x2)).rmse;
-  for (int it = 0; it < 30 && b - a > 1e-4; ++it) {
-    if (f1 < f2) {
-      b = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = b - phi * (b - a);
-      f1 = solveAt(rows, torque, std::exp(x1)).rmse;
-    } else {
-      a = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = a + phi * (b - a);
-      f2 = solveAt(rows, torque, std::exp(x2)).rmse;
+  const auto search = [&](const std::vector<bool>& arm_on) {
+    const auto cost = [&](double log_tau) { return solveAt(rows, torque, std::exp(log_tau), arm_on).rmse; };
+    std::vector<double> grid(static_cast<std::size_t>(n_grid)), at(static_cast<std::size_t>(n_grid));
+    int best = 0;
+    for (int i = 0; i < n_grid; ++i) {
+      grid[static_cast<std::size_t>(i)] = lo + (hi - lo) * i / (n_grid - 1);
+      at[static_cast<std::size_t>(i)] = cost(grid[static_cast<std::size_t>(i)]);
+      if (at[static_cast<std::size_t>(i)] < at[static_cast<std::size_t>(best)]) best = i;
+    }
+    double a = grid[static_cast<std::size_t>(std::max(best - 1, 0))];
+    double b = grid[static_cast<std::size_t>(std::min(best + 1, n_grid - 1))];
+    const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
+    double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+    double f1 = cost(x1), f2 = cost(x2);
+    for (int it = 0; it < 30 && b - a > 1e-4; ++it) {
+      if (f1 < f2) {
+        b = x2;
+        x2 = x1;
+        f2 = f1;
+        x1 = b - phi * (b - a);
+        f1 = cost(x1);
+      } else {
+        a = x1;
+        x1 = x2;
+        f1 = f2;
+        x2 = a + phi * (b - a);
+        f2 = cost(x2);
+      }
+    }
+    const double log_tau = f1 < f2 ? x1 : x2;
+    return at[static_cast<std::size_t>(best)] < std::min(f1, f2) ? grid[static_cast<std::size_t>(best)] : log_tau;
+  };
+  const int ng = rows.num_groups;
+  std::vector<bool> arm_on(static_cast<std::size_t>(ng), true);
+  double log_tau = search(arm_on);
+  Trial t = solveAt(rows, torque, std::exp(log_tau), arm_on);
+  // A negative arm is no material's (its pull would grow as it relaxes):
+  // it is the fit borrowing the arm for some other error. Those groups get
+  // none, and tau is searched again for the others.
+  bool negative = false;
+  for (int g = 0; g < ng; ++g) {
+    if (t.coefficients[ng + g] < 0.0) {
+      arm_on[static_cast<std::size_t>(g)] = false;
+      negative = true;
     }
   }
-  double log_tau = f1 < f2 ? x1 : x2;
-  if (cost[static_cast<std::size_t>(best)] < std::min(f1, f2)) log_tau = grid[static_cast<std::size_t>(best)];
-  const Trial t = solveAt(rows, torque, std::exp(log_tau));
-  const int ng = rows.num_groups;
+  const bool any_arm = std::find(arm_on.begin(), arm_on.end(), true) != arm_on.end();
+  if (negative && any_arm) {
+    log_tau = search(arm_on);
+    t = solveAt(rows, torque, std::exp(log_tau), arm_on);
+  }
   RelaxationFit out;
+  // k alone, for the report's comparison.
+  const Eigen::MatrixXd el = t.columns.leftCols(ng);
+  const Eigen::VectorXd k_el = el.colPivHouseholderQr().solve(torque);
+  out.elastic_rmse = nr > 0 ? std::sqrt((torque - el * k_el).squaredNorm() / static_cast<double>(nr)) : 0.0;
+  // tau at an end of the range is no relaxation these motions can show:
+  // a very short arm acts as a damper, a very long one as a second spring.
+  const double half_step = 0.5 * (hi - lo) / (n_grid - 1);
+  out.found = any_arm && log_tau > lo + half_step && log_tau < hi - half_step;
+  if (!out.found) {
+    out.relaxation_time = std::nan("");
+    out.stiffness = k_el;
+    out.relaxing_stiffness = Eigen::VectorXd::Zero(ng);
+    out.arm_torque = Eigen::VectorXd::Zero(nr);
+    out.clamped.assign(static_cast<std::size_t>(nr), false);
+    out.rmse = out.elastic_rmse;
+    return out;
+  }
   out.relaxation_time = std::exp(log_tau);
   out.stiffness = t.coefficients.head(ng);
   out.relaxing_stiffness = t.coefficients.segment(ng, ng);
   out.arm_torque = t.columns.middleCols(ng, ng) * out.relaxing_stiffness;
   out.rmse = t.rmse;
   out.clamped = t.clamped;
-  // k alone, for the report's comparison.
-  const Eigen::MatrixXd el = t.columns.leftCols(ng);
-  const Eigen::VectorXd k_el = el.colPivHouseholderQr().solve(torque);
-  out.elastic_rmse = nr > 0 ? std::sqrt((torque - el * k_el).squaredNorm() / static_cast<double>(nr)) : 0.0;
   return out;
 }
 

@@ -346,6 +346,17 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
           if (!rf.clamped[r]) keep.push_back(static_cast<Eigen::Index>(r));
         }
         const Eigen::Index nk = static_cast<Eigen::Index>(keep.size());
+        // No relaxation in these motions (or too few rows left to refit on):
+        // the elastic estimates stand, with no arm (a later round keeps the
+        // last round's).
+        if (!rf.found || nk < 4 * static_cast<Eigen::Index>(mine.size() + 2 * static_cast<std::size_t>(nb))) {
+          for (std::size_t g : mine) {
+            if (pass > 0) continue;
+            km[g] = 0.0;
+            relaxation[g] = std::nan("");
+          }
+          break;
+        }
         WireSamples kept = rows[k].samples;
         kept.length.resize(nk, nb);
         Eigen::MatrixXd tau(nk, 1);

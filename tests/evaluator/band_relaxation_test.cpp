@@ -40,7 +40,7 @@ struct Motion {
   RelaxationRows rows;
   Eigen::VectorXd torque;
 };
-Motion bendMotion(double k, double km, double tau) {
+Motion bendMotion(double k, double km, double tau, double damping = 0.0) {
   const double dt = 0.005;
   const int n = 2400;
   Motion m;
@@ -64,7 +64,7 @@ Motion bendMotion(double k, double km, double tau) {
   for (int i = 1; i + 1 < n; ++i) {
     const double rate = (e[i + 1] - e[i - 1]) / (2.0 * dt);
     if (std::abs(rate) < 1e-3) continue;  // the joint at rest: no fit row
-    const double f = std::max(0.0, k * e[i] + km * a[i]);
+    const double f = std::max(0.0, k * e[i] + km * a[i] + damping * rate);
     m.rows.sample.push_back(i);
     jac.push_back(arm_length[i]);
     torque.push_back(-arm_length[i] * f);
@@ -82,6 +82,7 @@ TEST(BandRelaxation, TheFitRecoversTheStandardLinearSolid) {
     const RelaxationFit fit = fitRelaxation(m.rows, m.torque);
     std::printf("[measured] tau %.2f: k %.6f, k_m %.6f, tau %.6f, rmse %.2e (elastic %.2e) N m\n", tau,
                 fit.stiffness[0], fit.relaxing_stiffness[0], fit.relaxation_time, fit.rmse, fit.elastic_rmse);
+    EXPECT_TRUE(fit.found);
     EXPECT_NEAR(fit.stiffness[0], 200.0, 1e-3) << tau;
     EXPECT_NEAR(fit.relaxing_stiffness[0], 30.0, 1e-3) << tau;
     EXPECT_NEAR(fit.relaxation_time, tau, 1e-4 * tau) << tau;
@@ -95,6 +96,19 @@ TEST(BandRelaxation, AnElasticBandGetsNoArm) {
   const RelaxationFit fit = fitRelaxation(m.rows, m.torque);
   EXPECT_NEAR(fit.stiffness[0], 200.0, 1e-6);
   EXPECT_NEAR(fit.relaxing_stiffness[0], 0.0, 1e-6);
+}
+
+// A damper is not a relaxation these motions can tell: the arm would go to
+// the shortest tau. The fit reports none and keeps k alone.
+TEST(BandRelaxation, ADamperIsNotTakenForAnArm) {
+  const Motion m = bendMotion(200.0, 0.0, 1.0, 5.0);
+  const RelaxationFit fit = fitRelaxation(m.rows, m.torque);
+  std::printf("[measured] damper: found %d, k %.4f, rmse %.3e N m\n", fit.found, fit.stiffness[0], fit.rmse);
+  EXPECT_FALSE(fit.found);
+  EXPECT_TRUE(std::isnan(fit.relaxation_time));
+  EXPECT_EQ(fit.relaxing_stiffness[0], 0.0);
+  EXPECT_EQ(fit.arm_torque.norm(), 0.0);
+  EXPECT_NEAR(fit.stiffness[0], 200.0, 0.05 * 200.0);
 }
 
 TEST(BandRelaxation, BadInputThrows) {

@@ -50,9 +50,15 @@ struct RelaxationRows {
 };
 
 struct RelaxationFit {
-  double relaxation_time = 0.0;         ///< tau (s)
+  /// Some group's arm relaxes within the range: tau lies inside it and k_m
+  /// > 0. Otherwise no arm (k_m 0, tau NaN, no torque): the motions show
+  /// no relaxation (a negative arm, or tau at an end of the range, where an
+  /// arm acts as a damper or a second spring, is the fit borrowing it for
+  /// another error).
+  bool found = false;
+  double relaxation_time = 0.0;         ///< tau (s); NaN when !found
   Eigen::VectorXd stiffness;            ///< k per group (N/m), (G)
-  Eigen::VectorXd relaxing_stiffness;   ///< k_m per group (N/m), (G)
+  Eigen::VectorXd relaxing_stiffness;   ///< k_m per group (N/m; 0: none), (G)
   Eigen::VectorXd arm_torque;           ///< the arms' torque at each fit row (N m), (R)
   /// Rows where some band is stretched (e > 0) but pulls nothing: it
   /// shortens faster than its arm relaxes, k e + k_m a < 0. A(25) cannot
