@@ -60,7 +60,11 @@ int budgetChecked(const BudgetOptions& opt) {
     plan.remedies = opt.remedies;
     // Rank 0 writes the budget's files; the others read them once written.
     fs::path sweep_file = out / "budget.xml";
-    if (writer) sweep_file = sweep::writeBudgetSweep(opt.scene, realism, plan, out);
+    std::vector<std::string> notes;
+    if (writer) sweep_file = sweep::writeBudgetSweep(opt.scene, realism, plan, out, &notes);
+    if (!quiet) {
+      for (const std::string& n : notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+    }
     session.barrier();
     spec = sweep::readSweep(sweep_file.string());
   } catch (const io::SceneError& e) {

@@ -36,5 +36,6 @@ CLI::Option* addArmatureOption(CLI::App& command, eval::IdentificationOptions::A
 CLI::Option* addGearOption(CLI::App& command, eval::IdentificationOptions::Gear* gear);
 CLI::Option* addHeatingOption(CLI::App& command, eval::PipelineOptions::Heating* heating);
 CLI::Option* addSensorDelayOption(CLI::App& command, eval::PipelineOptions::SensorDelay* delay);
+CLI::Option* addGearTwistOption(CLI::App& command, eval::PipelineOptions::GearTwist* twist);
 
 }  // namespace suitsim::cli

@@ -51,6 +51,7 @@ struct EvaluateOptions {
   eval::IdentificationOptions::Gear gear = eval::IdentificationOptions::Gear::Ideal;
   eval::PipelineOptions::Heating heating = eval::PipelineOptions::Heating::Ignored;
   eval::PipelineOptions::SensorDelay sensor_delay = eval::PipelineOptions::SensorDelay::Ignored;
+  eval::PipelineOptions::GearTwist gear_twist = eval::PipelineOptions::GearTwist::Ignored;
   eval::SuitGeometrySource suit_geometry = eval::SuitGeometrySource::Designed;
   eval::BandModel band_model = eval::BandModel::Elastic;
 };
@@ -93,6 +94,12 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
                                     "<winding_temperatures> in the robot's <sensors>");
       }
       eval::aprioriMagnetCoefficients(inputs, eval::makeRigidModel(inputs.apriori));
+    }
+    if (opt.gear_twist == eval::PipelineOptions::GearTwist::Compensated &&
+        std::none_of(inputs.apriori.joints.begin(), inputs.apriori.joints.end(),
+                     [](const RobotJoint& j) { return j.actuation.gear_stiffness > 0.0; })) {
+      throw std::invalid_argument(opt.scene + ": --gear-twist compensated needs the gears' stiffness from their "
+                                  "datasheets: <apriori gear_stiffness_per_effort> in the robot");
     }
     if (opt.suit_geometry == eval::SuitGeometrySource::Measured && !inputs.layout.has_band_lengths) {
       throw std::invalid_argument(opt.scene + ": --suit-geometry measured needs the bands' lengths: "
@@ -166,6 +173,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.pipeline.identification.gear = opt.gear;
   eo.pipeline.heating = opt.heating;
   eo.pipeline.sensor_delay = opt.sensor_delay;
+  eo.pipeline.gear_twist = opt.gear_twist;
   eo.pipeline.identification.threads = std::max(opt.overrides.threads, 0);  // 0 (not given): OpenMP's default
   eo.band_joints = opt.band_joints;
   eo.suit_geometry = opt.suit_geometry;
@@ -311,6 +319,7 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addGearOption(*app, &opt->gear);
   addHeatingOption(*app, &opt->heating);
   addSensorDelayOption(*app, &opt->sensor_delay);
+  addGearTwistOption(*app, &opt->gear_twist);
   addParsedOption(
       *app, "--suit-geometry", "designed|measured",
       [o = opt.get()](const std::string& v) { return eval::parseSuitGeometry(v, &o->suit_geometry); },

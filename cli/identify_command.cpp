@@ -112,6 +112,15 @@ CLI::Option* addSensorDelayOption(CLI::App& app, eval::PipelineOptions::SensorDe
       "channel read its declared filter's delay later, aligned with the encoders; docs/realism.md)");
 }
 
+CLI::Option* addGearTwistOption(CLI::App& app, eval::PipelineOptions::GearTwist* twist) {
+  return addParsedOption(
+      app, "--gear-twist", "ignored|compensated",
+      [twist](const std::string& v) { return eval::parseGearTwist(v, twist); }, "ignored or compensated",
+      "the gears' twist: ignored (default: the encoders read the joints) or compensated (each encoder read as the "
+      "joint angle behind its gear, less (k_T u + tau_o - I_a q'') / k with the a-priori gear stiffness k; "
+      "docs/realism.md)");
+}
+
 Command addIdentifyCommand(CLI::App& suitsim) {
   auto opt = std::make_shared<IdentifyOptions>();
   CLI::App* app = suitsim.add_subcommand(
@@ -124,6 +133,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addGearOption(*app, &opt->pipeline.identification.gear);
   addHeatingOption(*app, &opt->pipeline.heating);
   addSensorDelayOption(*app, &opt->pipeline.sensor_delay);
+  addGearTwistOption(*app, &opt->pipeline.gear_twist);
   // The result does not depend on it (identification_test SameBitsForAnyThreadCount).
   addThreadsOption(*app, &opt->pipeline.identification.threads,
                    "threads for the identification (default: one per core); the result is the same for any");

@@ -15,6 +15,14 @@ double jointVelocity(const Model& model, const State& state, int hinge) {
   return detail::hingeVelocity(model, detail::phasePoint(state.position, state.velocity), hinge);
 }
 
+double encoderAngle(const Model& model, const State& state, int hinge) {
+  return model.hinge_encoder_on_motor[hinge] ? state.rotor_angle[hinge] : jointAngle(model, state, hinge);
+}
+
+double encoderVelocity(const Model& model, const State& state, int hinge) {
+  return model.hinge_encoder_on_motor[hinge] ? state.rotor_velocity[hinge] : jointVelocity(model, state, hinge);
+}
+
 int findHinge(const Model& model, const std::string& name) {
   for (int h = 0; h < model.num_hinges; ++h) {
     if (model.hinge_name[h] == name) return h;

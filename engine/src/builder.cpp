@@ -269,6 +269,17 @@ int ModelBuilder::addHinge(const HingeSpec& spec) {
   if (!(j.gear_transition_velocity > 0.0) || !std::isfinite(j.gear_transition_velocity)) {
     throw ModelError(label + ": gear transition velocity must be finite and > 0");
   }
+  if (!(j.gear_stiffness >= 0.0) || !std::isfinite(j.gear_stiffness) || !(j.gear_backlash >= 0.0) ||
+      !std::isfinite(j.gear_backlash) || !(j.gear_damping >= 0.0) || !std::isfinite(j.gear_damping)) {
+    throw ModelError(label + ": gear stiffness, backlash and damping must be finite and >= 0");
+  }
+  if (j.gear_stiffness > 0.0 && !(j.armature > 0.0)) {
+    throw ModelError(label + ": a compliant gear needs the rotor's inertia (armature > 0): the rotor becomes a degree "
+                             "of freedom of its own");
+  }
+  if (j.gear_stiffness == 0.0 && (j.gear_backlash > 0.0 || j.gear_damping > 0.0 || j.encoder_on_motor)) {
+    throw ModelError(label + ": gear backlash, damping and a motor-side encoder need a compliant gear (gear stiffness > 0)");
+  }
   if (j.km != 0.0) {
     if (!(j.km > 0.0) || !std::isfinite(j.km) || !(j.thermal_resistance > 0.0) ||
         !std::isfinite(j.thermal_resistance) || !(j.thermal_time_constant > 0.0) ||
@@ -502,6 +513,10 @@ Model ModelBuilder::build() const {
     m.hinge_gear_efficiency.push_back(h.actuation.gear_efficiency);
     m.hinge_backdrive_efficiency.push_back(h.actuation.backdrive_efficiency);
     m.hinge_gear_transition.push_back(h.actuation.gear_transition_velocity);
+    m.hinge_gear_stiffness.push_back(h.actuation.gear_stiffness);
+    m.hinge_gear_backlash.push_back(h.actuation.gear_stiffness > 0.0 ? h.actuation.gear_backlash : 0.0);
+    m.hinge_gear_damping.push_back(h.actuation.gear_stiffness > 0.0 ? h.actuation.gear_damping : 0.0);
+    m.hinge_encoder_on_motor.push_back(h.actuation.gear_stiffness > 0.0 && h.actuation.encoder_on_motor ? 1 : 0);
     m.hinge_km.push_back(h.actuation.km);
     m.hinge_thermal_resistance.push_back(h.actuation.thermal_resistance);
     m.hinge_thermal_time_constant.push_back(h.actuation.thermal_time_constant);

@@ -9,6 +9,7 @@
 #include "bands.h"
 #include "straps.h"
 #include "forces.h"
+#include "gear_train.h"
 
 namespace suitsim {
 
@@ -25,15 +26,21 @@ Energy computeEnergy(const Model& model, const State& state) {
   }
   // A rotor spins with its joint: 0.5 I_a theta'^2 (hinges.cpp, armature;
   // a follower has none, ModelBuilder::addCoupling refuses one).
+  // On a compliant gear it spins at its own rate, and the gear's spring
+  // holds 0.5 k (|phi - theta| - d)^2 (gear_train.h).
   for (int h = 0; h < model.num_hinges; ++h) {
-    if (model.hinge_armature[h] > 0.0) {
+    if (detail::compliantGear(model, h)) {
+      const double rate = state.rotor_velocity[h];
+      e.kinetic += 0.5 * model.hinge_armature[h] * rate * rate;
+      e.spring += detail::gearSpringEnergy(model, h, state.rotor_angle[h], jointAngle(model, state, h));
+    } else if (model.hinge_armature[h] > 0.0) {
       const double rate = jointVelocity(model, state, h);
       e.kinetic += 0.5 * model.hinge_armature[h] * rate * rate;
     }
   }
   // Suit bands are springs too: 0.5 k (l - l0)^2 while taut, A(25).
   // Straps too: 0.5 k |p_a - p_b|^2.
-  e.spring = detail::springPotentialEnergy(model, state) + detail::bandPotentialEnergy(model, state) +
+  e.spring += detail::springPotentialEnergy(model, state) + detail::bandPotentialEnergy(model, state) +
              detail::strapPotentialEnergy(model, state);
   e.contact = detail::contactPotentialEnergy(model, state);
   return e;

@@ -24,6 +24,11 @@ Workspace::Workspace(const Model& model, int threads)
   solver->stage_acceleration.assign(np, 0.0);
   hinge_motor_torque.assign(model.num_hinges, 0.0);
   hinge_friction_torque.assign(model.num_hinges, 0.0);
+  rotor_acceleration.assign(model.num_hinges, 0.0);
+  solver->stage_rotor_angle.assign(model.num_hinges, 0.0);
+  solver->stage_rotor_velocity.assign(model.num_hinges, 0.0);
+  solver->sum_rotor_angle.assign(model.num_hinges, 0.0);
+  solver->sum_rotor_velocity.assign(model.num_hinges, 0.0);
   solver->hinge_slipped.assign(model.num_hinges, 0);
   detail::initHingeWorkspace(model, *this);
   band_length.assign(model.num_bands, 0.0);

@@ -105,4 +105,11 @@ inline PhasePoint phasePoint(const Vec3Array& p, const Vec3Array& v) {
   return {p.x.data(), p.y.data(), p.z.data(), v.x.data(), v.y.data(), v.z.data()};
 }
 
+/// With the rotors at a stage of their own (RK4).
+inline PhasePoint phasePoint(const Vec3Array& p, const Vec3Array& v, const std::vector<double>& rotor_angle,
+                             const std::vector<double>& rotor_velocity) {
+  return {p.x.data(), p.y.data(), p.z.data(), v.x.data(), v.y.data(), v.z.data(), rotor_angle.data(),
+          rotor_velocity.data()};
+}
+
 }  // namespace suitsim::detail

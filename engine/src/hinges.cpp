@@ -164,6 +164,7 @@
 #include "block_kernels.h"
 #include "forces.h"
 #include "hinge_friction.h"
+#include "gear_train.h"
 #include "motor_heating.h"
 #include "hinge_geometry.h"
 #include "hinge_math.h"
@@ -264,31 +265,20 @@ inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws
 // the friction breaks hinges loose that friction would hold.
 // A follower has no rotor: ModelBuilder::addCoupling refuses one.
 inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
-  if (!(m.hinge_armature[h] > 0.0)) return 0.0;
+  if (!rigidRotor(m, h)) return 0.0;
   return -m.hinge_armature[h] * (ws.solver->hinge_target[h * kRows + 5] - ws.solver->hinge_armature_target[h]);
-}
-
-// The gear train between the motor and the link (docs/realism.md): the link
-// gets eta_f times the motor's torque while the motor drives it (torque and
-// rate alike in sign), 1 / eta_b times it while the link drives the motor,
-// the two blended by tanh(theta' / v_t) so that a reversal is smooth. At
-// rest the factor is their mean: a gear at rest holds any share between
-// them, like static friction, and the mean is one choice among those.
-inline double gearFactor(const Model& m, int h, double motor, double theta_dot) {
-  const double eta_f = m.hinge_gear_efficiency[h], eta_b = m.hinge_backdrive_efficiency[h];
-  if (eta_f == 1.0 && eta_b == 1.0) return 1.0;
-  const double s = std::tanh(theta_dot / m.hinge_gear_transition[h]) * (motor >= 0.0 ? 1.0 : -1.0);
-  return 0.5 * (1.0 + s) * eta_f + 0.5 * (1.0 - s) / eta_b;
 }
 
 // ---- one force evaluation's stages ----------------------------------------
 
 // Rows, targets, wrenches and the applied torques of hinge h.
-void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, const HingeGeometry& g) {
+void prepareHinge(const Model& model, const State& state, const PhasePoint& x, Workspace& ws, int h,
+                  const HingeGeometry& g) {
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
   const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  const bool armature = model.hinge_armature[h] > 0.0;  // never a follower's (addCoupling)
+  // A rotor on a compliant gear is a degree of freedom of its own (gear_train.h).
+  const bool armature = rigidRotor(model, h);  // never a follower's (addCoupling)
   ws.solver->hinge_rows[h] = sticking || armature ? 6 : 5;
   ws.solver->hinge_stick_row[h] = sticking ? 1 : 0;
   double* target = &ws.solver->hinge_target[h * kRows];
@@ -406,11 +396,21 @@ void prepareHinge(const Model& model, const State& state, Workspace& ws, int h, 
   // A follower is held at rest through its leader's stick row (see the note).
   const bool held = sticking || (follows >= 0 && state.hinge_sticking[model.coupling_leader[follows]] != 0 &&
                                  hasFriction(model, model.coupling_leader[follows]));
-  // What the gear loses of the motor's torque counts as friction.
-  const double gear_loss = motor * (gearFactor(model, h, motor, g.theta_dot) - 1.0);
+  // A compliant gear: the link feels the spring, the motor drives the rotor
+  // and the gear's losses act there (gear_train.h). Rigid: what the gear
+  // loses of the motor's torque counts as the joint's friction.
+  const bool compliant = compliantGear(model, h);
+  double drive = motor;
+  if (compliant) {
+    const double phi = x.rotor_angle ? x.rotor_angle[h] : state.rotor_angle[h];
+    const double phi_dot = x.rotor_velocity ? x.rotor_velocity[h] : state.rotor_velocity[h];
+    drive = gearTorque(model, h, phi, phi_dot, g.theta, g.theta_dot);
+    ws.rotor_acceleration[h] = (motor * gearFactor(model, h, motor, phi_dot) - drive) / model.hinge_armature[h];
+  }
+  const double gear_loss = compliant ? 0.0 : motor * (gearFactor(model, h, motor, g.theta_dot) - 1.0);
   const double friction =
       (held ? -model.hinge_viscous[h] * g.theta_dot : slipFriction(model, h, g.theta_dot)) + gear_loss;
-  const double applied = motor + friction + limitTorque(model, h, g.theta, g.theta_dot);
+  const double applied = drive + friction + limitTorque(model, h, g.theta, g.theta_dot);
   addRow(model, ws, h, 5, applied);
   // From here on a row takes part in the solve only while it is active: a
   // slipping hinge's angle row drops out.
@@ -961,7 +961,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         // the stage points of a step lie within a step of the last one.
         g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
       }
-      prepareHinge(model, state, ws, h, g);
+      prepareHinge(model, state, x, ws, h, g);
     }
     applyMobility(model, ws);
     prepareCouplings(model, ws);
@@ -997,7 +997,7 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
         ws.hinge_friction_torque[h] += breakaway;
         ws.solver->hinge_slipped[h] = 1;
         ws.solver->hinge_stick_row[h] = 0;
-        if (model.hinge_armature[h] > 0.0) {
+        if (rigidRotor(model, h)) {
           // Slipping now: the row turns into the rotor's.
           ws.solver->hinge_target[h * kRows + 5] = ws.solver->hinge_armature_target[h];
         } else {

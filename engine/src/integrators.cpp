@@ -1,5 +1,6 @@
 #include "bands.h"
 #include "forces.h"
+#include "gear_train.h"
 #include "motor_heating.h"
 #include "solver_workspace.h"
 
@@ -63,11 +64,22 @@ inline void accumulate(int n, Vec3Array& out, double w, const Vec3Array& b, bool
   });
 }
 
+// The compliant gears' rotors (gear_train.h) are coordinates like the
+// particles' and take the same kicks and drifts: v += h_kick a, then
+// x += h_drift v. Rigid gears' entries have a = 0 and are never read.
+void kickDriftRotors(State& s, double h_kick, const std::vector<double>& a, double h_drift) {
+  for (std::size_t h = 0; h < a.size(); ++h) {
+    s.rotor_velocity[h] += h_kick * a[h];
+    s.rotor_angle[h] += h_drift * s.rotor_velocity[h];
+  }
+}
+
 void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double dt) {
   const int n = model.num_particles;
   computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, ws.solver->stage_acceleration);
   // The drift uses the new velocity: symplectic.
   kickDrift(n, dt, ws.solver->stage_acceleration, dt, s.velocity, s.position, ws.num_threads);
+  kickDriftRotors(s, dt, ws.rotor_acceleration, dt);
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   detail::updateWindings(model, s, dt);
@@ -80,10 +92,13 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   // The last step's closing evaluation serves as this step's opening one
   // unless the caller changed anything the forces read (state.cpp).
   Vec3Array& acceleration = s.acceleration_cache.acceleration;
+  std::vector<double>& rotor_acceleration = s.acceleration_cache.rotor_acceleration;
   if (cachedAcceleration(s) == nullptr) {
     computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, acceleration);
+    rotor_acceleration = ws.rotor_acceleration;  // same size: no allocation
   }
   kickDrift(n, 0.5 * dt, acceleration, dt, s.velocity, s.position, ws.num_threads);  // to the half step
+  kickDriftRotors(s, 0.5 * dt, rotor_acceleration, dt);
   // Anchors move before the closing evaluation so the cached acceleration
   // matches the anchors the next step starts from.
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
@@ -94,6 +109,8 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
+  rotor_acceleration = ws.rotor_acceleration;
+  kickDriftRotors(s, 0.5 * dt, rotor_acceleration, 0.0);
   detail::keepAccelerationInputs(s);
 }
 
@@ -101,26 +118,50 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   const int n = model.num_particles;
   const int t = ws.num_threads;
   Vec3Array& acc = ws.solver->stage_acceleration;
+  // The rotors (gear_train.h) take the same stages.
+  detail::SolverWorkspace& sw = *ws.solver;
+  const std::size_t nh = s.rotor_angle.size();
   // Stage 1 at the start point.
   computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, acc);
   accumulate(n, ws.solver->sum_dx, 1.0, s.velocity, true, t);
   accumulate(n, ws.solver->sum_dv, 1.0, acc, true, t);
   offset(n, s.position, 0.5 * dt, s.velocity, ws.solver->stage_position, t);
   offset(n, s.velocity, 0.5 * dt, acc, ws.solver->stage_velocity, t);
+  for (std::size_t h = 0; h < nh; ++h) {
+    sw.sum_rotor_angle[h] = s.rotor_velocity[h];
+    sw.sum_rotor_velocity[h] = ws.rotor_acceleration[h];
+    sw.stage_rotor_angle[h] = s.rotor_angle[h] + 0.5 * dt * s.rotor_velocity[h];
+    sw.stage_rotor_velocity[h] = s.rotor_velocity[h] + 0.5 * dt * ws.rotor_acceleration[h];
+  }
   // Stages 2 and 3 at the midpoint, stage 4 at the end.
   for (int stage = 2; stage <= 4; ++stage) {
-    computeAcceleration(model, s, detail::phasePoint(ws.solver->stage_position, ws.solver->stage_velocity), ws, acc);
+    computeAcceleration(model, s,
+                        detail::phasePoint(sw.stage_position, sw.stage_velocity, sw.stage_rotor_angle,
+                                           sw.stage_rotor_velocity),
+                        ws, acc);
     const double w = stage == 4 ? 1.0 : 2.0;
     accumulate(n, ws.solver->sum_dx, w, ws.solver->stage_velocity, false, t);
     accumulate(n, ws.solver->sum_dv, w, acc, false, t);
+    for (std::size_t h = 0; h < nh; ++h) {
+      sw.sum_rotor_angle[h] += w * sw.stage_rotor_velocity[h];
+      sw.sum_rotor_velocity[h] += w * ws.rotor_acceleration[h];
+    }
     if (stage < 4) {
       const double h = stage == 2 ? 0.5 * dt : dt;
       offset(n, s.position, h, ws.solver->stage_velocity, ws.solver->stage_position, t);  // before stage_velocity changes
       offset(n, s.velocity, h, acc, ws.solver->stage_velocity, t);
+      for (std::size_t j = 0; j < nh; ++j) {
+        sw.stage_rotor_angle[j] = s.rotor_angle[j] + h * sw.stage_rotor_velocity[j];
+        sw.stage_rotor_velocity[j] = s.rotor_velocity[j] + h * ws.rotor_acceleration[j];
+      }
     }
   }
   axpy(n, dt / 6.0, ws.solver->sum_dx, s.position, t);
   axpy(n, dt / 6.0, ws.solver->sum_dv, s.velocity, t);
+  for (std::size_t h = 0; h < nh; ++h) {
+    s.rotor_angle[h] += dt / 6.0 * sw.sum_rotor_angle[h];
+    s.rotor_velocity[h] += dt / 6.0 * sw.sum_rotor_velocity[h];
+  }
   detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   detail::updateWindings(model, s, dt);

@@ -68,6 +68,8 @@ State makeState(const Model& model) {
   s.hinge_previous_velocity.assign(nh, 0.0);
   s.hinge_winding_rise = model.hinge_initial_winding_rise;
   s.hinge_angle.assign(nh, 0.0);
+  s.rotor_angle.assign(nh, 0.0);
+  s.rotor_velocity.assign(nh, 0.0);
   // The tracked angle starts from the pose the model was built in; a hinge
   // with friction that starts at rest starts stuck where it is.
   const PhasePoint x = detail::phasePoint(s.position, s.velocity);
@@ -75,6 +77,10 @@ State makeState(const Model& model) {
     double angle = 0.0, rate = 0.0;
     detail::hingeAngleAndVelocity(model, x, static_cast<int>(h), model.hinge_initial_angle[h], &angle, &rate);
     s.hinge_angle[h] = angle;
+    // A compliant gear starts unwound: the rotor where the link is, at its
+    // rate (the load takes up the deflection in the first milliseconds).
+    s.rotor_angle[h] = angle;
+    s.rotor_velocity[h] = model.hinge_gear_stiffness[h] > 0.0 ? rate : 0.0;
     if (model.hinge_static_max[h] <= 0.0 && model.hinge_coulomb[h] <= 0.0) continue;
     if (std::abs(rate) < model.hinge_stick_speed) {
       s.hinge_sticking[h] = 1;
@@ -89,6 +95,7 @@ State makeState(const Model& model) {
   }
   // Size the acceleration cache now so no step allocates; nothing is cached yet.
   s.acceleration_cache.acceleration.assign(np, 0.0);
+  s.acceleration_cache.rotor_acceleration.assign(nh, 0.0);
   detail::keepAccelerationInputs(s);
   s.acceleration_cache.filled = false;
   return s;

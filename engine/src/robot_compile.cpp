@@ -348,7 +348,11 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     spec.actuation = joint.actuation;
     // A follower has no motor: the coupling is its drive (friction stays),
     // and it has no rotor of its own (its leader's armature moves both).
-    if (leader_of[h.joint] >= 0) spec.actuation.torque_offset = spec.actuation.armature = 0.0;
+    if (leader_of[h.joint] >= 0) {
+      spec.actuation.torque_offset = spec.actuation.armature = 0.0;
+      spec.actuation.gear_stiffness = spec.actuation.gear_backlash = spec.actuation.gear_damping = 0.0;
+      spec.actuation.encoder_on_motor = false;
+    }
     spec.lower = joint.type == JointType::kContinuous ? -1e300 : joint.lower;
     spec.upper = joint.type == JointType::kContinuous ? 1e300 : joint.upper;
     spec.initial_angle = angles[h.joint];  // the pose the bodies were placed in above

@@ -345,7 +345,7 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
   double* t = out;
 
   for (int h : spec_.encoders.hinges) {
-    if (!averaged_only) *t = jointAngle(m, state, h);
+    if (!averaged_only) *t = encoderAngle(m, state, h);
     ++t;
   }
 

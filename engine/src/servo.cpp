@@ -75,7 +75,7 @@ JointServo::JointServo(const Model& model, const State& initial, Motion motion, 
   }
   if (!(rate_hz > 0.0)) throw std::invalid_argument("servo: rate must be > 0");
   hold_.resize(model.num_hinges);
-  for (int h = 0; h < model.num_hinges; ++h) hold_[h] = jointAngle(model, initial, h);
+  for (int h = 0; h < model.num_hinges; ++h) hold_[h] = encoderAngle(model, initial, h);
   reference_ = hold_;
   reference_rate_.assign(model.num_hinges, 0.0);
   motion_angle_.assign(motion_.hinges().size(), 0.0);
@@ -97,8 +97,13 @@ void JointServo::update(const Model& model, State& state) {
   const PhasePoint x = detail::phasePoint(state.position, state.velocity);
   for (int h = 0; h < model.num_hinges; ++h) {
     if (!driven_[h]) continue;
-    double q = 0.0, qd = 0.0;  // jointAngle and jointVelocity, from one look at the hinge
-    detail::hingeAngleAndVelocity(model, x, h, state.hinge_angle[h], &q, &qd);
+    double q = 0.0, qd = 0.0;  // the encoder's angle and rate: jointAngle and jointVelocity, from one look at the hinge
+    if (model.hinge_encoder_on_motor[h]) {
+      q = state.rotor_angle[h];  // the loop closes on the motor's side of the gear
+      qd = state.rotor_velocity[h];
+    } else {
+      detail::hingeAngleAndVelocity(model, x, h, state.hinge_angle[h], &q, &qd);
+    }
     desired_[h] = gains_[h].kp * (reference_[h] - q) + gains_[h].kd * (reference_rate_[h] - qd);
     // A(6) inverted: the current that makes the motor give the desired torque.
     state.hinge_current[h] = (desired_[h] - model.hinge_torque_offset[h]) / model.hinge_motor_constant[h];

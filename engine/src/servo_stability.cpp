@@ -155,9 +155,11 @@ std::vector<double> hingeEffectiveInertia(const Model& model) {
       }
     }
   }
-  // A rotor adds its reflected inertia to its joint's coordinate (hinges.cpp).
+  // A rotor adds its reflected inertia to its joint's coordinate (hinges.cpp);
+  // on a compliant gear it turns on its own (gear_train.h), and the least
+  // inertia the gear's spring drives on the link's side is the link's.
   for (int h = 0; h < nh; ++h) {
-    if (hinge_column[h] >= 0) {
+    if (hinge_column[h] >= 0 && model.hinge_gear_stiffness[h] == 0.0) {
       M(hinge_column[h], hinge_column[h]) += model.hinge_armature[h];
     }
   }
@@ -282,6 +284,29 @@ ServoLoopStability analyseServoLoop(const ServoLoop& loop) {
   return s;
 }
 
+std::vector<GearMode> gearModes(const Model& model) {
+  std::vector<GearMode> modes;
+  std::vector<double> link;
+  for (int h = 0; h < model.num_hinges; ++h) {
+    if (!(model.hinge_gear_stiffness[h] > 0.0)) continue;
+    if (link.empty()) link = hingeEffectiveInertia(model);
+    GearMode g;
+    g.hinge = h;
+    g.rotor_inertia = model.hinge_armature[h];
+    g.link_inertia = link[h];
+    // Two inertias on one spring: omega^2 = k (1 / I_a + 1 / I_link).
+    const double inverse = 1.0 / g.rotor_inertia + (link[h] > 0.0 && std::isfinite(link[h]) ? 1.0 / link[h] : 0.0);
+    g.omega = std::sqrt(model.hinge_gear_stiffness[h] * inverse);
+    // Its damping ratio, b / (2 sqrt(k I_red)) with I_red = 1 / inverse, and
+    // the explicit step's bound for a damped oscillator (symplectic Euler's
+    // Jury condition, p(-1) > 0: (omega dt)^2 + 4 zeta omega dt < 4).
+    g.damping_ratio = model.hinge_gear_damping[h] / (2.0 * std::sqrt(model.hinge_gear_stiffness[h] / inverse));
+    g.bound = 2.0 * (std::sqrt(1.0 + g.damping_ratio * g.damping_ratio) - g.damping_ratio);
+    modes.push_back(g);
+  }
+  return modes;
+}
+
 bool ServoStability::anyReverses() const {
   return std::any_of(joints.begin(), joints.end(), [](const ServoJointCheck& j) { return j.loop.reverses; });
 }
@@ -305,11 +330,15 @@ ServoStability checkServoStability(const Model& model, const std::vector<ServoGa
     if (!(g.kp > 0.0 || g.kd > 0.0) || !(inertia[h] > 0.0) || !std::isfinite(inertia[h])) continue;
     ServoJointCheck j;
     j.hinge = h;
-    j.inertia = inertia[h];
+    // On a compliant gear the servo's torque drives the rotor; the least
+    // inertia it sees is the rotor's alone (the link behind the spring,
+    // and the joint's friction with it, out of reach at high frequency).
+    const bool compliant = model.hinge_gear_stiffness[h] > 0.0;
+    j.inertia = compliant ? model.hinge_armature[h] : inertia[h];
     j.kp = g.kp;
     j.kd = g.kd;
     j.loop = analyseServoLoop(
-        {inertia[h], g.kp, g.kd, model.hinge_viscous[h], dt, out.steps_per_period, integrator});
+        {j.inertia, g.kp, g.kd, compliant ? 0.0 : model.hinge_viscous[h], dt, out.steps_per_period, integrator});
     const ServoLoopStability& s = j.loop;
     // kd is to blame for a reversal that lowering kd alone ends.
     if (s.reverses) j.gain = s.kd_bound > 0.0 ? "kd" : "kp";

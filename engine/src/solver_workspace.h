@@ -15,6 +15,8 @@ struct SolverWorkspace {
   Vec3Array stage_position, stage_velocity;
   Vec3Array stage_acceleration;
   Vec3Array sum_dx, sum_dv;
+  // The same for the compliant gears' rotors, (num_hinges) each.
+  std::vector<double> stage_rotor_angle, stage_rotor_velocity, sum_rotor_angle, sum_rotor_velocity;
   /// Each spring's force on its `a` end, T u, as (x, y, z, 0) (springs.cpp), (4 num_springs).
   std::vector<double> spring_force;
   std::vector<std::uint8_t> hinge_slipped;    ///< 1 if static friction gave way, (num_hinges)

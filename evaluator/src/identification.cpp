@@ -585,7 +585,6 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
   if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
     throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
   }
-  const FilteredSignals q = filterAndDifferentiate(s.joint_angle, rate, o.cutoff_hz);
   const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
   const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
   const MatrixXd acc = filterZeroPhase(lp, s.accel);
@@ -606,6 +605,26 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
     }
   }
   const MatrixXd cur = raw_current.rows() > 0 ? filterZeroPhase(lp, raw_current) : MatrixXd();
+  // An encoder on the motor reads the joint plus the gear's twist: the
+  // torque through the gear is the motor's less what turns the rotor,
+  // k_T u + tau_o - I_a q'', and it twists the gear by that over k. Taken
+  // out of the raw angles, it is filtered and differentiated with them (the
+  // twist is already smooth: its torque is the filtered currents').
+  MatrixXd angles = s.joint_angle;
+  if (o.gear_stiffness.size() > 0) {
+    if (cur.rows() != angles.rows() || o.gear_stiffness.size() != angles.cols()) {
+      throw std::invalid_argument(s.path + ": compensating the gears' twist needs every joint's motor current");
+    }
+    const FilteredSignals read = filterAndDifferentiate(s.joint_angle, rate, o.cutoff_hz);
+    for (Eigen::Index t = 0; t < angles.rows(); ++t) {
+      for (Eigen::Index j = 0; j < angles.cols(); ++j) {
+        if (!(o.gear_stiffness[j] > 0.0)) continue;
+        const double torque = o.motor_constant[j] * cur(t, j) + o.torque_offset[j] - o.armature[j] * read.xdd(t, j);
+        angles(t, j) -= torque / o.gear_stiffness[j];
+      }
+    }
+  }
+  const FilteredSignals q = filterAndDifferentiate(angles, rate, o.cutoff_hz);
   std::vector<MatrixXd> wrench;
   for (const MatrixXd& f : s.wrench) wrench.push_back(filterZeroPhase(lp, f));
 

@@ -92,6 +92,44 @@ const char* sensorDelayName(PipelineOptions::SensorDelay delay) {
   return delay == PipelineOptions::SensorDelay::Compensated ? "compensated" : "ignored";
 }
 
+bool parseGearTwist(const std::string& text, PipelineOptions::GearTwist* twist) {
+  if (text == "ignored") *twist = PipelineOptions::GearTwist::Ignored;
+  else if (text == "compensated") *twist = PipelineOptions::GearTwist::Compensated;
+  else return false;
+  return true;
+}
+
+const char* gearTwistName(PipelineOptions::GearTwist twist) {
+  return twist == PipelineOptions::GearTwist::Compensated ? "compensated" : "ignored";
+}
+
+namespace {
+
+// The datasheet's gears in model joint order: stiffness (0: rigid), and the
+// motor constant, torque offset and armature the twist's torque is read with.
+void aprioriGears(const EvaluationInputs& inputs, const RigidModel& model, ConditioningOptions* o) {
+  const int nj = model.num_joints;
+  o->gear_stiffness = Eigen::VectorXd::Zero(nj);
+  o->motor_constant = Eigen::VectorXd::Zero(nj);
+  o->torque_offset = Eigen::VectorXd::Zero(nj);
+  o->armature = Eigen::VectorXd::Zero(nj);
+  for (int j = 0; j < nj; ++j) {
+    const int k = inputs.apriori.findJoint(model.joint_name[j]);
+    if (k < 0) continue;
+    const JointActuation& a = inputs.apriori.joints[k].actuation;
+    o->gear_stiffness[j] = a.gear_stiffness;
+    o->motor_constant[j] = a.motor_constant;
+    o->torque_offset[j] = a.torque_offset;
+    o->armature[j] = a.armature;
+  }
+  if (o->gear_stiffness.maxCoeff() <= 0.0) {
+    throw std::invalid_argument("compensating the gears' twist needs their stiffness from the datasheets: "
+                                "<apriori gear_stiffness_per_effort=\"...\"> in the scene");
+  }
+}
+
+}  // namespace
+
 Eigen::VectorXd aprioriMagnetCoefficients(const EvaluationInputs& inputs, const RigidModel& model) {
   Eigen::VectorXd alpha = Eigen::VectorXd::Zero(model.num_joints);
   for (int j = 0; j < model.num_joints; ++j) {
@@ -124,6 +162,7 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
   if (options.heating == PipelineOptions::Heating::Corrected) {
     conditioning.magnet_coefficient = aprioriMagnetCoefficients(inputs, model);
   }
+  if (options.gear_twist == PipelineOptions::GearTwist::Compensated) aprioriGears(inputs, model, &conditioning);
   MotionData d = conditionStream(model, inputs.layout, s, conditioning);
   d.name = trial.name;
   d.held = trial.held;

@@ -296,6 +296,24 @@ void refuseDivergingServo(const io::Scene& scene, const io::SimulationSettings& 
   }
 }
 
+// Before anything runs: a compliant gear whose mode the step cannot follow
+// (omega dt >= 2, servo_stability.h's GearMode) diverges whatever else
+// the robot does, so the run is refused naming the joint and what to change.
+void refuseUnstableGears(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path) {
+  for (const GearMode& g : gearModes(scene.model)) {
+    if (g.omega * sim.dt < g.bound) continue;
+    char message[560];
+    std::snprintf(message, sizeof message,
+                  ": joint '%s': its compliant gear (k = %.4g N m/rad between the rotor's %.3g kg m^2 and the "
+                  "link's %.3g kg m^2, damping ratio %.3g) oscillates at omega = %.4g rad/s, and omega dt = %.3g at "
+                  "dt = %.3g s; the gear's spring is explicit and needs omega dt < %.3g: take dt below %.3g s "
+                  "(<simulation dt>) or a softer gear",
+                  scene.model.hinge_name[g.hinge].c_str(), scene.model.hinge_gear_stiffness[g.hinge], g.rotor_inertia,
+                  g.link_inertia, g.damping_ratio, g.omega, g.omega * sim.dt, sim.dt, g.bound, g.bound / g.omega);
+    throw io::SceneError(scene_path + message);
+  }
+}
+
 fs::path partialName(const fs::path& final_name) {
   return final_name.parent_path() / ("." + final_name.filename().string() + ".partial");
 }
@@ -502,6 +520,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
 void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std::vector<std::string>* warnings) {
   std::vector<int> warned;
   refuseDivergingServo(scene, scene.simulation, scene_path, warnings, &warned);
+  refuseUnstableGears(scene, scene.simulation, scene_path);
 }
 
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
@@ -555,6 +574,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
       }
     }
     refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);
+    refuseUnstableGears(job.scene, job.sim, scene_path);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];

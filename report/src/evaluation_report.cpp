@@ -227,7 +227,11 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"force_gain_error", run.realism.chain_force_gain},
                           {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness},
                           {"hysteresis_relaxing_fraction", run.realism.hysteresis_fraction},
-                          {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time}}}};
+                          {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time},
+                          {"gear_stiffness_per_effort_per_rad", run.realism.compliance_stiffness_per_effort},
+                          {"gear_backlash_rad", run.realism.compliance_backlash},
+                          {"gear_damping_ratio", run.realism.compliance_damping_ratio},
+                          {"encoder_on_motor", run.realism.compliance_encoder_on_motor}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];

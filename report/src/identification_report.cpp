@@ -81,6 +81,7 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
                    {"gear", eval::gearName(o.gear)},
                    {"heating", eval::heatingName(options.heating)},
                    {"sensor_delay", eval::sensorDelayName(options.sensor_delay)},
+                   {"gear_twist", eval::gearTwistName(options.gear_twist)},
                    {"slip_velocity_rad_s", o.slip_velocity},
                    {"motion_margin_s", o.motion_margin_s},
                    {"static_quantile", o.static_quantile},

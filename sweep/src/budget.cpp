@@ -15,6 +15,7 @@
 #include <tinyxml2.h>
 
 #include "suitsim/eval/supporting_torque.h"
+#include "suitsim/servo_stability.h"
 #include "suitsim/report/report.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/table.h"
@@ -70,6 +71,14 @@ std::string remedyFor(const std::string& source, const XMLElement* scene) {
   }
   // A(26) with standard linear solids: the arms' relaxation fitted too.
   if (source == "hysteresis") return "band_model=\"viscoelastic\"";
+  // The motor-side encoders read through the gears' datasheet stiffness.
+  if (source == "compliance") {
+    const XMLElement* robot = scene->FirstChildElement("robot");
+    const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
+    if (apriori && apriori->DoubleAttribute("gear_stiffness_per_effort", 0.0) > 0.0) {
+      return "gear_twist=\"compensated\"";
+    }
+  }
   if (source == "sensor_chain") {
     // The declared filters' delays taken out (the streams' headers state
     // them); the timing errors, the bias walk and the crosstalk have none.
@@ -92,7 +101,7 @@ std::string remedyFor(const std::string& source, const XMLElement* scene) {
 }  // namespace
 
 fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& realism, const BudgetPlan& plan,
-                          const fs::path& out) {
+                          const fs::path& out, std::vector<std::string>* notes) {
   const std::vector<std::string> sources = realism.activeSources();
   if (sources.empty()) {
     throw io::SceneError(realism.source + ": switches no error source on: a budget needs at least one "
@@ -129,9 +138,44 @@ fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& real
     doc.InsertFirstChild(comment);
   }
   fs::create_directories(out);
-  tinyxml2::XMLPrinter printer;
-  doc.Print(&printer);
-  writeOwnFile(out / "budget_scene.xml", printer.CStr());
+  {
+    tinyxml2::XMLPrinter printer;
+    doc.Print(&printer);
+    writeOwnFile(out / "budget_scene.xml", printer.CStr());
+  }
+  // Compliant gears add a mode the scene's step may not resolve (a light
+  // link on a stiff gear rings at a kilohertz; servo_stability.h's
+  // GearMode). Every point then runs at the step the stiffest gear needs,
+  // 0.9 of its bound, a whole fraction of the output period, so that the
+  // rows stay comparable; the budget says so.
+  if (std::find(sources.begin(), sources.end(), "compliance") != sources.end()) {
+    const io::Scene scene = io::loadScene((out / "budget_scene.xml").string());
+    double needed = std::numeric_limits<double>::infinity();
+    std::string joint;
+    for (const GearMode& g : gearModes(scene.model)) {
+      if (0.9 * g.bound / g.omega < needed) {
+        needed = 0.9 * g.bound / g.omega;
+        joint = scene.model.hinge_name[g.hinge];
+      }
+    }
+    XMLElement* simulation = root->FirstChildElement("simulation");
+    if (simulation && scene.simulation.dt > needed) {
+      const double period = scene.simulation.output_rate > 0.0 ? 1.0 / scene.simulation.output_rate : needed;
+      const double dt = period / std::ceil(period / needed - 1e-9);
+      simulation->SetAttribute("dt", dt);
+      tinyxml2::XMLPrinter printer;
+      doc.Print(&printer);
+      writeOwnFile(out / "budget_scene.xml", printer.CStr());
+      if (notes) {
+        char note[320];
+        std::snprintf(note, sizeof note,
+                      "the compliant gears need a shorter step: every point runs at dt = %.4g s (the scene's %.4g s; "
+                      "joint '%s' has the stiffest mode)",
+                      dt, scene.simulation.dt, joint.c_str());
+        notes->push_back(note);
+      }
+    }
+  }
 
   // The seeds: the realism's draws and every sensor's noise.
   std::string seed_paths = "realism@seed";

@@ -259,6 +259,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
           eval::parseArmature(ev->armature, &eo.pipeline.identification.armature);
           eval::parseHeating(ev->heating, &eo.pipeline.heating);
           eval::parseSensorDelay(ev->sensor_delay, &eo.pipeline.sensor_delay);
+          eval::parseGearTwist(ev->gear_twist, &eo.pipeline.gear_twist);
           eval::parseSuitGeometry(ev->suit_geometry, &eo.suit_geometry);
           eval::parseBandModel(ev->band_model, &eo.band_model);
         }

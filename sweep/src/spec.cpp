@@ -198,7 +198,8 @@ SweepSpec readSweep(const std::string& path) {
   }
   std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
-    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay", "band_model"});
+    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay", "band_model",
+                                      "gear_twist"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -219,6 +220,11 @@ SweepSpec readSweep(const std::string& path) {
     eval::PipelineOptions::SensorDelay delay;
     if (!eval::parseSensorDelay(ev.sensor_delay, &delay)) {
       r.failAttribute("sensor_delay", "must be ignored or compensated (got '" + ev.sensor_delay + "')");
+    }
+    ev.gear_twist = r.text("gear_twist", ev.gear_twist);
+    eval::PipelineOptions::GearTwist twist;
+    if (!eval::parseGearTwist(ev.gear_twist, &twist)) {
+      r.failAttribute("gear_twist", "must be ignored or compensated (got '" + ev.gear_twist + "')");
     }
     ev.band_model = r.text("band_model", ev.band_model);
     eval::BandModel band_model;

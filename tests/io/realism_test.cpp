@@ -131,6 +131,12 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><hysteresis relaxing_fraction="12" relaxation_time="1"/></realism>)", "must be at most 10");
   fails(R"(<realism><hysteresis relaxing_fraction="0.2" relaxation_time="-1"/></realism>)", "'relaxation_time'");
   fails(R"(<realism><hysteresis relaxing_fraction="0.2"/></realism>)", "missing required attribute 'relaxation_time'");
+  fails(R"(<realism><compliance stiffness_per_effort="0"/></realism>)", "'stiffness_per_effort'");
+  fails(R"(<realism><compliance/></realism>)", "missing required attribute 'stiffness_per_effort'");
+  fails(R"(<realism><compliance stiffness_per_effort="150" backlash="0.2"/></realism>)", "must be below 0.1 rad");
+  fails(R"(<realism><compliance stiffness_per_effort="150" backlash="-1e-4"/></realism>)", "'backlash'");
+  fails(R"(<realism><compliance stiffness_per_effort="150" damping_ratio="2"/></realism>)", "must be at most 1");
+  fails(R"(<realism><compliance stiffness_per_effort="150" encoder="rotor"/></realism>)", "must be motor or link");
   fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
   fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
   fails(R"(<realism><sensor_chain force_gain="0.25"/></realism>)", "'force_gain'");
@@ -350,6 +356,55 @@ TEST(Realism, GearEfficiencyReachesEveryJointOfTheTruthOnly) {
   }
 }
 
+// <compliance> makes every motorised joint's gear of the truth compliant,
+// k from its effort limit and the damper from its rotor; the a-priori set
+// keeps rigid gears.
+TEST(Realism, ComplianceReachesEveryMotorisedJointOfTheTruthOnly) {
+  const suitsim::io::Scene scene = loadScene(
+      protocolWith(R"(<realism><compliance stiffness_per_effort="150" backlash="3e-4" damping_ratio="0.1" encoder="motor"/></realism>)",
+                   "compliance"),
+      "bend_normal");
+  ASSERT_TRUE(scene.realism.any());
+  int compliant = 0;
+  for (const suitsim::RobotJoint& j : scene.robot->truth.joints) {
+    if (!j.mimic.joint.empty() || j.type == suitsim::JointType::kFixed) continue;
+    EXPECT_EQ(j.actuation.gear_stiffness, 150.0 * j.effort_limit) << j.name;
+    EXPECT_EQ(j.actuation.gear_backlash, 3e-4) << j.name;
+    EXPECT_DOUBLE_EQ(j.actuation.gear_damping, 0.2 * std::sqrt(j.actuation.gear_stiffness * j.actuation.armature))
+        << j.name;
+    EXPECT_TRUE(j.actuation.encoder_on_motor) << j.name;
+    ++compliant;
+  }
+  EXPECT_GT(compliant, 0);
+  for (int h = 0; h < scene.model.num_hinges; ++h) EXPECT_GT(scene.model.hinge_gear_stiffness[h], 0.0);
+  for (const suitsim::RobotJoint& j : scene.robot->apriori.joints) {
+    EXPECT_EQ(j.actuation.gear_stiffness, 0.0) << j.name;
+    EXPECT_FALSE(j.actuation.encoder_on_motor) << j.name;
+  }
+}
+
+TEST(Realism, ComplianceNeedsEveryJointsRotor) {
+  const fs::path path = fs::path(::testing::TempDir()) / "no_rotor.xml";
+  std::ofstream(path) << R"(<scene name="no_rotor">
+  <realism><compliance stiffness_per_effort="150"/></realism>
+  <simulation integrator="velocity_verlet" dt="1e-4" duration="0.1"/>
+  <robot name="arm" base="fixed">
+    <link name="base"/>
+    <link name="upper" mass="1.2" com="0 0 -0.15" inertia="0.01 0.011 0.002 0 0 0"/>
+    <joint name="shoulder" type="revolute" parent="base" child="upper" axis="0 1 0" lower="-2" upper="2" effort="40"/>
+  </robot>
+</scene>
+)";
+  try {
+    loadScene(path.string());
+    ADD_FAILURE() << "accepted a compliant gear without a rotor";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_rotor.xml:4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("joint 'shoulder' has none (<actuation armature>)"), std::string::npos)
+        << e.what();
+  }
+}
+
 // The evaluator's magnet coefficient is the datasheet's (<apriori
 // magnet_coefficient>, -0.0012 in the protocol), whatever the truth's
 // magnets do; a coefficient beyond +-0.01 1/K is refused at its line.
@@ -402,7 +457,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.source, "realistic");
   EXPECT_EQ(r.preset, "realistic");
   EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain",
-                                                         "attachments", "hysteresis"}));
+                                                         "attachments", "hysteresis", "compliance"}));
   EXPECT_EQ(r.via_point_offset, 0.005);
   EXPECT_EQ(r.gear_efficiency, 0.8);
   EXPECT_EQ(r.backdrive_efficiency, 0.7);
@@ -422,6 +477,10 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.attachment_stiffness, 10000.0);
   EXPECT_EQ(r.hysteresis_fraction, 0.15);
   EXPECT_EQ(r.hysteresis_relaxation_time, 1.0);
+  EXPECT_EQ(r.compliance_stiffness_per_effort, 150.0);
+  EXPECT_EQ(r.compliance_backlash, 3e-4);
+  EXPECT_EQ(r.compliance_damping_ratio, 0.1);
+  EXPECT_TRUE(r.compliance_encoder_on_motor);
 }
 
 // A child overrides its source's magnitude in the preset; `sources` keeps
@@ -448,6 +507,8 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_EQ(gear_only.attachment_stiffness, 0.0);
   EXPECT_EQ(gear_only.hysteresis_fraction, 0.0);
   EXPECT_EQ(gear_only.hysteresis_relaxation_time, 0.0);
+  EXPECT_EQ(gear_only.compliance_stiffness_per_effort, 0.0);
+  EXPECT_FALSE(gear_only.compliance_encoder_on_motor);
   const suitsim::io::Realism two = suitsim::io::loadRealism(
       realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
   EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
@@ -461,7 +522,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
 TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
-      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, or all or none)"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, compliance, or all or none)"},
       {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
       {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
       {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
@@ -509,6 +570,10 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.attachment_stiffness, r.attachment_stiffness);
   EXPECT_EQ(back.hysteresis_fraction, r.hysteresis_fraction);
   EXPECT_EQ(back.hysteresis_relaxation_time, r.hysteresis_relaxation_time);
+  EXPECT_EQ(back.compliance_stiffness_per_effort, r.compliance_stiffness_per_effort);
+  EXPECT_EQ(back.compliance_backlash, r.compliance_backlash);
+  EXPECT_EQ(back.compliance_damping_ratio, r.compliance_damping_ratio);
+  EXPECT_EQ(back.compliance_encoder_on_motor, r.compliance_encoder_on_motor);
   EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
 }
 

@@ -24,6 +24,13 @@ namespace suitsim {
 double jointAngle(const Model& model, const State& state, int hinge);
 /// Joint rate (rad/s).
 double jointVelocity(const Model& model, const State& state, int hinge);
+/// What the joint's encoder reads (rad): the joint angle, or, with the
+/// encoder on the motor of a compliant gear (JointActuation::encoder_on_motor),
+/// the rotor's angle over the gear ratio, which differs from the joint's by
+/// the gear's twist and backlash.
+double encoderAngle(const Model& model, const State& state, int hinge);
+/// Its rate (rad/s), from the same side of the gear.
+double encoderVelocity(const Model& model, const State& state, int hinge);
 /// Hinge index by joint name, or -1.
 int findHinge(const Model& model, const std::string& name);
 /// Body index by name, or -1.

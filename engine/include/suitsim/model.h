@@ -151,6 +151,11 @@ struct Model {
   std::vector<double> hinge_gear_efficiency;     ///< motor driving the link, (0, 1], (num_hinges)
   std::vector<double> hinge_backdrive_efficiency;  ///< link driving the motor, (0, 1], (num_hinges)
   std::vector<double> hinge_gear_transition;     ///< speed over which the two blend (rad/s), (num_hinges)
+  // The gear trains' compliance (JointActuation::gear_stiffness; gear_compliance.cpp), (num_hinges) each.
+  std::vector<double> hinge_gear_stiffness;       ///< torsional stiffness (N m/rad), 0 = rigid
+  std::vector<double> hinge_gear_backlash;        ///< dead band's total width (rad)
+  std::vector<double> hinge_gear_damping;         ///< (N m s/rad) while the teeth touch
+  std::vector<std::uint8_t> hinge_encoder_on_motor;  ///< 1: the encoder reads the rotor
   // The windings' heating (JointActuation::km; motor_heating.cpp), (num_hinges) each.
   std::vector<double> hinge_km;                     ///< motor constant at the joint (N m/sqrt(W)), 0 = no heating
   std::vector<double> hinge_thermal_resistance;     ///< winding to ambient (K/W)

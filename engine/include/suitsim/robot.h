@@ -88,6 +88,20 @@ struct JointActuation {
   double thermal_time_constant = 0.0;
   double magnet_coefficient = 0.0;    ///< (1/K), about -0.0012 for NdFeB magnets
   double initial_winding_rise = 0.0;  ///< dT at the start (K)
+  /// The gear train's compliance and backlash (docs/engine.md#gear-compliance):
+  /// gear_stiffness > 0 makes the rotor (armature, required > 0) a degree of
+  /// freedom of its own, joined to the link by a torsional spring of this
+  /// stiffness (N m/rad) with a dead band of total width gear_backlash (rad)
+  /// and a damper gear_damping (N m s/rad) acting while the teeth touch.
+  /// The motor drives the rotor; the link feels the spring. 0: rigid (the
+  /// rotor moves with the joint, as MuJoCo's armature).
+  double gear_stiffness = 0.0;
+  double gear_backlash = 0.0;
+  double gear_damping = 0.0;
+  /// Where the joint's encoder sits: false on the link (it reads the joint
+  /// angle), true on the motor (it reads the rotor's angle over the gear
+  /// ratio, and the servo closes its loop on that). Only with a compliant gear.
+  bool encoder_on_motor = false;
 };
 
 /// URDF <mimic>: the joint's angle follows another joint's,

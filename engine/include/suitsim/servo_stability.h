@@ -39,6 +39,21 @@ namespace suitsim {
 /// a body that is fixed in the world count as the tree's root.
 std::vector<double> hingeEffectiveInertia(const Model& model);
 
+/// A compliant gear's mode (gear_train.h): the rotor and the link on the
+/// gear's spring. The spring is explicit, so a run needs omega dt below
+/// `bound` (2 undamped, less with the gear's damper).
+struct GearMode {
+  int hinge = -1;
+  double rotor_inertia = 0.0;  ///< I_a (kg m^2)
+  double link_inertia = 0.0;   ///< the least inertia on the link's side, hingeEffectiveInertia (kg m^2)
+  double omega = 0.0;          ///< sqrt(k (1 / I_a + 1 / I_link)) (rad/s)
+  double damping_ratio = 0.0;  ///< zeta = b / (2 sqrt(k I_red)), I_red = 1 / (1 / I_a + 1 / I_link)
+  double bound = 2.0;          ///< largest omega dt: 2 (sqrt(1 + zeta^2) - zeta)
+};
+
+/// Every compliant gear's mode, in hinge order (empty when all gears are rigid).
+std::vector<GearMode> gearModes(const Model& model);
+
 /// One joint under the servo, reduced to one degree of freedom.
 struct ServoLoop {
   double inertia = 0.0;     ///< I (kg m^2)

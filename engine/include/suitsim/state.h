@@ -26,6 +26,8 @@ struct AccelerationCache {
   std::vector<std::uint8_t> hinge_sticking;
   std::vector<double> hinge_stick_angle, hinge_angle, hinge_previous_velocity, hinge_winding_rise;
   std::vector<double> band_creep;
+  std::vector<double> rotor_angle, rotor_velocity;
+  std::vector<double> rotor_acceleration;  ///< the compliant gears' rotors' (not an input)
 };
 }  // namespace detail
 
@@ -60,6 +62,12 @@ struct State {
   /// (Model::band_relaxing_stiffness), updated at the end of every step;
   /// 0 for a band without one, (num_bands).
   std::vector<double> band_creep;
+  /// Each compliant gear's rotor (Model::hinge_gear_stiffness > 0): its
+  /// angle over the gear ratio, in the joint's units and unwrapped like
+  /// hinge_angle (rad), and its rate (rad/s); updated at the end of every
+  /// step. For a rigid gear they are not used, (num_hinges) each.
+  std::vector<double> rotor_angle;
+  std::vector<double> rotor_velocity;
 
   /// Velocity Verlet's acceleration and what it was computed from; read it
   /// through cachedAcceleration(), never directly.

@@ -43,6 +43,8 @@ struct Workspace {
   // truth, and for the end-of-step stick/slip update).
   std::vector<double> hinge_motor_torque;     ///< k_T u + tau_o (N m), (num_hinges)
   std::vector<double> hinge_friction_torque;  ///< friction acting on the joint (N m), (num_hinges)
+  /// A compliant gear's rotor acceleration phi'' (rad/s^2; gear_train.h), 0 for a rigid gear, (num_hinges).
+  std::vector<double> rotor_acceleration;
   // Per-band results of the latest force evaluation (bands.cpp), for recording.
   std::vector<double> band_length;   ///< l (m), (num_bands)
   std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)
@@ -60,7 +62,9 @@ struct Workspace {
   Workspace& operator=(Workspace&&) noexcept;
 };
 
-/// Read-only view of a phase-space point: positions and velocities.
+/// Read-only view of a phase-space point: positions and velocities, and
+/// the compliant gears' rotors (State::rotor_angle, rotor_velocity; null:
+/// the State's own, as at a step's start).
 struct PhasePoint {
   const double* px;
   const double* py;
@@ -68,6 +72,8 @@ struct PhasePoint {
   const double* vx;
   const double* vy;
   const double* vz;
+  const double* rotor_angle = nullptr;
+  const double* rotor_velocity = nullptr;
 };
 
 /// Accelerations (m/s^2) at the phase point `x` with the anchors and applied

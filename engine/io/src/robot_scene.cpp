@@ -850,6 +850,35 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
   }
 
+  // The gear trains' compliance (docs/realism.md): every motorised joint of
+  // the truth; k from its effort limit, the damper from its rotor.
+  if (realism.compliance_stiffness_per_effort > 0.0) {
+    for (RobotJoint& joint : robot.joints) {
+      if (!joint.mimic.joint.empty() || joint.type == JointType::kFixed) continue;  // no motor of its own
+      if (!std::isfinite(joint.effort_limit) || !(joint.effort_limit > 0.0)) {
+        r.fail("<realism><compliance> needs every motorised joint's effort limit; joint '" + joint.name +
+               "' has none (URDF <limit effort>)");
+      }
+      JointActuation& a = joint.actuation;
+      if (!(a.armature > 0.0)) {
+        r.fail("<realism><compliance> needs every motorised joint's rotor inertia; joint '" + joint.name +
+               "' has none (<actuation armature>): a compliant gear's rotor is a degree of freedom of its own");
+      }
+      // The datasheet's stiffness (the a-priori set's, below) and this
+      // unit's: catalogues give typical values, each unit departs from them
+      // by a relative spread drawn per joint.
+      std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(0x6765617273ull),
+                        static_cast<std::uint64_t>(std::hash<std::string>{}(joint.name))};
+      std::mt19937_64 rng(seq);
+      const double draw = std::normal_distribution<double>(0.0, 1.0)(rng);
+      a.gear_stiffness = realism.compliance_stiffness_per_effort * joint.effort_limit *
+                         std::max(0.5, 1.0 + realism.compliance_spread * draw);
+      a.gear_backlash = realism.compliance_backlash;
+      a.gear_damping = 2.0 * realism.compliance_damping_ratio * std::sqrt(a.gear_stiffness * a.armature);
+      a.encoder_on_motor = realism.compliance_encoder_on_motor;
+    }
+  }
+
   // Compile the true robot into particles.
   try {
     setup.compiled = addRobot(builder, robot, pose, contacts, options, setup.bands);
@@ -1021,7 +1050,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   RobotDescription& apriori = setup.apriori;
   apriori = without_payloads;
   bool keep_payloads = false, keep_friction = false, keep_offset = false, keep_armature = true;
-  double kt_scale = 1.0, com_shift = 0.0, magnet_coefficient = 0.0;
+  double kt_scale = 1.0, com_shift = 0.0, magnet_coefficient = 0.0, gear_stiffness_per_effort = 0.0;
   int seed = 1;
   if (const XMLElement* a = element->FirstChildElement("apriori")) {
     const ElementReader ar = checkedReader(scene_path, a);
@@ -1038,6 +1067,19 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (!(std::abs(magnet_coefficient) < 0.01)) {
       ar.failAttribute("magnet_coefficient", "must lie within +-0.01 1/K (NdFeB magnets: about -0.0012)");
     }
+    // The gears' torsional stiffness from their datasheets, per N m of a
+    // joint's effort limit (N m/rad per N m): what the twist is read with.
+    gear_stiffness_per_effort =
+        ar.nonNegative("gear_stiffness_per_effort", ar.number("gear_stiffness_per_effort", 0.0));
+    if (gear_stiffness_per_effort > 0.0) {
+      for (const RobotJoint& j : apriori.joints) {
+        if (!j.mimic.joint.empty() || j.type == JointType::kFixed) continue;
+        if (!std::isfinite(j.effort_limit) || !(j.effort_limit > 0.0)) {
+          ar.failAttribute("gear_stiffness_per_effort", "needs every motorised joint's effort limit; joint '" +
+                                                            j.name + "' has none (URDF <limit effort>)");
+        }
+      }
+    }
   }
   if (keep_payloads) apriori = with_payloads;
   std::mt19937 rng(static_cast<unsigned>(seed));
@@ -1049,6 +1091,12 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (!keep_offset) j.actuation.torque_offset = 0.0;
     if (!keep_armature) j.actuation.armature = 0.0;
     j.actuation.motor_constant *= kt_scale;
+    // The gears' datasheet stiffness, never a unit's: what an evaluation
+    // that compensates the twist reads (the a-priori set is never
+    // simulated, so its gears are otherwise rigid).
+    if (gear_stiffness_per_effort > 0.0 && j.mimic.joint.empty() && j.type != JointType::kFixed) {
+      j.actuation.gear_stiffness = gear_stiffness_per_effort * j.effort_limit;
+    }
     // The a-priori set has no windings (km 0: no heating in any model the
     // evaluator builds); the coefficient is the datasheet's, never the truth's.
     j.actuation.km = 0.0;

@@ -128,6 +128,7 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"motor_constant_scale", ValueKind::kNumber, false}, {"torque_offset", ValueKind::kBoolean, false},
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
     {"armature", ValueKind::kBoolean, false},      {"magnet_coefficient", ValueKind::kNumber, false},
+    {"gear_stiffness_per_effort", ValueKind::kNumber, false},
 };
 constexpr AttributeRule kBandAttributes[] = {
     {"name", ValueKind::kText, true},   {"stiffness", ValueKind::kNumber, true},
@@ -270,12 +271,18 @@ constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kN
 constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true}};
 constexpr AttributeRule kHysteresisAttributes[] = {{"relaxing_fraction", ValueKind::kNumber, true},
                                                    {"relaxation_time", ValueKind::kNumber, true}};
+constexpr AttributeRule kComplianceAttributes[] = {{"stiffness_per_effort", ValueKind::kNumber, true},
+                                                  {"backlash", ValueKind::kNumber, false},
+                                                  {"damping_ratio", ValueKind::kNumber, false},
+                                                  {"spread", ValueKind::kNumber, false},
+                                                  {"encoder", ValueKind::kText, false}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
                                             {"gear", kGearAttributes, true, {}},
                                             {"motor_heating", kMotorHeatingAttributes, true, {}},
                                             {"sensor_chain", kSensorChainAttributes, true, {}},
                                             {"attachments", kAttachmentsAttributes, true, {}},
-                                            {"hysteresis", kHysteresisAttributes, true, {}}};
+                                            {"hysteresis", kHysteresisAttributes, true, {}},
+                                            {"compliance", kComplianceAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -951,6 +958,26 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
       hr.failAttribute("relaxing_fraction", "must be at most 10 (the arm's k_m / k; fabric bands: about 0.1-0.3)");
     }
     realism.hysteresis_relaxation_time = hr.positive("relaxation_time", hr.number("relaxation_time"));
+  }
+  if (const XMLElement* c = e->FirstChildElement("compliance")) {
+    const ElementReader cr = readerFor(path, c, kRealismChildren[6]);
+    realism.compliance_stiffness_per_effort =
+        cr.positive("stiffness_per_effort", cr.number("stiffness_per_effort"));
+    realism.compliance_backlash = cr.nonNegative("backlash", cr.number("backlash", 0.0));
+    if (!(realism.compliance_backlash < 0.1)) {
+      cr.failAttribute("backlash", "must be below 0.1 rad (a gear's lost motion is arc minutes: 3e-4 rad each)");
+    }
+    realism.compliance_damping_ratio = cr.nonNegative("damping_ratio", cr.number("damping_ratio", 0.0));
+    if (!(realism.compliance_damping_ratio <= 1.0)) {
+      cr.failAttribute("damping_ratio", "must be at most 1 (of critical; gear trains: a few to ten per cent)");
+    }
+    realism.compliance_spread = cr.nonNegative("spread", cr.number("spread", 0.0));
+    if (!(realism.compliance_spread <= 0.5)) {
+      cr.failAttribute("spread", "must be at most 0.5 (a unit's stiffness against its datasheet's)");
+    }
+    const std::string encoder = cr.has("encoder") ? cr.text("encoder") : "link";
+    if (encoder != "motor" && encoder != "link") cr.failAttribute("encoder", "must be motor or link");
+    realism.compliance_encoder_on_motor = encoder == "motor";
   }
   // Which of them stay on: the budget switches them one at a time.
   if (r.has("sources")) {

@@ -81,6 +81,11 @@ struct ConditioningOptions {
   /// from it changes k_T by a constant factor (taken up by the identified
   /// k_T) and the correction by alpha^2 (T - 25) dT, about 1e-4 relative.
   double datasheet_temperature = 25.0;
+  /// The gears' twist (docs/realism.md): non-empty (one per joint, N m/rad,
+  /// 0 for a rigid gear), each joint's angle is read as the encoder's minus
+  /// the twist (k_T u + tau_o - I_a q'') / k, with these datasheet values
+  /// (N m/A, N m, kg m^2), q'' the encoder's; the stream must have currents.
+  Eigen::VectorXd gear_stiffness, motor_constant, torque_offset, armature;
 };
 
 /// One trial as samples of A(11): conditioned sensor signals, model frame.

@@ -28,6 +28,14 @@ struct PipelineOptions {
   /// filter's delay later, aligned with the encoders, before anything else.
   enum class SensorDelay { Ignored, Compensated };
   SensorDelay sensor_delay = SensorDelay::Ignored;
+  /// The gears' twist (docs/realism.md): Ignored (the encoders read the
+  /// joints), or Compensated: each encoder that sits on its motor is read
+  /// as the joint angle it leaves, the reading minus the gear's twist
+  /// (k_T u + tau_o - I_a q'') / k with the a-priori (datasheet) k_T,
+  /// tau_o, armature I_a and gear stiffness k (ConditioningOptions, filled
+  /// from EvaluationInputs::apriori by loadMotion).
+  enum class GearTwist { Ignored, Compensated };
+  GearTwist gear_twist = GearTwist::Ignored;
   /// Its `threads` is the command line's --threads for the whole pipeline
   /// (identification, validation, supporting torque).
   IdentificationOptions identification;
@@ -76,6 +84,9 @@ const char* heatingName(PipelineOptions::Heating heating);
 /// "ignored" or "compensated" (PipelineOptions::SensorDelay); false otherwise.
 bool parseSensorDelay(const std::string& text, PipelineOptions::SensorDelay* delay);
 const char* sensorDelayName(PipelineOptions::SensorDelay delay);
+/// "ignored" or "compensated" (PipelineOptions::GearTwist); false otherwise.
+bool parseGearTwist(const std::string& text, PipelineOptions::GearTwist* twist);
+const char* gearTwistName(PipelineOptions::GearTwist twist);
 /// The a-priori magnet coefficients in model joint order (1/K). Throws
 /// std::invalid_argument when every one is zero: the correction needs the
 /// datasheet's value (<apriori magnet_coefficient> in the scene).

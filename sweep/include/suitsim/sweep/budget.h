@@ -27,9 +27,13 @@ struct BudgetPlan {
 /// seeds into realism@seed and every robot/sensors@seed; an <evaluator
 /// name="remedied"> with the remedies for the sources on, when any
 /// applies). Returns DIR/budget.xml. Throws io::SceneError when the scene
-/// cannot be read or `realism` switches nothing on.
+/// cannot be read or `realism` switches nothing on. With compliant gears
+/// whose mode the scene's step cannot resolve, every point runs at the
+/// step they need (a whole fraction of the output period) and `notes`
+/// gains a sentence saying so.
 std::filesystem::path writeBudgetSweep(const std::string& scene_path, const io::Realism& realism,
-                                       const BudgetPlan& plan, const std::filesystem::path& out);
+                                       const BudgetPlan& plan, const std::filesystem::path& out,
+                                       std::vector<std::string>* notes = nullptr);
 
 /// One cell of the budget: an estimate's relative error over the seeds.
 struct BudgetCell {

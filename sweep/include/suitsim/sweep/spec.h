@@ -77,6 +77,7 @@ struct Evaluator {
   std::string heating = "ignored";  ///< eval::parseHeating's words
   std::string suit_geometry = "designed";  ///< eval::parseSuitGeometry's words
   std::string sensor_delay = "ignored";    ///< eval::parseSensorDelay's words
+  std::string gear_twist = "ignored";      ///< eval::parseGearTwist's words
   std::string band_model = "elastic";      ///< eval::parseBandModel's words
   int line = 0;
 };

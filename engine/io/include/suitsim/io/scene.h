@@ -163,6 +163,22 @@ struct Realism {
   /// of a stretch held long.
   double hysteresis_fraction = 0.0;
   double hysteresis_relaxation_time = 0.0;
+  /// The gear trains' compliance and backlash (JointActuation::gear_stiffness),
+  /// every motorised joint of the truth: its torsional stiffness is
+  /// compliance_stiffness_per_effort times its URDF effort limit (N m/rad
+  /// per N m; 0: off), its dead band compliance_backlash (rad, total), its
+  /// damper compliance_damping_ratio of critical for the rotor against a
+  /// held link (b = 2 zeta sqrt(k I_a)), and its encoder on the motor
+  /// (compliance_encoder_on_motor) or on the link. Every such joint needs
+  /// its rotor's inertia (<actuation armature>).
+  double compliance_stiffness_per_effort = 0.0;
+  double compliance_backlash = 0.0;
+  double compliance_damping_ratio = 0.0;
+  bool compliance_encoder_on_motor = false;
+  /// Each unit's stiffness departs from the datasheet's (the a-priori set's,
+  /// stiffness_per_effort times the effort limit) by this relative spread
+  /// (RMS, drawn per joint; at least half the datasheet's).
+  double compliance_spread = 0.0;
   bool sensor_chain = false;
   double chain_imu_cutoff = 0.0;
   double chain_force_cutoff = 0.0;
@@ -188,7 +204,7 @@ struct Realism {
 
 /// The names of the sources a <realism> element can switch (its children's
 /// element names), in the order the budget reports them.
-inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain", "attachments", "hysteresis"};
+inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain", "attachments", "hysteresis", "compliance"};
 
 /// The `realistic` preset: every source at a magnitude chosen from
 /// datasheets and the literature for an HRP-class robot in a fabric suit
