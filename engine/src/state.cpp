@@ -32,6 +32,7 @@ void forEachInput(A& a, B& b, F&& f) {
   f(a.hinge_previous_velocity, b.hinge_previous_velocity);
   f(a.hinge_winding_rise, b.hinge_winding_rise);
   f(a.band_creep, b.band_creep);
+  f(a.band_material, b.band_material);
 }
 
 }  // namespace

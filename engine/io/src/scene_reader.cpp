@@ -270,12 +270,14 @@ constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kN
 constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true}};
 constexpr AttributeRule kHysteresisAttributes[] = {{"relaxing_fraction", ValueKind::kNumber, true},
                                                    {"relaxation_time", ValueKind::kNumber, true}};
+constexpr AttributeRule kCapstanAttributes[] = {{"friction", ValueKind::kNumber, true}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
                                             {"gear", kGearAttributes, true, {}},
                                             {"motor_heating", kMotorHeatingAttributes, true, {}},
                                             {"sensor_chain", kSensorChainAttributes, true, {}},
                                             {"attachments", kAttachmentsAttributes, true, {}},
-                                            {"hysteresis", kHysteresisAttributes, true, {}}};
+                                            {"hysteresis", kHysteresisAttributes, true, {}},
+                                            {"capstan", kCapstanAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
     {"experiment", kNoAttributes, true, kExperimentChildren},
@@ -951,6 +953,13 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
       hr.failAttribute("relaxing_fraction", "must be at most 10 (the arm's k_m / k; fabric bands: about 0.1-0.3)");
     }
     realism.hysteresis_relaxation_time = hr.positive("relaxation_time", hr.number("relaxation_time"));
+  }
+  if (const XMLElement* c = e->FirstChildElement("capstan")) {
+    const ElementReader cr = readerFor(path, c, kRealismChildren[6]);
+    realism.capstan_friction = cr.nonNegative("friction", cr.number("friction"));
+    if (!(realism.capstan_friction <= 2.0)) {
+      cr.failAttribute("friction", "must be at most 2 (a band's friction coefficient on fabric or skin: about 0.2-0.6)");
+    }
   }
   // Which of them stay on: the budget switches them one at a time.
   if (r.has("sources")) {
