@@ -227,7 +227,8 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"force_gain_error", run.realism.chain_force_gain},
                           {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness},
                           {"hysteresis_relaxing_fraction", run.realism.hysteresis_fraction},
-                          {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time}}}};
+                          {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time},
+                          {"capstan_friction", run.realism.capstan_friction}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];

@@ -131,6 +131,13 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><hysteresis relaxing_fraction="12" relaxation_time="1"/></realism>)", "must be at most 10");
   fails(R"(<realism><hysteresis relaxing_fraction="0.2" relaxation_time="-1"/></realism>)", "'relaxation_time'");
   fails(R"(<realism><hysteresis relaxing_fraction="0.2"/></realism>)", "missing required attribute 'relaxation_time'");
+  fails(R"(<realism><capstan friction="-0.1"/></realism>)", "<capstan> attribute 'friction' must be >= 0 (got '-0.1')");
+  fails(R"(<realism><capstan friction="2.5"/></realism>)", "'friction' must be at most 2");
+  fails(R"(<realism><capstan friction="inf"/></realism>)", "'friction'");
+  fails(R"(<realism><capstan friction="nan"/></realism>)", "'friction'");
+  fails(R"(<realism><capstan friction="slippery"/></realism>)", "'friction'");
+  fails(R"(<realism><capstan/></realism>)", "missing required attribute 'friction'");
+  fails(R"(<realism><capstan friction="0.3" wrap="1"/></realism>)", "'wrap'");
   fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
   fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
   fails(R"(<realism><sensor_chain force_gain="0.25"/></realism>)", "'force_gain'");
@@ -191,6 +198,31 @@ TEST(Realism, HysteresisGivesEveryBandOfTheTruthAMaxwellArm) {
     EXPECT_NEAR(both.model.band_relaxing_stiffness[bb], suitsim::wornRelaxingStiffness(both.robot->bands[i]), 1e-9);
     EXPECT_GT(both.model.band_relaxation_time[bb], 0.8);  // the straps slow the relaxation
     EXPECT_EQ(plain.model.band_relaxing_stiffness[plain.model.findBand(band.name)], 0.0);
+  }
+}
+
+// <capstan>: every band of the truth rubs on the body at its via points
+// with the coefficient given; 0 is the frictionless band (the source off),
+// and k, what the truth scores against, stays the design's.
+TEST(Realism, CapstanGivesEveryBandOfTheTruthFrictionAtItsViaPoints) {
+  const suitsim::io::Scene plain = loadScene(protocolWith("", "capstan_plain"), "bend_normal");
+  const suitsim::io::Scene rubbing =
+      loadScene(protocolWith(R"(<realism><capstan friction="0.35"/></realism>)", "capstan"), "bend_normal");
+  const suitsim::io::Scene zero =
+      loadScene(protocolWith(R"(<realism><capstan friction="0"/></realism>)", "capstan_zero"), "bend_normal");
+  ASSERT_FALSE(rubbing.robot->bands.empty());
+  EXPECT_EQ(rubbing.realism.capstan_friction, 0.35);
+  EXPECT_EQ(rubbing.realism.activeSources(), std::vector<std::string>{"capstan"});
+  EXPECT_TRUE(zero.realism.activeSources().empty());
+  for (const suitsim::RobotBand& band : rubbing.robot->bands) {
+    SCOPED_TRACE(band.name);
+    const int b = rubbing.model.findBand(band.name), p = plain.model.findBand(band.name);
+    ASSERT_GE(b, 0);
+    EXPECT_EQ(band.capstan_friction, 0.35);
+    EXPECT_EQ(rubbing.model.band_capstan_friction[b], 0.35);
+    EXPECT_EQ(rubbing.model.band_stiffness[b], plain.model.band_stiffness[p]);
+    EXPECT_EQ(plain.model.band_capstan_friction[p], 0.0);
+    EXPECT_EQ(zero.model.band_capstan_friction[zero.model.findBand(band.name)], 0.0);
   }
 }
 
@@ -402,7 +434,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.source, "realistic");
   EXPECT_EQ(r.preset, "realistic");
   EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain",
-                                                         "attachments", "hysteresis"}));
+                                                         "attachments", "hysteresis", "capstan"}));
   EXPECT_EQ(r.via_point_offset, 0.005);
   EXPECT_EQ(r.gear_efficiency, 0.8);
   EXPECT_EQ(r.backdrive_efficiency, 0.7);
@@ -422,6 +454,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.attachment_stiffness, 10000.0);
   EXPECT_EQ(r.hysteresis_fraction, 0.15);
   EXPECT_EQ(r.hysteresis_relaxation_time, 1.0);
+  EXPECT_EQ(r.capstan_friction, 0.3);
 }
 
 // A child overrides its source's magnitude in the preset; `sources` keeps
@@ -448,6 +481,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_EQ(gear_only.attachment_stiffness, 0.0);
   EXPECT_EQ(gear_only.hysteresis_fraction, 0.0);
   EXPECT_EQ(gear_only.hysteresis_relaxation_time, 0.0);
+  EXPECT_EQ(gear_only.capstan_friction, 0.0);
   const suitsim::io::Realism two = suitsim::io::loadRealism(
       realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
   EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
@@ -461,7 +495,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
 TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
-      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, or all or none)"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, capstan, or all or none)"},
       {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
       {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
       {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
@@ -509,6 +543,7 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.attachment_stiffness, r.attachment_stiffness);
   EXPECT_EQ(back.hysteresis_fraction, r.hysteresis_fraction);
   EXPECT_EQ(back.hysteresis_relaxation_time, r.hysteresis_relaxation_time);
+  EXPECT_EQ(back.capstan_friction, r.capstan_friction);
   EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
 }
 
