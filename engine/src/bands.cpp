@@ -157,6 +157,26 @@ void slideMaterial(double kl0, double common, double r, double length_hi, double
   };
   double lo = *s_hi, hi = total;  // holds(lo) is false: the cone is left
   if (!holds(hi)) return;
+  // Both segments taut and their clamps idle at the answer (the usual
+  // case): T_hi(x) = r T_lo(total - x) is a quadratic in x, times
+  // x (total - x): D x^2 + B x - kl0 L_hi total = 0, D = (1 - r)(C - kl0),
+  // B = kl0 (L_hi + r L_lo) - D total. Its root in the bracket, stepped up
+  // by a few ulps until the cone holds, is the answer; otherwise bisect.
+  const double d = (1.0 - r) * (common - kl0), bq = kl0 * (length_hi + r * length_lo) - d * total;
+  const double cq = -kl0 * length_hi * total, disc = bq * bq - 4.0 * d * cq;
+  if (disc >= 0.0 && bq > 0.0) {
+    const double q = -0.5 * (bq + std::sqrt(disc));  // no cancellation: bq > 0
+    double x = cq / q;  // the root near the linear one (d -> 0: kl0 L_hi total / bq)
+    const auto taut = [&](double s, double length) {
+      return length > s && s > 0.0 && kl0 * (length - s) / s + common > 0.0;
+    };
+    for (int i = 0; i < 8 && x > lo && x < hi && !holds(x); ++i) x = std::nextafter(x, hi);
+    if (x > lo && x < hi && holds(x) && taut(x, length_hi) && taut(total - x, length_lo)) {
+      *s_hi = x;
+      *s_lo = total - x;
+      return;
+    }
+  }
   for (int i = 0; i < kCapstanBisections; ++i) {
     const double mid = 0.5 * (lo + hi);
     if (!(mid > lo && mid < hi)) break;  // adjacent doubles: hi is the least share that holds
