@@ -27,7 +27,7 @@ struct Rig {
   double l0 = 0.0;
 };
 Rig rig(const std::vector<Vec3>& points, double k, double mu, double pretension_stretch, double mass,
-        bool capstan_field_set = true) {
+        bool capstan_field_set = true, double k_m = 0.0, double tau = 0.0) {
   ModelBuilder b;
   b.setGravity({0.0, 0.0, 0.0});
   const double a = 0.05;
@@ -49,6 +49,8 @@ Rig rig(const std::vector<Vec3>& points, double k, double mu, double pretension_
     band.via_weight.push_back({{1.0, 0.0, 0.0, 0.0}});
   }
   band.stiffness = k;
+  band.relaxing_stiffness = k_m;
+  band.relaxation_time = tau;
   if (capstan_field_set) band.capstan_friction = mu;
   band.natural_length = b.initialBandLength(band) - pretension_stretch;
   b.addBand(band);
@@ -212,6 +214,41 @@ TEST(BandCapstan, SlippingHoldsTheCapstanRatioAndReversingSticksFirst) {
   EXPECT_GT(slipping_steps, 100);
   EXPECT_LT(worst_slip, 1e-9);
   EXPECT_GE(lowest, (1.0 / ratio) * (1.0 - 1e-9));
+}
+
+// With hysteresis as well, the Maxwell arm acts on the whole band's stretch
+// and adds alike to every taut segment (bands.cpp): the band starts
+// relaxed at one tension, and while the material slides the segments'
+// whole tensions, arm included, sit on the capstan ratio.
+TEST(BandCapstan, WithHysteresisTheWholeTensionsSitOnTheBound) {
+  const double k = 200.0, k_m = 60.0, tau = 0.3, mu = 0.4, theta = 1.0, e0 = 0.02;
+  const double ratio = std::exp(mu * theta);
+  const Rig r = rig(overAPost(theta), k, mu, e0, 1e9, true, k_m, tau);
+  State s = makeState(r.model);
+  Workspace ws(r.model);
+  evaluate(r.model, s, ws);
+  EXPECT_NEAR(ws.band_segment_tension[0], k * e0, 1e-12 * k * e0);  // relaxed: the arm pulls nothing yet
+  EXPECT_NEAR(ws.band_segment_tension[1], k * e0, 1e-12 * k * e0);
+  double pull = 0.0, worst = 0.0, arm = 0.0;
+  int slipping = 0;
+  const std::vector<double> initial = s.band_material;
+  for (int n = 0; n < 1500; ++n) {
+    pull += 2e-5;
+    pullEnd(r.model, s, theta, pull);
+    step(r.model, s, ws, Integrator::kVelocityVerlet, 1e-3);
+    pullEnd(r.model, s, theta, pull);
+    evaluate(r.model, s, ws);
+    if (s.band_material == initial) continue;
+    ++slipping;
+    worst = std::max(worst, std::abs(ws.band_segment_tension[1] / ws.band_segment_tension[0] - ratio));
+    const double stretch = 2.0 * kSegment + pull - r.l0;
+    arm = k_m * (stretch - s.band_creep[0]);
+  }
+  std::printf("[measured] with hysteresis: %d steps slipping, worst |T1/T0 - exp(mu theta)| %.3e, arm %.3f N\n",
+              slipping, worst, arm);
+  EXPECT_GT(slipping, 500);
+  EXPECT_GT(arm, 0.1);  // the arm is pulling, so the bound includes it
+  EXPECT_LT(worst, 1e-9 * ratio);
 }
 
 TEST(BandCapstan, AStraightBandDoesNotHoldADifference) {
