@@ -140,7 +140,7 @@ inline bool hasCapstan(const Model& m, int b) {
   return !m.band_capstan_friction.empty() && m.band_capstan_friction[b] > 0.0;
 }
 
-// Bisection's cap: 64 halvings of [s, m] reach the last bit of a double.
+// Bisection's cap: some 60 halvings of [s, m] reach adjacent doubles.
 constexpr int kCapstanBisections = 200;
 // Gauss-Seidel sweeps per step along a band (see the capstan note).
 constexpr int kCapstanSweeps = 32;
@@ -182,6 +182,10 @@ void slideMaterial(double kl0, double common, double r, double length_hi, double
     if (!(mid > lo && mid < hi)) break;  // adjacent doubles: hi is the least share that holds
     (holds(mid) ? hi : lo) = mid;
   }
+  // Only where the slacker segment has no length (two via points passing
+  // through each other) could it be emptied: hold the material then, as
+  // a segment with none would pull without bound.
+  if (!(total - hi > 0.0)) return;
   *s_hi = hi;
   *s_lo = total - hi;
 }
