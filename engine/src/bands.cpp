@@ -55,8 +55,9 @@
 // before and after) the material sticks; otherwise it slides from the
 // slacker segment into the tauter one until the ratio sits on the bound.
 // For one via point that is a 1-D monotone equation in s_a (s_a + s_b
-// fixed: T_a falls and T_b rises as s_a grows), solved by bisection to the
-// last bit: the moved amount is exact and the sum of the pair unchanged.
+// fixed: T_a falls and T_b rises as s_a grows); while both segments stay
+// taut and unclamped it is a quadratic, solved in closed form, and
+// otherwise by bisection, both to the last bit (slideMaterial).
 // Several via points are swept Gauss-Seidel, alternating direction, until
 // a whole sweep slips nowhere (at most kCapstanSweeps; what is left goes
 // to the next step). The update is not a time integration: it moves no
