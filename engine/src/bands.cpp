@@ -28,10 +28,53 @@
 // the stretch the step ended at (updateBandCreep): stable for any step,
 // with a lag of half a step in the arm's input. A slack band (e = 0) is at
 // its natural length, so its creep relaxes toward 0 and the arm cannot push.
+//
+// Capstan friction. Where a band turns over the body at an interior via
+// point (a fabric band over a fabric cover, or through a loop), friction
+// lets the tensions of its two segments differ, by at most the capstan
+// ratio: T_high <= T_low exp(mu theta), theta the angle the band turns
+// through there, A(21)-(25) assuming one tension instead. The band's
+// material is shared among its segments, s_j of it in segment j (state:
+// State::band_material, sum s_j = l0), and a segment of a uniform band is
+// stiffer by l0 / s_j:
+//     T_j = max(0, k l0 (L_j - s_j) / s_j + C) while L_j > s_j, else 0,
+// C = c l' + k_m (e - q) the band's damper and Maxwell arm, which act on
+// the whole band's stretch e = max(0, l - l0) and rate l' as before and add
+// alike to every taut segment (the arm stays one per band; splitting it per
+// segment would make q a per-segment state for little gain). Segment j
+// pulls its two via points with T_j: each segment is still an internal
+// pair, and at an interior via point the difference of the two tensions is
+// the friction force the body takes there. The elastic energy is
+// sum 0.5 k l0 (L_j - s_j)^2 / s_j over taut segments, whose derivative in
+// L_j is the elastic part of T_j.
+//
+// Stick and slip. The s_j are held over a step (every force evaluation of
+// every integrator sees the same material) and updated at its end for the
+// geometry it ended at (updateBandCapstan). At each interior via point,
+// while exp(-mu theta) <= T_a / T_b <= exp(mu theta) (a, b the segments
+// before and after) the material sticks; otherwise it slides from the
+// slacker segment into the tauter one until the ratio sits on the bound.
+// For one via point that is a 1-D monotone equation in s_a (s_a + s_b
+// fixed: T_a falls and T_b rises as s_a grows); while both segments stay
+// taut and unclamped it is a quadratic, solved in closed form, and
+// otherwise by bisection, both to the last bit (slideMaterial).
+// Several via points are swept Gauss-Seidel, alternating direction, until
+// a whole sweep slips nowhere (at most kCapstanSweeps; what is left goes
+// to the next step). The update is not a time integration: it moves no
+// mass and takes no rate, it projects the material onto the friction cone
+// for fixed positions, so it is stable for any step. It never adds energy:
+// dU/ds_j = -(T_j + T_j^2 / (2 k l0)) elastically, so material moved from
+// the slacker into the tauter segment lowers U, and friction dissipates
+// what it lowers. With T_low = 0 (a slack side) the bound is 0: a band
+// cannot hold tension on one side of a wrap with none on the other. mu = 0
+// takes the frictionless path above, one tension for the whole band.
 #include "bands.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "solver_workspace.h"
 
 namespace suitsim {
 
@@ -79,9 +122,78 @@ inline void addAtVia(const Model& m, int v, const double f[3], Vec3Array& force)
   addAtAffinePoint(m.body_particle_begin[m.via_body[v]], m.via_weight[v], f, force);
 }
 
+/// The band's damper and Maxwell arm, common to all its taut segments: the
+/// whole band's stretch and rate set them (see the capstan note).
+inline double commonTension(const Model& m, int b, double stretch, double rate, double creep) {
+  return stretch > 0.0 ? m.band_damping[b] * rate + m.band_relaxing_stiffness[b] * (stretch - creep) : 0.0;
+}
+
+/// Tension of a segment of length L holding material s of a band with
+/// k l0 = kl0 and common part C: a segment of a uniform band is stiffer by
+/// l0 / s; slack (L <= s) it pulls nothing.
+inline double segmentTension(double kl0, double length, double material, double common) {
+  if (!(length > material)) return 0.0;
+  if (!(material > 0.0)) return std::numeric_limits<double>::infinity();  // no material: unbounded
+  return std::max(0.0, kl0 * (length - material) / material + common);
+}
+
+inline bool hasCapstan(const Model& m, int b) {
+  return !m.band_capstan_friction.empty() && m.band_capstan_friction[b] > 0.0;
+}
+
+// Bisection's cap: some 60 halvings of [s, m] reach adjacent doubles.
+constexpr int kCapstanBisections = 200;
+// Gauss-Seidel sweeps per step along a band (see the capstan note).
+constexpr int kCapstanSweeps = 32;
+
+/// Slides material into the tauter segment (length L_hi, material *s_hi)
+/// from the slacker one (L_lo, *s_lo) across a via point of ratio r until
+/// T_hi <= r T_lo holds with the least material moved, the pair's sum kept.
+/// Leaves both unchanged if no share of the pair satisfies it.
+void slideMaterial(double kl0, double common, double r, double length_hi, double* s_hi, double length_lo,
+                   double* s_lo) {
+  const double total = *s_hi + *s_lo;
+  const auto holds = [&](double x) {
+    return segmentTension(kl0, length_hi, x, common) <= r * segmentTension(kl0, length_lo, total - x, common);
+  };
+  double lo = *s_hi, hi = total;  // holds(lo) is false: the cone is left
+  if (!holds(hi)) return;
+  // Both segments taut and their clamps idle at the answer (the usual
+  // case): T_hi(x) = r T_lo(total - x) is a quadratic in x, times
+  // x (total - x): D x^2 + B x - kl0 L_hi total = 0, D = (1 - r)(C - kl0),
+  // B = kl0 (L_hi + r L_lo) - D total. Its root in the bracket, stepped up
+  // by a few ulps until the cone holds, is the answer; otherwise bisect.
+  const double d = (1.0 - r) * (common - kl0), bq = kl0 * (length_hi + r * length_lo) - d * total;
+  const double cq = -kl0 * length_hi * total, disc = bq * bq - 4.0 * d * cq;
+  if (disc >= 0.0 && bq > 0.0) {
+    const double q = -0.5 * (bq + std::sqrt(disc));  // no cancellation: bq > 0
+    double x = cq / q;  // the root near the linear one (d -> 0: kl0 L_hi total / bq)
+    const auto taut = [&](double s, double length) {
+      return length > s && s > 0.0 && kl0 * (length - s) / s + common > 0.0;
+    };
+    for (int i = 0; i < 8 && x > lo && x < hi && !holds(x); ++i) x = std::nextafter(x, hi);
+    if (x > lo && x < hi && holds(x) && taut(x, length_hi) && taut(total - x, length_lo)) {
+      *s_hi = x;
+      *s_lo = total - x;
+      return;
+    }
+  }
+  for (int i = 0; i < kCapstanBisections; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;  // adjacent doubles: hi is the least share that holds
+    (holds(mid) ? hi : lo) = mid;
+  }
+  // Only where the slacker segment has no length (two via points passing
+  // through each other) could it be emptied: hold the material then, as
+  // a segment with none would pull without bound.
+  if (!(total - hi > 0.0)) return;
+  *s_hi = hi;
+  *s_lo = total - hi;
+}
+
 }  // namespace
 
-BandState evaluateBand(const Model& model, const PhasePoint& x, const double* creep, int b) {
+BandState evaluateBand(const Model& model, const PhasePoint& x, const State& state, int b) {
   BandState out;
   for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) {
     const Segment s = segment(model, x, v);
@@ -89,12 +201,24 @@ BandState evaluateBand(const Model& model, const PhasePoint& x, const double* cr
     out.rate += s.rate;
   }
   const double stretch = out.length - model.band_natural_length[b];
-  // A(25): a slack band pulls nothing; while taut the damper and the
-  // relaxing arm may only reduce the pull, never make the wire push.
-  if (stretch > 0.0) {
-    out.tension = std::max(0.0, model.band_stiffness[b] * stretch + model.band_damping[b] * out.rate +
-                                    model.band_relaxing_stiffness[b] * (stretch - creep[b]));
+  if (!hasCapstan(model, b)) {
+    // A(25): a slack band pulls nothing; while taut the damper and the
+    // relaxing arm may only reduce the pull, never make the wire push.
+    if (stretch > 0.0) {
+      out.tension = std::max(0.0, model.band_stiffness[b] * stretch + model.band_damping[b] * out.rate +
+                                      model.band_relaxing_stiffness[b] * (stretch - state.band_creep[b]));
+    }
+    return out;
   }
+  // Capstan friction: the segments' tensions averaged along the band.
+  const double common = commonTension(model, b, stretch, out.rate, state.band_creep[b]);
+  const double kl0 = model.band_stiffness[b] * model.band_natural_length[b];
+  double weighted = 0.0;
+  for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) {
+    const double length = segment(model, x, v).length;
+    weighted += segmentTension(kl0, length, state.band_material[v - b], common) * length;
+  }
+  if (out.length > 0.0) out.tension = weighted / out.length;
   return out;
 }
 
@@ -104,18 +228,47 @@ void addBandForces(const Model& model, const State& state, const PhasePoint& x, 
   // at the end puts every band force in place before the hinges run.
 #pragma omp single
   for (int b = 0; b < model.num_bands; ++b) {
-    const BandState band = evaluateBand(model, x, state.band_creep.data(), b);
-    ws.band_length[b] = band.length;
-    ws.band_tension[b] = band.tension;
-    if (band.tension == 0.0) continue;
-    for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) {
+    const int first = model.band_via_begin[b], last = model.band_via_begin[b + 1];
+    if (!hasCapstan(model, b)) {
+      const BandState band = evaluateBand(model, x, state, b);
+      ws.band_length[b] = band.length;
+      ws.band_tension[b] = band.tension;
+      for (int v = first; v + 1 < last; ++v) ws.band_segment_tension[v - b] = band.tension;
+      if (band.tension == 0.0) continue;
+      for (int v = first; v + 1 < last; ++v) {
+        const Segment s = segment(model, x, v);
+        // The wire pulls p_v toward p_{v+1} and p_{v+1} toward p_v.
+        const double f[3] = {band.tension * s.u[0], band.tension * s.u[1], band.tension * s.u[2]};
+        const double g[3] = {-f[0], -f[1], -f[2]};
+        addAtVia(model, v, f, ws.force);
+        addAtVia(model, v + 1, g, ws.force);
+      }
+      continue;
+    }
+    // Capstan friction: segment j pulls its two via points with its own T_j.
+    double length = 0.0, rate = 0.0;
+    for (int v = first; v + 1 < last; ++v) {
       const Segment s = segment(model, x, v);
-      // The wire pulls p_v toward p_{v+1} and p_{v+1} toward p_v.
-      const double f[3] = {band.tension * s.u[0], band.tension * s.u[1], band.tension * s.u[2]};
+      length += s.length;
+      rate += s.rate;
+    }
+    const double common =
+        commonTension(model, b, length - model.band_natural_length[b], rate, state.band_creep[b]);
+    const double kl0 = model.band_stiffness[b] * model.band_natural_length[b];
+    double weighted = 0.0;
+    for (int v = first; v + 1 < last; ++v) {
+      const Segment s = segment(model, x, v);
+      const double t = segmentTension(kl0, s.length, state.band_material[v - b], common);
+      ws.band_segment_tension[v - b] = t;
+      weighted += t * s.length;
+      if (t == 0.0) continue;
+      const double f[3] = {t * s.u[0], t * s.u[1], t * s.u[2]};
       const double g[3] = {-f[0], -f[1], -f[2]};
       addAtVia(model, v, f, ws.force);
       addAtVia(model, v + 1, g, ws.force);
     }
+    ws.band_length[b] = length;
+    ws.band_tension[b] = length > 0.0 ? weighted / length : 0.0;
   }
 }
 
@@ -123,6 +276,17 @@ double bandStretch(const Model& model, const PhasePoint& x, int b) {
   double length = 0.0;
   for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) length += segment(model, x, v).length;
   return std::max(0.0, length - model.band_natural_length[b]);
+}
+
+void shareBandMaterial(const Model& model, const PhasePoint& x, int b, double* material) {
+  const int first = model.band_via_begin[b], last = model.band_via_begin[b + 1];
+  double length = 0.0;
+  for (int v = first; v + 1 < last; ++v) length += segment(model, x, v).length;
+  const double l0 = model.band_natural_length[b];
+  for (int v = first; v + 1 < last; ++v) {
+    // Equal strain in every segment; a band of zero length shares evenly.
+    material[v - b] = length > 0.0 ? l0 * (segment(model, x, v).length / length) : l0 / (last - first - 1);
+  }
 }
 
 void updateBandCreep(const Model& model, State& state, const PhasePoint& x, double dt) {
@@ -135,12 +299,90 @@ void updateBandCreep(const Model& model, State& state, const PhasePoint& x, doub
   }
 }
 
+void updateBandCapstan(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
+  double* length = ws.solver->band_segment_length.data();
+  double* ratio = ws.solver->via_capstan_ratio.data();
+  for (int b = 0; b < model.num_bands; ++b) {
+    if (!hasCapstan(model, b)) continue;
+    const int first = model.band_via_begin[b], last = model.band_via_begin[b + 1];
+    if (last - first < 3) continue;  // no interior via point: nothing to slide over
+    // The geometry the step ended at: each segment's length, and each
+    // interior via point's turn theta between its in- and outgoing
+    // directions, atan2(|u_a x u_b|, u_a . u_b) (exact near 0 and pi).
+    double total = 0.0, rate = 0.0, u_prev[3] = {0.0, 0.0, 0.0};
+    const double mu = model.band_capstan_friction[b];
+    for (int v = first; v + 1 < last; ++v) {
+      const Segment s = segment(model, x, v);
+      length[v - b] = s.length;
+      total += s.length;
+      rate += s.rate;
+      if (v > first) {
+        const double c[3] = {u_prev[1] * s.u[2] - u_prev[2] * s.u[1], u_prev[2] * s.u[0] - u_prev[0] * s.u[2],
+                             u_prev[0] * s.u[1] - u_prev[1] * s.u[0]};
+        const double sine = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        const double cosine = u_prev[0] * s.u[0] + u_prev[1] * s.u[1] + u_prev[2] * s.u[2];
+        ratio[v] = std::exp(mu * std::atan2(sine, cosine));
+      }
+      for (int k = 0; k < 3; ++k) u_prev[k] = s.u[k];
+    }
+    const double common =
+        commonTension(model, b, total - model.band_natural_length[b], rate, state.band_creep[b]);
+    const double kl0 = model.band_stiffness[b] * model.band_natural_length[b];
+    double* s = state.band_material.data();
+    const auto slipAt = [&](int v) {  // interior via point v: segments v - 1 and v
+      const int a = v - 1 - b, c = v - b;
+      const double ta = segmentTension(kl0, length[a], s[a], common);
+      const double tc = segmentTension(kl0, length[c], s[c], common);
+      if (ta > ratio[v] * tc) {
+        slideMaterial(kl0, common, ratio[v], length[a], &s[a], length[c], &s[c]);
+        return true;
+      }
+      if (tc > ratio[v] * ta) {
+        slideMaterial(kl0, common, ratio[v], length[c], &s[c], length[a], &s[a]);
+        return true;
+      }
+      return false;  // stick
+    };
+    bool moved = false;
+    for (int sweep = 0; sweep < kCapstanSweeps; ++sweep) {
+      bool slipped = false;
+      if (sweep % 2 == 0) {
+        for (int v = first + 1; v + 1 < last; ++v) slipped |= slipAt(v);
+      } else {
+        for (int v = last - 2; v > first; --v) slipped |= slipAt(v);
+      }
+      moved |= slipped;
+      if (!slipped) break;
+    }
+    if (!moved) continue;
+    // Each slide keeps its pair's sum up to rounding; put the rounding of
+    // the whole band back into its longest share, so that sum s_j = l0 does
+    // not wander over millions of slips.
+    double sum = 0.0;
+    int longest = first - b;
+    for (int j = first - b; j < last - 1 - b; ++j) {
+      sum += s[j];
+      if (s[j] > s[longest]) longest = j;
+    }
+    s[longest] += model.band_natural_length[b] - sum;
+  }
+}
+
 double bandPotentialEnergy(const Model& model, const State& state) {
   double energy = 0.0;
   const PhasePoint x = phasePoint(state.position, state.velocity);
   for (int b = 0; b < model.num_bands; ++b) {
-    const double stretch = evaluateBand(model, x, state.band_creep.data(), b).length - model.band_natural_length[b];
-    if (stretch > 0.0) energy += 0.5 * model.band_stiffness[b] * stretch * stretch;  // taut only
+    const double stretch = evaluateBand(model, x, state, b).length - model.band_natural_length[b];
+    if (!hasCapstan(model, b)) {
+      if (stretch > 0.0) energy += 0.5 * model.band_stiffness[b] * stretch * stretch;  // taut only
+    } else {
+      // Each taut segment's 0.5 (k l0 / s_j) (L_j - s_j)^2.
+      const double kl0 = model.band_stiffness[b] * model.band_natural_length[b];
+      for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) {
+        const double e = segment(model, x, v).length - state.band_material[v - b];
+        if (e > 0.0) energy += 0.5 * kl0 / state.band_material[v - b] * e * e;
+      }
+    }
     // The Maxwell arm's spring holds 0.5 k_m (e - q)^2 whether taut or not.
     const double arm = std::max(0.0, stretch) - state.band_creep[b];
     energy += 0.5 * model.band_relaxing_stiffness[b] * arm * arm;

@@ -12,8 +12,10 @@ struct BandState {
   double rate = 0.0;
   double tension = 0.0;
 };
-/// `creep`: each band's State::band_creep (the Maxwell arms' dashpots).
-BandState evaluateBand(const Model& model, const PhasePoint& x, const double* creep, int band);
+/// `state` gives the band's creep (State::band_creep, the Maxwell arm's
+/// dashpot) and material (State::band_material, with capstan friction,
+/// when `tension` is the segments' tensions averaged along the band).
+BandState evaluateBand(const Model& model, const PhasePoint& x, const State& state, int band);
 
 /// Every band's via-point forces, scattered to the particles by the via
 /// weights; records length and tension in ws.band_length, ws.band_tension.
@@ -23,12 +25,24 @@ void addBandForces(const Model& model, const State& state, const PhasePoint& x, 
 /// max(0, l - l0) of band b at x (m).
 double bandStretch(const Model& model, const PhasePoint& x, int band);
 
+/// Band b's material (l0) shared among its segments in proportion to their
+/// lengths at x, all equally strained: writes material[v - b] for each
+/// segment v of the band (State::band_material's layout).
+void shareBandMaterial(const Model& model, const PhasePoint& x, int band, double* material);
+
 /// Every band's creep (State::band_creep) advanced over a step of dt that
 /// ended at x (see bands.cpp: the hysteresis note).
 void updateBandCreep(const Model& model, State& state, const PhasePoint& x, double dt);
 
-/// Elastic energy sum 0.5 k (l - l0)^2 over taut bands plus the Maxwell
-/// arms' 0.5 k_m (e - q)^2 (J).
+/// Capstan friction's stick-slip: every band's material (State::band_material)
+/// slid across the via points where the segments' tensions left the
+/// friction cone, for the geometry a step ended at, x (see bands.cpp: the
+/// capstan note). Runs after updateBandCreep; uses ws's solver scratch.
+void updateBandCapstan(const Model& model, State& state, const PhasePoint& x, Workspace& ws);
+
+/// Elastic energy sum 0.5 k (l - l0)^2 over taut bands (with capstan
+/// friction, sum 0.5 (k l0 / s_j) (L_j - s_j)^2 over taut segments) plus the
+/// Maxwell arms' 0.5 k_m (e - q)^2 (J).
 double bandPotentialEnergy(const Model& model, const State& state);
 
 }  // namespace suitsim::detail

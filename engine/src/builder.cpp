@@ -384,8 +384,27 @@ int ModelBuilder::addBand(const BandSpec& spec) {
   if (spec.relaxing_stiffness > 0.0 && !(spec.relaxation_time > 0.0 && std::isfinite(spec.relaxation_time))) {
     throw ModelError(label + ": a relaxing stiffness needs a relaxation time > 0");
   }
+  if (!(spec.capstan_friction >= 0.0) || !std::isfinite(spec.capstan_friction)) {
+    throw ModelError(label + ": capstan friction must be >= 0");
+  }
   BandSpec band = spec;
   if (band.natural_length < 0.0) band.natural_length = initialBandLength(band);
+  if (band.capstan_friction > 0.0 && !(band.natural_length > 0.0)) {
+    throw ModelError(label + ": capstan friction needs a natural length > 0 (material to share among the segments)");
+  }
+  if (band.capstan_friction > 0.0) {
+    // Its material is shared among the segments in proportion to their
+    // lengths (makeState): a segment of zero length would get none.
+    for (std::size_t j = 1; j < band.via_body.size(); ++j) {
+      BandSpec pair;
+      pair.via_body = {band.via_body[j - 1], band.via_body[j]};
+      pair.via_weight = {band.via_weight[j - 1], band.via_weight[j]};
+      if (!(initialBandLength(pair) > 0.0)) {
+        throw ModelError(label + ": with capstan friction, via points " + std::to_string(j - 1) + " and " +
+                         std::to_string(j) + " must not coincide");
+      }
+    }
+  }
   bands_.push_back(band);
   return numBands() - 1;
 }
@@ -606,6 +625,7 @@ Model ModelBuilder::build() const {
     m.band_damping.push_back(band.damping);
     m.band_relaxing_stiffness.push_back(band.relaxing_stiffness);
     m.band_relaxation_time.push_back(band.relaxing_stiffness > 0.0 ? band.relaxation_time : 0.0);
+    m.band_capstan_friction.push_back(band.capstan_friction);
     for (std::size_t j = 0; j < band.via_body.size(); ++j) {
       m.via_body.push_back(body_index[band.via_body[j]]);
       m.via_weight.push_back(band.via_weight[j]);

@@ -33,6 +33,9 @@ Workspace::Workspace(const Model& model, int threads)
   detail::initHingeWorkspace(model, *this);
   band_length.assign(model.num_bands, 0.0);
   band_tension.assign(model.num_bands, 0.0);
+  band_segment_tension.assign(static_cast<std::size_t>(model.numVia() - model.num_bands), 0.0);
+  solver->band_segment_length.assign(static_cast<std::size_t>(model.numVia() - model.num_bands), 0.0);
+  solver->via_capstan_ratio.assign(static_cast<std::size_t>(model.numVia()), 1.0);
   strap_force.assign(model.num_straps, 0.0);
   solver->sum_dx.assign(np, 0.0);
   solver->sum_dv.assign(np, 0.0);

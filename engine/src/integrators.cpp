@@ -84,6 +84,7 @@ void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double d
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   detail::updateWindings(model, s, dt);
   detail::updateBandCreep(model, s, detail::phasePoint(s.position, s.velocity), dt);
+  detail::updateBandCapstan(model, s, detail::phasePoint(s.position, s.velocity), ws);
   s.acceleration_cache.filled = false;
 }
 
@@ -106,6 +107,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   detail::updateHingeFriction(model, s, half, ws);
   detail::updateWindings(model, s, dt);
   detail::updateBandCreep(model, s, half, dt);
+  detail::updateBandCapstan(model, s, half, ws);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
@@ -166,6 +168,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
   detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
   detail::updateWindings(model, s, dt);
   detail::updateBandCreep(model, s, detail::phasePoint(s.position, s.velocity), dt);
+  detail::updateBandCapstan(model, s, detail::phasePoint(s.position, s.velocity), ws);
   s.acceleration_cache.filled = false;
 }
 

@@ -93,6 +93,11 @@ State makeState(const Model& model) {
   for (int b = 0; b < model.num_bands; ++b) {
     if (model.band_relaxing_stiffness[b] > 0.0) s.band_creep[b] = detail::bandStretch(model, x, b);
   }
+  // Every band's material starts shared in proportion to its segments'
+  // lengths, all equally strained: one tension along the band, as if the
+  // suit had been put on and settled in this pose (bands.cpp, capstan).
+  s.band_material.assign(static_cast<std::size_t>(model.numVia() - model.num_bands), 0.0);
+  for (int b = 0; b < model.num_bands; ++b) detail::shareBandMaterial(model, x, b, s.band_material.data());
   // Size the acceleration cache now so no step allocates; nothing is cached yet.
   s.acceleration_cache.acceleration.assign(np, 0.0);
   s.acceleration_cache.rotor_acceleration.assign(nh, 0.0);

@@ -169,7 +169,7 @@ void Recorder::sample(const State& state, const Workspace* ws, double* row) cons
         // Evaluated at the state itself, not read from ws: the first sample
         // comes before any force evaluation, and RK4's last one is at a stage.
         const detail::BandState b =
-            detail::evaluateBand(m, detail::phasePoint(state.position, state.velocity), state.band_creep.data(), c.index);
+            detail::evaluateBand(m, detail::phasePoint(state.position, state.velocity), state, c.index);
         const double length = b.length, tension = b.tension;
         *row++ = c.kind == Kind::kBandLength ? length : tension;
         break;

@@ -391,6 +391,9 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
     spec.damping = wornDamping(band);
     spec.relaxing_stiffness = wornRelaxingStiffness(band);
     spec.relaxation_time = wornRelaxationTime(band);
+    // The straps' give is spread along the band with k as worn (exact
+    // without capstan friction, which puts them at its two ends).
+    spec.capstan_friction = band.capstan_friction;
     for (std::size_t j = 0; j < band.links.size(); ++j) {
       const int l = robot.findLink(band.links[j]);
       if (l < 0) throw ModelError("band '" + band.name + "': via point on unknown link '" + band.links[j] + "'");

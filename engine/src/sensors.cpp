@@ -402,7 +402,7 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
 
   if (!spec_.band_lengths.bands.empty() && !averaged_only) {
     const PhasePoint x = detail::phasePoint(state.position, state.velocity);
-    for (int b : spec_.band_lengths.bands) *t++ = detail::evaluateBand(m, x, state.band_creep.data(), b).length;
+    for (int b : spec_.band_lengths.bands) *t++ = detail::evaluateBand(m, x, state, b).length;
   }
 }
 

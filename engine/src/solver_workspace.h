@@ -20,6 +20,10 @@ struct SolverWorkspace {
   /// Each spring's force on its `a` end, T u, as (x, y, z, 0) (springs.cpp), (4 num_springs).
   std::vector<double> spring_force;
   std::vector<std::uint8_t> hinge_slipped;    ///< 1 if static friction gave way, (num_hinges)
+  // Capstan friction's end-of-step slip solve (bands.cpp): each segment's
+  // length and each via point's capstan ratio exp(mu theta), 1 at a band's ends.
+  std::vector<double> band_segment_length;  ///< L_j (m), (num_via - num_bands)
+  std::vector<double> via_capstan_ratio;    ///< (num_via)
   // Hinge constraint solver scratch (hinges.cpp), laid out by
   // initHingeWorkspace: per hinge up to six rows (ball 3, plane 2, stick 1),
   // their targets, right-hand sides and multipliers; each row's wrench on

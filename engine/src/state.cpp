@@ -34,6 +34,7 @@ void forEachInput(A& a, B& b, F&& f) {
   f(a.band_creep, b.band_creep);
   f(a.rotor_angle, b.rotor_angle);
   f(a.rotor_velocity, b.rotor_velocity);
+  f(a.band_material, b.band_material);
 }
 
 }  // namespace

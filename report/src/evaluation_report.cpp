@@ -231,7 +231,8 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"gear_stiffness_per_effort_per_rad", run.realism.compliance_stiffness_per_effort},
                           {"gear_backlash_rad", run.realism.compliance_backlash},
                           {"gear_damping_ratio", run.realism.compliance_damping_ratio},
-                          {"encoder_on_motor", run.realism.compliance_encoder_on_motor}}}};
+                          {"encoder_on_motor", run.realism.compliance_encoder_on_motor},
+                          {"capstan_friction", run.realism.capstan_friction}}}};
   const eval::RigidModel& model = result.identification.model;
   for (std::size_t s = 0; s < result.suits.size(); ++s) {
     const eval::SuitFit& suit = result.suits[s];

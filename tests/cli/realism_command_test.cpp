@@ -59,6 +59,7 @@ TEST_F(RealismOption, IdealReplacesTheScenesRealismAndTheReportSaysSo) {
   const json report = json::parse(readFile(out / "report.json"));
   EXPECT_EQ(report["settings"]["realism"], "ideal");
   EXPECT_EQ(report["settings"]["realism_sources"]["via_point_offset_m"].get<double>(), 0.0);
+  EXPECT_EQ(report["settings"]["realism_sources"]["capstan_friction"].get<double>(), 0.0);
   // As designed, the evaluation is as good as the plain protocol's (A within 3 %).
   EXPECT_LT(std::abs(report["suits"]["normal"]["approach_a"]["relative_error"].get<double>()), 0.03);
   EXPECT_NE(readFile(out / "report.md").find("realism ideal"), std::string::npos);

@@ -100,6 +100,49 @@ TEST(Allocation, SensorLoggingIdealOrCausalAllocatesNothing) {
   }
 }
 
+TEST(Allocation, BandsWithCapstanFrictionAndHysteresisAllocateNothing) {
+  // A zig-zag band between free point masses set moving: its material
+  // slides across the turning via points (the end-of-step slip solve) and
+  // its Maxwell arm creeps, all in preallocated State and Workspace arrays.
+  ModelBuilder b;
+  b.setGravity({0.0, 0.0, 0.0});
+  const Vec3 via[5] = {{0, 0, 0}, {0.3, 0.25, 0}, {0.6, -0.1, 0.1}, {0.9, 0.2, -0.05}, {1.2, 0.0, 0.0}};
+  BandSpec band;
+  band.name = "band";
+  for (int j = 0; j < 5; ++j) {
+    BodySpec body{"body" + std::to_string(j), b.numParticles(), 4, {}};
+    const Vec3 offset[4] = {{0, 0, 0}, {0.05, 0, 0}, {0, 0.05, 0}, {0, 0, 0.05}};
+    for (int k = 0; k < 4; ++k) {
+      ParticleSpec p;
+      p.name = body.name + ".p" + std::to_string(k);
+      p.position = {via[j][0] + offset[k][0], via[j][1] + offset[k][1], via[j][2] + offset[k][2]};
+      p.mass = 0.1;
+      p.velocity = {0.3 * std::sin(1.7 * j), 0.4 * std::cos(0.9 * j), 0.2 * std::sin(0.3 * j + 1.0)};
+      b.addParticle(p);
+      body.body_position.push_back(offset[k]);
+    }
+    band.via_body.push_back(b.addBody(body));
+    band.via_weight.push_back({{1.0, 0.0, 0.0, 0.0}});
+  }
+  band.stiffness = 500.0;
+  band.relaxing_stiffness = 75.0;
+  band.relaxation_time = 0.5;
+  band.capstan_friction = 0.5;
+  band.natural_length = b.initialBandLength(band) - 0.05;
+  b.addBand(band);
+  const Model model = b.build();
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+    State state = makeState(model);
+    Workspace ws(model);
+    const std::vector<double> initial = state.band_material;
+    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-4);
+    const long before = g_allocations.load();
+    for (int k = 0; k < 500; ++k) step(model, state, ws, integrator, 1e-4);
+    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
+    EXPECT_NE(state.band_material, initial) << integratorName(integrator);  // it slid
+  }
+}
+
 TEST(Allocation, HingesAndMimicCouplingsAllocateNothing) {
   // The hinge solve with its coupling rows (URDF <mimic>), static friction
   // holding and giving way: all scratch lives in the Workspace.
@@ -117,6 +160,34 @@ TEST(Allocation, HingesAndMimicCouplingsAllocateNothing) {
     const long before = g_allocations.load();
     for (int k = 0; k < 200; ++k) {
       state.hinge_current[0] = (k / 50) % 2 == 0 ? 0.05 : -0.05;  // slips and sticks
+      step(model, state, ws, integrator, 1e-4);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
+  }
+}
+
+TEST(Allocation, CompliantGearsWithBacklashAllocateNothing) {
+  // The rotors as coordinates of every integrator (gear_train.h), through
+  // the dead band and back, with static friction on the link.
+  RobotDescription robot = testing::doublePendulum();
+  for (RobotJoint& j : robot.joints) {
+    j.actuation.armature = 0.02;
+    j.actuation.gear_stiffness = 2000.0;
+    j.actuation.gear_backlash = 1e-3;
+    j.actuation.gear_damping = 0.5;
+    j.actuation.encoder_on_motor = true;
+    j.actuation.coulomb = j.actuation.static_max = 0.05;
+  }
+  ModelBuilder b;
+  addRobot(b, robot, {}, {}, {});
+  const Model model = b.build();
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+    State state = makeState(model);
+    Workspace ws(model);
+    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-4);
+    const long before = g_allocations.load();
+    for (int k = 0; k < 200; ++k) {
+      state.hinge_current[0] = (k / 50) % 2 == 0 ? 1.0 : -1.0;  // the rotor crosses the dead band
       step(model, state, ws, integrator, 1e-4);
     }
     EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);

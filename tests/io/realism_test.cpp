@@ -11,6 +11,7 @@
 
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/io/scene.h"
+#include "suitsim/step.h"
 
 namespace {
 
@@ -137,6 +138,13 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><compliance stiffness_per_effort="150" backlash="-1e-4"/></realism>)", "'backlash'");
   fails(R"(<realism><compliance stiffness_per_effort="150" damping_ratio="2"/></realism>)", "must be at most 1");
   fails(R"(<realism><compliance stiffness_per_effort="150" encoder="rotor"/></realism>)", "must be motor or link");
+  fails(R"(<realism><capstan friction="-0.1"/></realism>)", "<capstan> attribute 'friction' must be >= 0 (got '-0.1')");
+  fails(R"(<realism><capstan friction="2.5"/></realism>)", "'friction' must be at most 2");
+  fails(R"(<realism><capstan friction="inf"/></realism>)", "'friction'");
+  fails(R"(<realism><capstan friction="nan"/></realism>)", "'friction'");
+  fails(R"(<realism><capstan friction="slippery"/></realism>)", "'friction'");
+  fails(R"(<realism><capstan/></realism>)", "missing required attribute 'friction'");
+  fails(R"(<realism><capstan friction="0.3" wrap="1"/></realism>)", "'wrap'");
   fails(R"(<realism><sensor_chain jitter="-1e-4"/></realism>)", "'jitter'");
   fails(R"(<realism><sensor_chain force_crosstalk="0.3"/></realism>)", "'force_crosstalk'");
   fails(R"(<realism><sensor_chain force_gain="0.25"/></realism>)", "'force_gain'");
@@ -198,6 +206,46 @@ TEST(Realism, HysteresisGivesEveryBandOfTheTruthAMaxwellArm) {
     EXPECT_GT(both.model.band_relaxation_time[bb], 0.8);  // the straps slow the relaxation
     EXPECT_EQ(plain.model.band_relaxing_stiffness[plain.model.findBand(band.name)], 0.0);
   }
+}
+
+// <capstan>: every band of the truth rubs on the body at its via points
+// with the coefficient given; 0 is the frictionless band (the source off),
+// and k, what the truth scores against, stays the design's.
+TEST(Realism, CapstanGivesEveryBandOfTheTruthFrictionAtItsViaPoints) {
+  const suitsim::io::Scene plain = loadScene(protocolWith("", "capstan_plain"), "bend_normal");
+  const suitsim::io::Scene rubbing =
+      loadScene(protocolWith(R"(<realism><capstan friction="0.35"/></realism>)", "capstan"), "bend_normal");
+  const suitsim::io::Scene zero =
+      loadScene(protocolWith(R"(<realism><capstan friction="0"/></realism>)", "capstan_zero"), "bend_normal");
+  ASSERT_FALSE(rubbing.robot->bands.empty());
+  EXPECT_EQ(rubbing.realism.capstan_friction, 0.35);
+  EXPECT_EQ(rubbing.realism.activeSources(), std::vector<std::string>{"capstan"});
+  EXPECT_TRUE(zero.realism.activeSources().empty());
+  for (const suitsim::RobotBand& band : rubbing.robot->bands) {
+    SCOPED_TRACE(band.name);
+    const int b = rubbing.model.findBand(band.name), p = plain.model.findBand(band.name);
+    ASSERT_GE(b, 0);
+    EXPECT_EQ(band.capstan_friction, 0.35);
+    EXPECT_EQ(rubbing.model.band_capstan_friction[b], 0.35);
+    EXPECT_EQ(rubbing.model.band_stiffness[b], plain.model.band_stiffness[p]);
+    EXPECT_EQ(plain.model.band_capstan_friction[p], 0.0);
+    EXPECT_EQ(zero.model.band_capstan_friction[zero.model.findBand(band.name)], 0.0);
+  }
+  // Friction 0 is the frictionless band bit for bit; 0.35 is not, once the
+  // robot moves under gravity and stretches its bands.
+  suitsim::State a = suitsim::makeState(plain.model), z = suitsim::makeState(zero.model),
+                 f = suitsim::makeState(rubbing.model);
+  suitsim::Workspace wa(plain.model, 1), wz(zero.model, 1), wf(rubbing.model, 1);
+  for (int n = 0; n < 300; ++n) {
+    suitsim::step(plain.model, a, wa, plain.simulation.integrator, plain.simulation.dt);
+    suitsim::step(zero.model, z, wz, zero.simulation.integrator, zero.simulation.dt);
+    suitsim::step(rubbing.model, f, wf, rubbing.simulation.integrator, rubbing.simulation.dt);
+  }
+  EXPECT_EQ(z.position.x, a.position.x);
+  EXPECT_EQ(z.position.z, a.position.z);
+  EXPECT_EQ(z.velocity.x, a.velocity.x);
+  EXPECT_EQ(wz.band_segment_tension, wa.band_segment_tension);
+  EXPECT_NE(f.band_material, a.band_material);
 }
 
 // <sensor_chain> makes the truth's logger causal and gives each force
@@ -377,10 +425,28 @@ TEST(Realism, ComplianceReachesEveryMotorisedJointOfTheTruthOnly) {
   }
   EXPECT_GT(compliant, 0);
   for (int h = 0; h < scene.model.num_hinges; ++h) EXPECT_GT(scene.model.hinge_gear_stiffness[h], 0.0);
+  // The a-priori set has the datasheet's stiffness (<apriori
+  // gear_stiffness_per_effort="150"> in the protocol), never a unit's.
   for (const suitsim::RobotJoint& j : scene.robot->apriori.joints) {
-    EXPECT_EQ(j.actuation.gear_stiffness, 0.0) << j.name;
+    if (!j.mimic.joint.empty() || j.type == suitsim::JointType::kFixed) continue;
+    EXPECT_EQ(j.actuation.gear_stiffness, 150.0 * j.effort_limit) << j.name;
     EXPECT_FALSE(j.actuation.encoder_on_motor) << j.name;
   }
+  // With a spread each unit departs from it, drawn per joint.
+  const suitsim::io::Scene spread = loadScene(
+      protocolWith(R"(<realism><compliance stiffness_per_effort="150" spread="0.1"/></realism>)", "compliance_spread"),
+      "bend_normal");
+  double sum_sq = 0.0;
+  int n = 0;
+  for (const suitsim::RobotJoint& j : spread.robot->truth.joints) {
+    if (!j.mimic.joint.empty() || j.type == suitsim::JointType::kFixed) continue;
+    const double ratio = j.actuation.gear_stiffness / (150.0 * j.effort_limit);
+    EXPECT_GE(ratio, 0.5) << j.name;
+    sum_sq += (ratio - 1.0) * (ratio - 1.0);
+    ++n;
+  }
+  EXPECT_GT(std::sqrt(sum_sq / n), 0.05);
+  EXPECT_LT(std::sqrt(sum_sq / n), 0.2);
 }
 
 TEST(Realism, ComplianceNeedsEveryJointsRotor) {
@@ -457,7 +523,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.source, "realistic");
   EXPECT_EQ(r.preset, "realistic");
   EXPECT_EQ(r.activeSources(), (std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain",
-                                                         "attachments", "hysteresis", "compliance"}));
+                                                         "attachments", "hysteresis", "capstan", "compliance"}));
   EXPECT_EQ(r.via_point_offset, 0.005);
   EXPECT_EQ(r.gear_efficiency, 0.8);
   EXPECT_EQ(r.backdrive_efficiency, 0.7);
@@ -481,6 +547,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.compliance_backlash, 3e-4);
   EXPECT_EQ(r.compliance_damping_ratio, 0.1);
   EXPECT_TRUE(r.compliance_encoder_on_motor);
+  EXPECT_EQ(r.capstan_friction, 0.3);
 }
 
 // A child overrides its source's magnitude in the preset; `sources` keeps
@@ -509,6 +576,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
   EXPECT_EQ(gear_only.hysteresis_relaxation_time, 0.0);
   EXPECT_EQ(gear_only.compliance_stiffness_per_effort, 0.0);
   EXPECT_FALSE(gear_only.compliance_encoder_on_motor);
+  EXPECT_EQ(gear_only.capstan_friction, 0.0);
   const suitsim::io::Realism two = suitsim::io::loadRealism(
       realismFile("<realism preset=\"realistic\" sources=\"motor_heating via_points\"/>\n", "two"));
   EXPECT_EQ(two.activeSources(), (std::vector<std::string>{"via_points", "motor_heating"}));
@@ -522,7 +590,7 @@ TEST(RealismPresets, ChildrenOverrideThePresetAndSourcesSwitchThemOneByOne) {
 TEST(RealismPresets, BadPresetOrSourcesNameTheLine) {
   const std::pair<std::string, std::string> cases[] = {
       {"<realism\n preset=\"harsh\"/>\n", "must be ideal or realistic (got 'harsh')"},
-      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, compliance, or all or none)"},
+      {"<realism preset=\"realistic\"\n sources=\"gears\"/>\n", "'gears' is not a source (via_points, gear, motor_heating, sensor_chain, attachments, hysteresis, capstan, compliance, or all or none)"},
       {"<realism\n sources=\"gear\"/>\n", "source 'gear' has no magnitude"},
       {"<realism preset=\"realistic\"\n sources=\" \"/>\n", "is empty"},
       {"<realism preset=\"realistic\"\n sources=\"all gear\"/>\n", "'all' is not a source"},
@@ -574,6 +642,7 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.compliance_backlash, r.compliance_backlash);
   EXPECT_EQ(back.compliance_damping_ratio, r.compliance_damping_ratio);
   EXPECT_EQ(back.compliance_encoder_on_motor, r.compliance_encoder_on_motor);
+  EXPECT_EQ(back.capstan_friction, r.capstan_friction);
   EXPECT_EQ(back.preset, "ideal");  // self-contained: no preset needed
 }
 

@@ -49,7 +49,7 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   EXPECT_EQ(spec.parameters[0].name, "source");
   EXPECT_EQ(spec.parameters[0].values,
             (std::vector<std::string>{"none", "via_points", "gear", "motor_heating", "sensor_chain", "attachments",
-                                      "hysteresis", "compliance", "all"}));
+                                      "hysteresis", "capstan", "compliance", "all"}));
   EXPECT_EQ(spec.seeds.count, 4);
   EXPECT_EQ(spec.seeds.first, 7);
   ASSERT_EQ(spec.seeds.paths.size(), 2u);  // the realism's draws and the sensors' noise
@@ -66,7 +66,7 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   // magnitudes written out, and its files still resolve beside the base.
   const std::string base = readText(spec.scene);
   const std::vector<Point> points = enumeratePoints(spec);
-  ASSERT_EQ(points.size(), 36u);
+  ASSERT_EQ(points.size(), 40u);
   for (const Point& p : points) {
     tinyxml2::XMLDocument doc;
     const std::string xml = pointScene(spec, base, p);
@@ -85,13 +85,14 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
     const std::vector<std::string> expected =
         source == "none"  ? std::vector<std::string>{}
         : source == "all" ? std::vector<std::string>{"via_points", "gear", "motor_heating", "sensor_chain", "attachments",
-                                                     "hysteresis", "compliance"}
+                                                     "hysteresis", "capstan", "compliance"}
                           : std::vector<std::string>{source};
     EXPECT_EQ(r.activeSources(), expected) << p.id;
     if (source == "sensor_chain") EXPECT_EQ(r.chain_imu_cutoff, 42.0);
     if (source == "attachments") EXPECT_EQ(r.attachment_stiffness, 10000.0);
     if (source == "hysteresis") EXPECT_EQ(r.hysteresis_fraction, 0.15);
     if (source == "compliance") EXPECT_EQ(r.compliance_stiffness_per_effort, 150.0);
+    if (source == "capstan") EXPECT_EQ(r.capstan_friction, 0.3);
     if (source == "gear") {
       EXPECT_EQ(r.gear_efficiency, 0.8);
       EXPECT_EQ(r.backdrive_efficiency, 0.7);

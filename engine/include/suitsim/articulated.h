@@ -112,6 +112,10 @@ struct RobotBand {
   /// of a stretch held long; a quick one meets k + k_m.
   double relaxing_stiffness = 0.0;
   double relaxation_time = 0.0;
+  /// Capstan friction mu (0: none) between the band and the body where it
+  /// turns at an interior via point (docs/engine.md#capstan-friction): the
+  /// tensions on the two sides may differ by up to exp(mu theta).
+  double capstan_friction = 0.0;
 };
 
 /// The band as worn, k and its two end straps k_a in series:

@@ -115,6 +115,10 @@ struct BandSpec {
   /// it with time constant tau (s, > 0 when k_m > 0), in parallel with k.
   double relaxing_stiffness = 0.0;
   double relaxation_time = 0.0;
+  /// Capstan friction mu (>= 0; 0: none) between the band and the body at
+  /// every interior via point it turns at; every segment must then have a
+  /// length > 0 in the built pose.
+  double capstan_friction = 0.0;
 };
 
 /// A strap (see Model): a spring-damper of zero rest length between a point

@@ -205,6 +205,11 @@ struct Model {
   // q' = (e - q) / tau. k_m = 0: a purely elastic band.
   std::vector<double> band_relaxing_stiffness;   ///< k_m (N/m), (num_bands)
   std::vector<double> band_relaxation_time;      ///< tau (s), 0 where k_m = 0, (num_bands)
+  // Capstan friction (docs/engine.md#capstan-friction): where the band turns
+  // through theta at an interior via point, the tensions on its two sides
+  // may differ by up to exp(mu theta) before its material slides across
+  // (State::band_material). mu = 0: one tension along the whole band.
+  std::vector<double> band_capstan_friction;     ///< mu (-), >= 0, (num_bands)
   std::vector<std::int32_t> band_via_begin;      ///< first via point of each band, (num_bands + 1)
   std::vector<std::int32_t> via_body;            ///< body the via point is fixed on, (num_via)
   std::vector<std::array<double, 4>> via_weight;  ///< weights on that body's four particles, sum 1, (num_via)

@@ -25,7 +25,7 @@ struct AccelerationCache {
   std::vector<double> hinge_current;
   std::vector<std::uint8_t> hinge_sticking;
   std::vector<double> hinge_stick_angle, hinge_angle, hinge_previous_velocity, hinge_winding_rise;
-  std::vector<double> band_creep;
+  std::vector<double> band_creep, band_material;
   std::vector<double> rotor_angle, rotor_velocity;
   std::vector<double> rotor_acceleration;  ///< the compliant gears' rotors' (not an input)
 };
@@ -68,6 +68,12 @@ struct State {
   /// step. For a rigid gear they are not used, (num_hinges) each.
   std::vector<double> rotor_angle;
   std::vector<double> rotor_velocity;
+  /// Each band segment's unstretched length s_j (m): the band's material
+  /// between two via points, which capstan friction lets slide across a
+  /// via point (Model::band_capstan_friction), updated at the end of every
+  /// step; a band's s_j sum to its l0. Segment v - b of band b runs from
+  /// via point v to v + 1, (num_via - num_bands).
+  std::vector<double> band_material;
 
   /// Velocity Verlet's acceleration and what it was computed from; read it
   /// through cachedAcceleration(), never directly.

@@ -47,7 +47,13 @@ struct Workspace {
   std::vector<double> rotor_acceleration;
   // Per-band results of the latest force evaluation (bands.cpp), for recording.
   std::vector<double> band_length;   ///< l (m), (num_bands)
-  std::vector<double> band_tension;  ///< f >= 0 (N), 0 when slack, (num_bands)
+  /// f >= 0 (N), 0 when slack, (num_bands); with capstan friction the
+  /// segments' tensions averaged along the band (weighted by length).
+  std::vector<double> band_tension;
+  /// Each band segment's tension T_j >= 0 (N): the band's f everywhere
+  /// without capstan friction; segment v - b of band b runs from via point
+  /// v to v + 1 (State::band_material), (num_via - num_bands).
+  std::vector<double> band_segment_tension;
   /// Per-strap force of the latest evaluation on the strap's worn-on end (N),
   /// world axes (straps.cpp), (num_straps).
   Vec3Array strap_force;

@@ -810,6 +810,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     // Hysteresis (docs/realism.md): a Maxwell arm in the band's material.
     band.relaxing_stiffness = realism.hysteresis_fraction * band.stiffness;
     band.relaxation_time = realism.hysteresis_relaxation_time;
+    // Capstan friction (docs/realism.md): the band over the body at its via points.
+    band.capstan_friction = realism.capstan_friction;
     setup.band_designed_points.push_back(band.points);
     if (!(realism.via_point_offset > 0.0)) continue;
     std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};

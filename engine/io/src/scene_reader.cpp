@@ -276,12 +276,14 @@ constexpr AttributeRule kComplianceAttributes[] = {{"stiffness_per_effort", Valu
                                                   {"damping_ratio", ValueKind::kNumber, false},
                                                   {"spread", ValueKind::kNumber, false},
                                                   {"encoder", ValueKind::kText, false}};
+constexpr AttributeRule kCapstanAttributes[] = {{"friction", ValueKind::kNumber, true}};
 constexpr ElementRule kRealismChildren[] = {{"via_points", kViaPointsAttributes, true, {}},
                                             {"gear", kGearAttributes, true, {}},
                                             {"motor_heating", kMotorHeatingAttributes, true, {}},
                                             {"sensor_chain", kSensorChainAttributes, true, {}},
                                             {"attachments", kAttachmentsAttributes, true, {}},
                                             {"hysteresis", kHysteresisAttributes, true, {}},
+                                            {"capstan", kCapstanAttributes, true, {}},
                                             {"compliance", kComplianceAttributes, true, {}}};
 
 constexpr ElementRule kElementRules[] = {
@@ -960,7 +962,7 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     realism.hysteresis_relaxation_time = hr.positive("relaxation_time", hr.number("relaxation_time"));
   }
   if (const XMLElement* c = e->FirstChildElement("compliance")) {
-    const ElementReader cr = readerFor(path, c, kRealismChildren[6]);
+    const ElementReader cr = readerFor(path, c, kRealismChildren[7]);
     realism.compliance_stiffness_per_effort =
         cr.positive("stiffness_per_effort", cr.number("stiffness_per_effort"));
     realism.compliance_backlash = cr.nonNegative("backlash", cr.number("backlash", 0.0));
@@ -978,6 +980,13 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     const std::string encoder = cr.has("encoder") ? cr.text("encoder") : "link";
     if (encoder != "motor" && encoder != "link") cr.failAttribute("encoder", "must be motor or link");
     realism.compliance_encoder_on_motor = encoder == "motor";
+  }
+  if (const XMLElement* c = e->FirstChildElement("capstan")) {
+    const ElementReader cr = readerFor(path, c, kRealismChildren[6]);
+    realism.capstan_friction = cr.nonNegative("friction", cr.number("friction"));
+    if (!(realism.capstan_friction <= 2.0)) {
+      cr.failAttribute("friction", "must be at most 2 (a band's friction coefficient on fabric or skin: about 0.2-0.6)");
+    }
   }
   // Which of them stay on: the budget switches them one at a time.
   if (r.has("sources")) {

@@ -179,6 +179,11 @@ struct Realism {
   /// stiffness_per_effort times the effort limit) by this relative spread
   /// (RMS, drawn per joint; at least half the datasheet's).
   double compliance_spread = 0.0;
+  /// Capstan friction: every band of the truth rubs on the body where it
+  /// turns at an interior via point, with this friction coefficient (0:
+  /// off), so its tension changes along its path by up to exp(mu theta)
+  /// at each (RobotBand::capstan_friction); the truth scored is k.
+  double capstan_friction = 0.0;
   bool sensor_chain = false;
   double chain_imu_cutoff = 0.0;
   double chain_force_cutoff = 0.0;
@@ -204,7 +209,8 @@ struct Realism {
 
 /// The names of the sources a <realism> element can switch (its children's
 /// element names), in the order the budget reports them.
-inline constexpr const char* kRealismSources[] = {"via_points", "gear", "motor_heating", "sensor_chain", "attachments", "hysteresis", "compliance"};
+inline constexpr const char* kRealismSources[] = {"via_points", "gear",       "motor_heating", "sensor_chain",
+                                                  "attachments", "hysteresis", "capstan",       "compliance"};
 
 /// The `realistic` preset: every source at a magnitude chosen from
 /// datasheets and the literature for an HRP-class robot in a fabric suit
