@@ -1,9 +1,13 @@
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/logger_delay.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "suitsim/eval/regressor.h"
 
@@ -162,7 +166,19 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
   if (options.heating == PipelineOptions::Heating::Corrected) {
     conditioning.magnet_coefficient = aprioriMagnetCoefficients(inputs, model);
   }
-  if (options.gear_twist == PipelineOptions::GearTwist::Compensated) aprioriGears(inputs, model, &conditioning);
+  if (options.gear_twist == PipelineOptions::GearTwist::Compensated) {
+    aprioriGears(inputs, model, &conditioning);
+    // Only the encoders the stream says sit on their motors read a twist
+    // ('# encoders_on_motor: J1 J2 ...'); the others read their joints.
+    std::istringstream listed(s.meta("encoders_on_motor"));
+    std::vector<std::string> on_motor{std::istream_iterator<std::string>(listed), std::istream_iterator<std::string>()};
+    for (int j = 0; j < model.num_joints; ++j) {
+      if (std::find(on_motor.begin(), on_motor.end(), model.joint_name[j]) == on_motor.end()) {
+        conditioning.gear_stiffness[j] = 0.0;
+      }
+    }
+    if (on_motor.empty()) conditioning.gear_stiffness.resize(0);
+  }
   MotionData d = conditionStream(model, inputs.layout, s, conditioning);
   d.name = trial.name;
   d.held = trial.held;

@@ -184,6 +184,13 @@ void writeSensorHeader(std::FILE* f, const io::Scene& scene, const Sensors& sens
   std::fprintf(f, "# sensor_rate_hz: %.9g\n# steps_per_sample: %ld\n# dt_s: %.9g\n",
                1.0 / (sensors.stepsPerSample() * dt), sensors.stepsPerSample(), dt);
   std::fprintf(f, "# seed: %llu\n# noise: %s\n", static_cast<unsigned long long>(spec.seed), spec.noise ? "on" : "off");
+  // Where each encoder sits is the robot's build (a datasheet's knowledge):
+  // the joints whose encoders read the motor, through the gear's twist.
+  std::string on_motor;
+  for (std::size_t c = 0; c < spec.encoders.hinges.size(); ++c) {
+    if (scene.model.hinge_encoder_on_motor[spec.encoders.hinges[c]]) on_motor += " " + spec.encoders.names[c];
+  }
+  if (!on_motor.empty()) std::fprintf(f, "# encoders_on_motor:%s\n", on_motor.c_str());
   if (spec.chain.causal) {
     // What the logger's configuration says (a datasheet's knowledge, which
     // the evaluator may use): each kind's filter. Its timing errors and the

@@ -264,6 +264,23 @@ TEST_F(RealismOption, GearTwistCompensationReadsTheJointsBehindTheGears) {
       EXPECT_LT(std::abs(after["relative_error"].get<double>()), 0.02);
     }
   }
+  // The streams say which encoders sit on their motors; on rigid gears
+  // read at the joints none does, and the compensation changes nothing.
+  EXPECT_NE(readFile(read / "trials" / "bend_normal" / "sensors.csv").find("# encoders_on_motor: "), std::string::npos);
+  const fs::path rigid_read = dir_ / "rigid_read", rigid_compensated = dir_ / "rigid_compensated";
+  r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", rigid_read.string(), "--no-plots", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(readFile(rigid_read / "trials" / "bend_normal" / "sensors.csv").find("# encoders_on_motor"),
+            std::string::npos);
+  r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", rigid_compensated.string(), "--streams",
+           (rigid_read / "trials").string(), "--gear-twist", "compensated", "--no-plots", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json c = json::parse(readFile(rigid_read / "report.json")),
+             d = json::parse(readFile(rigid_compensated / "report.json"));
+  for (const char* suit : {"normal", "modified"}) {
+    EXPECT_EQ(c["suits"][suit]["approach_a"]["groups"]["A"]["relative_error"],
+              d["suits"][suit]["approach_a"]["groups"]["A"]["relative_error"]) << suit;
+  }
   const fs::path out = dir_ / "out";
   r = run({"evaluate", scene.string(), "--out", out.string(), "--gear-twist", "undone"});
   EXPECT_EQ(r.exit_code, 2);

@@ -29,7 +29,8 @@ struct PipelineOptions {
   enum class SensorDelay { Ignored, Compensated };
   SensorDelay sensor_delay = SensorDelay::Ignored;
   /// The gears' twist (docs/realism.md): Ignored (the encoders read the
-  /// joints), or Compensated: each encoder that sits on its motor is read
+  /// joints), or Compensated: each encoder that sits on its motor (the
+  /// stream's '# encoders_on_motor:' header; none listed: nothing changes) is read
   /// as the joint angle it leaves, the reading minus the gear's twist
   /// (k_T u + tau_o - I_a q'') / k with the a-priori (datasheet) k_T,
   /// tau_o, armature I_a and gear stiffness k (ConditioningOptions, filled
