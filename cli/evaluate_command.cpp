@@ -327,11 +327,12 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "the via points of the bands' wire model: as designed (default) or fitted to the bands' logged lengths "
       "first (needs <band_lengths> sensors; docs/realism.md)");
   addParsedOption(
-      *app, "--band-model", "elastic|viscoelastic",
+      *app, "--band-model", "elastic|viscoelastic|capstan",
       [o = opt.get()](const std::string& v) { return eval::parseBandModel(v, &o->band_model); },
-      "elastic or viscoelastic",
-      "A(26)'s model of a band's tension: elastic, A(25) (default), or viscoelastic, a standard linear solid "
-      "whose relaxing arm and time constant are fitted too (docs/method.md)");
+      "elastic, viscoelastic or capstan",
+      "A(26)'s model of a band's tension: elastic, A(25) (default); viscoelastic, a standard linear solid "
+      "whose relaxing arm and time constant are fitted too; or capstan, one tension per segment with friction "
+      "where the band turns, its coefficient fitted too (docs/method.md)");
   addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
                 "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
                 "every source at its documented magnitude) or a realism file (docs/realism.md)");

@@ -57,7 +57,8 @@
 // For one via point that is a 1-D monotone equation in s_a (s_a + s_b
 // fixed: T_a falls and T_b rises as s_a grows); while both segments stay
 // taut and unclamped it is a quadratic, solved in closed form, and
-// otherwise by bisection, both to the last bit (slideMaterial).
+// otherwise by bisection, both to the last bit (slideBandMaterial in
+// capstan.cpp, which the evaluator's capstan wire model shares).
 // Several via points are swept Gauss-Seidel, alternating direction, until
 // a whole sweep slips nowhere (at most kCapstanSweeps; what is left goes
 // to the next step). The update is not a time integration: it moves no
@@ -73,8 +74,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "solver_workspace.h"
+#include "suitsim/capstan.h"
 
 namespace suitsim {
 
@@ -128,67 +131,8 @@ inline double commonTension(const Model& m, int b, double stretch, double rate, 
   return stretch > 0.0 ? m.band_damping[b] * rate + m.band_relaxing_stiffness[b] * (stretch - creep) : 0.0;
 }
 
-/// Tension of a segment of length L holding material s of a band with
-/// k l0 = kl0 and common part C: a segment of a uniform band is stiffer by
-/// l0 / s; slack (L <= s) it pulls nothing.
-inline double segmentTension(double kl0, double length, double material, double common) {
-  if (!(length > material)) return 0.0;
-  if (!(material > 0.0)) return std::numeric_limits<double>::infinity();  // no material: unbounded
-  return std::max(0.0, kl0 * (length - material) / material + common);
-}
-
 inline bool hasCapstan(const Model& m, int b) {
   return !m.band_capstan_friction.empty() && m.band_capstan_friction[b] > 0.0;
-}
-
-// Bisection's cap: some 60 halvings of [s, m] reach adjacent doubles.
-constexpr int kCapstanBisections = 200;
-// Gauss-Seidel sweeps per step along a band (see the capstan note).
-constexpr int kCapstanSweeps = 32;
-
-/// Slides material into the tauter segment (length L_hi, material *s_hi)
-/// from the slacker one (L_lo, *s_lo) across a via point of ratio r until
-/// T_hi <= r T_lo holds with the least material moved, the pair's sum kept.
-/// Leaves both unchanged if no share of the pair satisfies it.
-void slideMaterial(double kl0, double common, double r, double length_hi, double* s_hi, double length_lo,
-                   double* s_lo) {
-  const double total = *s_hi + *s_lo;
-  const auto holds = [&](double x) {
-    return segmentTension(kl0, length_hi, x, common) <= r * segmentTension(kl0, length_lo, total - x, common);
-  };
-  double lo = *s_hi, hi = total;  // holds(lo) is false: the cone is left
-  if (!holds(hi)) return;
-  // Both segments taut and their clamps idle at the answer (the usual
-  // case): T_hi(x) = r T_lo(total - x) is a quadratic in x, times
-  // x (total - x): D x^2 + B x - kl0 L_hi total = 0, D = (1 - r)(C - kl0),
-  // B = kl0 (L_hi + r L_lo) - D total. Its root in the bracket, stepped up
-  // by a few ulps until the cone holds, is the answer; otherwise bisect.
-  const double d = (1.0 - r) * (common - kl0), bq = kl0 * (length_hi + r * length_lo) - d * total;
-  const double cq = -kl0 * length_hi * total, disc = bq * bq - 4.0 * d * cq;
-  if (disc >= 0.0 && bq > 0.0) {
-    const double q = -0.5 * (bq + std::sqrt(disc));  // no cancellation: bq > 0
-    double x = cq / q;  // the root near the linear one (d -> 0: kl0 L_hi total / bq)
-    const auto taut = [&](double s, double length) {
-      return length > s && s > 0.0 && kl0 * (length - s) / s + common > 0.0;
-    };
-    for (int i = 0; i < 8 && x > lo && x < hi && !holds(x); ++i) x = std::nextafter(x, hi);
-    if (x > lo && x < hi && holds(x) && taut(x, length_hi) && taut(total - x, length_lo)) {
-      *s_hi = x;
-      *s_lo = total - x;
-      return;
-    }
-  }
-  for (int i = 0; i < kCapstanBisections; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (!(mid > lo && mid < hi)) break;  // adjacent doubles: hi is the least share that holds
-    (holds(mid) ? hi : lo) = mid;
-  }
-  // Only where the slacker segment has no length (two via points passing
-  // through each other) could it be emptied: hold the material then, as
-  // a segment with none would pull without bound.
-  if (!(total - hi > 0.0)) return;
-  *s_hi = hi;
-  *s_lo = total - hi;
 }
 
 }  // namespace
@@ -216,7 +160,7 @@ BandState evaluateBand(const Model& model, const PhasePoint& x, const State& sta
   double weighted = 0.0;
   for (int v = model.band_via_begin[b]; v + 1 < model.band_via_begin[b + 1]; ++v) {
     const double length = segment(model, x, v).length;
-    weighted += segmentTension(kl0, length, state.band_material[v - b], common) * length;
+    weighted += capstanSegmentTension(kl0, length, state.band_material[v - b], common) * length;
   }
   if (out.length > 0.0) out.tension = weighted / out.length;
   return out;
@@ -258,7 +202,7 @@ void addBandForces(const Model& model, const State& state, const PhasePoint& x, 
     double weighted = 0.0;
     for (int v = first; v + 1 < last; ++v) {
       const Segment s = segment(model, x, v);
-      const double t = segmentTension(kl0, s.length, state.band_material[v - b], common);
+      const double t = capstanSegmentTension(kl0, s.length, state.band_material[v - b], common);
       ws.band_segment_tension[v - b] = t;
       weighted += t * s.length;
       if (t == 0.0) continue;
@@ -280,13 +224,10 @@ double bandStretch(const Model& model, const PhasePoint& x, int b) {
 
 void shareBandMaterial(const Model& model, const PhasePoint& x, int b, double* material) {
   const int first = model.band_via_begin[b], last = model.band_via_begin[b + 1];
-  double length = 0.0;
-  for (int v = first; v + 1 < last; ++v) length += segment(model, x, v).length;
-  const double l0 = model.band_natural_length[b];
-  for (int v = first; v + 1 < last; ++v) {
-    // Equal strain in every segment; a band of zero length shares evenly.
-    material[v - b] = length > 0.0 ? l0 * (segment(model, x, v).length / length) : l0 / (last - first - 1);
-  }
+  std::vector<double> length;  // once, when a State is made
+  for (int v = first; v + 1 < last; ++v) length.push_back(segment(model, x, v).length);
+  suitsim::shareBandMaterial(model.band_natural_length[b], length.data(), material + (first - b),
+                             last - first - 1);
 }
 
 void updateBandCreep(const Model& model, State& state, const PhasePoint& x, double dt) {
@@ -328,43 +269,9 @@ void updateBandCapstan(const Model& model, State& state, const PhasePoint& x, Wo
     const double common =
         commonTension(model, b, total - model.band_natural_length[b], rate, state.band_creep[b]);
     const double kl0 = model.band_stiffness[b] * model.band_natural_length[b];
-    double* s = state.band_material.data();
-    const auto slipAt = [&](int v) {  // interior via point v: segments v - 1 and v
-      const int a = v - 1 - b, c = v - b;
-      const double ta = segmentTension(kl0, length[a], s[a], common);
-      const double tc = segmentTension(kl0, length[c], s[c], common);
-      if (ta > ratio[v] * tc) {
-        slideMaterial(kl0, common, ratio[v], length[a], &s[a], length[c], &s[c]);
-        return true;
-      }
-      if (tc > ratio[v] * ta) {
-        slideMaterial(kl0, common, ratio[v], length[c], &s[c], length[a], &s[a]);
-        return true;
-      }
-      return false;  // stick
-    };
-    bool moved = false;
-    for (int sweep = 0; sweep < kCapstanSweeps; ++sweep) {
-      bool slipped = false;
-      if (sweep % 2 == 0) {
-        for (int v = first + 1; v + 1 < last; ++v) slipped |= slipAt(v);
-      } else {
-        for (int v = last - 2; v > first; --v) slipped |= slipAt(v);
-      }
-      moved |= slipped;
-      if (!slipped) break;
-    }
-    if (!moved) continue;
-    // Each slide keeps its pair's sum up to rounding; put the rounding of
-    // the whole band back into its longest share, so that sum s_j = l0 does
-    // not wander over millions of slips.
-    double sum = 0.0;
-    int longest = first - b;
-    for (int j = first - b; j < last - 1 - b; ++j) {
-      sum += s[j];
-      if (s[j] > s[longest]) longest = j;
-    }
-    s[longest] += model.band_natural_length[b] - sum;
+    // The band's stick and slip, the rounding of sum s_j = l0 put back.
+    slipBandMaterial(kl0, common, model.band_natural_length[b], length + (first - b), ratio + first,
+                     state.band_material.data() + (first - b), last - first - 1);
   }
 }
 

@@ -248,10 +248,18 @@ LmOutcome levenbergMarquardt(const Problem& p, VectorXd& l0, const VectorXd& wid
   return out;
 }
 
+std::string figure(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+}  // namespace
+
 // Integrated autocorrelation time of the residual, 1 + 2 Σ_L ρ(L) over lags
 // until ρ first drops to <= 0, pooled over the joint columns; r is N m with
 // entry t m + c. At least 1.
-double correlationTime(const VectorXd& r, int n, int m) {
+double residualCorrelationTime(const VectorXd& r, int n, int m) {
   const double r0 = r.squaredNorm();
   if (!(r0 > 0.0) || n < 3) return 1.0;
   double sum = 0.0;
@@ -267,13 +275,40 @@ double correlationTime(const VectorXd& r, int n, int m) {
   return std::max(1.0, 1.0 + 2.0 * sum);
 }
 
-std::string figure(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
+VectorXd parameterStd(const MatrixXd& G, double sigma2) {
+  const Eigen::Index np = G.cols();
+  // Parameters that act nowhere (a never-taut band's l0, a group all of
+  // whose bands are slack) are left out: they have no std at all.
+  std::vector<Eigen::Index> kept;
+  VectorXd scale(np);
+  for (Eigen::Index j = 0; j < np; ++j) {
+    scale[j] = G.col(j).norm();
+    if (scale[j] > 0.0) kept.push_back(j);
+  }
+  const auto nk = static_cast<Eigen::Index>(kept.size());
+  VectorXd std_dev = VectorXd::Constant(np, std::numeric_limits<double>::infinity());
+  if (nk == 0 || !std::isfinite(sigma2)) return std_dev;
+  MatrixXd Gs(G.rows(), nk);
+  for (Eigen::Index a = 0; a < nk; ++a) Gs.col(a) = G.col(kept[a]) / scale[kept[a]];
+  const Eigen::JacobiSVD<MatrixXd> svd(Gs, Eigen::ComputeFullV);
+  const VectorXd& sv = svd.singularValues();
+  const MatrixXd& V = svd.matrixV();
+  // Directions with a singular value below this are not seen by the data
+  // (e.g. l0 of mirror-image bands on a symmetric motion: only their sum).
+  const double tol = 1e-9 * sv[0];
+  for (Eigen::Index a = 0; a < nk; ++a) {
+    double variance = 0.0, null_part = 0.0;
+    for (Eigen::Index c = 0; c < nk; ++c) {
+      if (sv[c] > tol) {
+        variance += V(a, c) * V(a, c) / (sv[c] * sv[c]);
+      } else {
+        null_part += V(a, c) * V(a, c);
+      }
+    }
+    if (null_part <= 1e-12) std_dev[kept[a]] = std::sqrt(sigma2 * variance) / scale[kept[a]];
+  }
+  return std_dev;
 }
-
-}  // namespace
 
 WireSamples sampleWires(const RigidModel& model, const std::vector<WireGeometry>& wires,
                         const Eigen::MatrixXd& joint_angles, const std::vector<std::string>& joints) {
@@ -580,45 +615,17 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   MatrixXd G(rows, np);
   G.leftCols(p.num_k) = -fit.phi;
   for (int b = 0; b < nf; ++b) G.col(p.num_k + b) = fit.k[p.band_k[b]] * fit.e.col(b);
-  // Parameters that act nowhere (a never-taut band's l0, a group all of
-  // whose bands are slack) are left out: they have no std at all.
-  std::vector<int> kept;
-  VectorXd scale(np);
-  for (int j = 0; j < np; ++j) {
-    scale[j] = G.col(j).norm();
-    if (scale[j] > 0.0) kept.push_back(j);
-  }
-  const auto nk = static_cast<int>(kept.size());
-  VectorXd std_dev = VectorXd::Constant(np, std::numeric_limits<double>::infinity());
+  // Parameters that act nowhere (zero columns) have no std and cost no
+  // degree of freedom.
+  const int nk = static_cast<int>((G.colwise().norm().array() > 0.0).count());
   if (options.torque_noise_std > 0.0) {
     res.noise_std = options.torque_noise_std;
     res.noise_correlation = 1.0;
   } else {
     res.noise_std = rows > nk ? std::sqrt(fit.cost / static_cast<double>(rows - nk)) : kInf;
-    res.noise_correlation = correlationTime(fit.r, n, m);
+    res.noise_correlation = residualCorrelationTime(fit.r, n, m);
   }
-  if (nk > 0 && std::isfinite(res.noise_std)) {
-    MatrixXd Gs(rows, nk);
-    for (int a = 0; a < nk; ++a) Gs.col(a) = G.col(kept[a]) / scale[kept[a]];
-    const Eigen::JacobiSVD<MatrixXd> svd(Gs, Eigen::ComputeFullV);
-    const VectorXd& sv = svd.singularValues();
-    const MatrixXd& V = svd.matrixV();
-    // Directions with a singular value below this are not seen by the data
-    // (e.g. l0 of mirror-image bands on a symmetric motion: only their sum).
-    const double tol = 1e-9 * sv[0];
-    const double sigma2 = res.noise_std * res.noise_std * res.noise_correlation;
-    for (int a = 0; a < nk; ++a) {
-      double variance = 0.0, null_part = 0.0;
-      for (int c = 0; c < nk; ++c) {
-        if (sv[c] > tol) {
-          variance += V(a, c) * V(a, c) / (sv[c] * sv[c]);
-        } else {
-          null_part += V(a, c) * V(a, c);
-        }
-      }
-      if (null_part <= 1e-12) std_dev[kept[a]] = std::sqrt(sigma2 * variance) / scale[kept[a]];
-    }
-  }
+  const VectorXd std_dev = parameterStd(G, res.noise_std * res.noise_std * res.noise_correlation);
   for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
 
   // ---- identifiability, per group --------------------------------------------------------

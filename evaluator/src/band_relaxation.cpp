@@ -12,11 +12,19 @@ namespace suitsim::eval {
 bool parseBandModel(const std::string& word, BandModel* out) {
   if (word == "elastic") *out = BandModel::Elastic;
   else if (word == "viscoelastic") *out = BandModel::Viscoelastic;
+  else if (word == "capstan") *out = BandModel::Capstan;
   else return false;
   return true;
 }
 
-const char* bandModelName(BandModel model) { return model == BandModel::Viscoelastic ? "viscoelastic" : "elastic"; }
+const char* bandModelName(BandModel model) {
+  switch (model) {
+    case BandModel::Viscoelastic: return "viscoelastic";
+    case BandModel::Capstan: return "capstan";
+    case BandModel::Elastic: break;
+  }
+  return "elastic";
+}
 
 Eigen::VectorXd maxwellArmStretch(const Eigen::VectorXd& time, const Eigen::VectorXd& stretch, double tau) {
   if (time.size() != stretch.size()) throw std::invalid_argument("maxwellArmStretch: one time per stretch sample");

@@ -1,5 +1,7 @@
 #include "suitsim/eval/suit_fit.h"
 
+#include "suitsim/eval/band_capstan.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +31,7 @@ struct FitRows {
   WireSamples samples;
   Eigen::MatrixXd tau;               // (rows x 1)
   std::vector<Eigen::Index> sample;  // each row's sample of the motion
+  std::vector<int> joint;            // each row's joint (model index)
 };
 
 FitRows fitRows(const RigidModel& model, const std::vector<WireGeometry>& wires, const SupportCurves& c,
@@ -48,6 +51,7 @@ FitRows fitRows(const RigidModel& model, const std::vector<WireGeometry>& wires,
       q.row(static_cast<Eigen::Index>(r)) = c.angle.row(rows[r]);
       tau.push_back(c.method[method](rows[r], j));
       out.sample.push_back(rows[r]);
+      out.joint.push_back(j);
     }
     parts.push_back(sampleWires(model, wires, q, {name}));
   }
@@ -243,6 +247,9 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       }
       return relevance;
     };
+    // Each group's motion where it matters most among those that do not
+    // identify it (for the capstan model, which may).
+    std::vector<int> tried(ng, -1);
     // Pass 1: every group in every motion; each group's best motion is the
     // one where it is most relevant among those that identify it.
     std::vector<BandIdentificationResult> first;
@@ -256,6 +263,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
           // The fit where the group matters most says best why it is not identifiable.
           if (relevance > best_failed) {
             best_failed = relevance;
+            tried[g] = static_cast<int>(k);
             c.why_not[g] = label[k] + ": " + pm.group_reason[g];
           }
           continue;
@@ -387,6 +395,90 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
         }
       }
     }
+    // The capstan wire model (band_capstan.h): per motion, its groups'
+    // stiffness, its bands' natural lengths and one friction coefficient,
+    // the material's stick and slip replayed over the whole motion from the
+    // elastic fit's natural lengths.
+    std::vector<double> friction(ng, std::nan(""));
+    std::vector<CapstanRows> capstan_rows;
+    if (band_model == BandModel::Capstan) {
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        capstan_rows.push_back(sampleCapstanRows(model, wires, curves[k]->angle, rows[k].sample, rows[k].joint));
+      }
+    }
+    // Motion k's curve with the torque of the groups fitted elsewhere taken
+    // off, each by the capstan model at its own friction (0, A(25), for a
+    // group the elastic fit gave): the other groups rub too, and their
+    // one-tension torque would leave their friction's share in the curve.
+    auto capstanOthersTakenOff = [&](std::size_t k) -> Eigen::VectorXd {
+      const CapstanRows& cr = capstan_rows[k];
+      Eigen::VectorXd tau = rows[k].tau.col(0);
+      for (std::size_t b = 0; b < band_names.size(); ++b) {
+        const int g = group_of_band[b];
+        if (g < 0 || c.source[g] == static_cast<int>(k) || !std::isfinite(c.k[g]) || !std::isfinite(c.l0[b])) continue;
+        const Eigen::MatrixXd t = capstanTensionPerStiffness(cr.length[b], cr.turn[b], c.l0[b],
+                                                             std::isfinite(friction[g]) ? friction[g] : 0.0);
+        for (Eigen::Index r = 0; r < tau.size(); ++r) {
+          // A(21) per segment, as the capstan fit's own columns.
+          tau[r] += c.k[g] * t.row(cr.sample[static_cast<std::size_t>(r)]).dot(cr.jacobian[b].row(r));
+        }
+      }
+      return tau;
+    };
+    // Twice over the motions: the second round takes the others off with
+    // the friction and natural lengths the first found for them.
+    for (std::size_t step = 0; band_model == BandModel::Capstan && step < 2 * rows.size(); ++step) {
+      const std::size_t k = step % rows.size();
+      // The groups this motion identifies, and those no motion identifies
+      // elastically that matter most here: the one tension's error may be
+      // what made them unidentifiable. Their start is this motion's
+      // least-squares natural lengths.
+      std::vector<std::size_t> mine;
+      for (std::size_t g = 0; g < ng; ++g) {
+        if (c.source[g] == static_cast<int>(k) && std::isfinite(c.k[g])) {
+          mine.push_back(g);
+        } else if (c.source[g] < 0 && tried[g] == static_cast<int>(k)) {
+          for (std::size_t b = 0; b < band_names.size(); ++b) {
+            if (group_of_band[b] == static_cast<int>(g)) c.l0[b] = first[k].natural_length[static_cast<Eigen::Index>(b)];
+          }
+          mine.push_back(g);
+        }
+      }
+      if (mine.empty()) continue;
+      CapstanRows cr = capstan_rows[k];
+      cr.num_groups = static_cast<int>(mine.size());
+      Eigen::VectorXd start = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(band_names.size()), std::nan(""));
+      for (std::size_t b = 0; b < band_names.size(); ++b) {
+        const auto it = std::find(mine.begin(), mine.end(), static_cast<std::size_t>(group_of_band[b]));
+        if (group_of_band[b] < 0 || it == mine.end() || !std::isfinite(c.l0[b])) continue;
+        cr.band_group[b] = static_cast<int>(it - mine.begin());
+        start[static_cast<Eigen::Index>(b)] = c.l0[b];
+      }
+      if (std::all_of(cr.band_group.begin(), cr.band_group.end(), [](int g) { return g < 0; })) continue;
+      const CapstanFit cf = fitCapstan(cr, capstanOthersTakenOff(k), start);
+      fit_rmse[k] = cf.rmse;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        const std::size_t g = mine[i];
+        const double kg = cf.stiffness[static_cast<Eigen::Index>(i)], rstd = cf.relative_std[static_cast<Eigen::Index>(i)];
+        if (kg > 0.0 && std::isfinite(rstd) && rstd <= bopt.max_relative_std) {
+          c.source[g] = static_cast<int>(k);
+          c.k[g] = kg;
+          c.rstd[g] = rstd;
+          friction[g] = cf.friction;
+          for (std::size_t b = 0; b < band_names.size(); ++b) {
+            if (group_of_band[b] != static_cast<int>(g) || !std::isfinite(cf.natural_length[static_cast<Eigen::Index>(b)])) continue;
+            c.l0[b] = cf.natural_length[static_cast<Eigen::Index>(b)];
+            c.taut[b] = static_cast<int>((cr.length[b].rowwise().sum().array() > c.l0[b]).count());
+          }
+        } else {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "stiffness %.3g N/m, relative std %.3g %% (limit %.3g %%), friction %.3g",
+                        kg, 100.0 * rstd, 100.0 * bopt.max_relative_std, cf.friction);
+          c.why_not[g] = label[k] + " (capstan): " + buf;
+          c.k[g] = std::nan("");
+        }
+      }
+    }
     MethodFit fit;
     fit.method = m;
     for (double e : fit_rmse) fit.fit_rmse = std::max(fit.fit_rmse, e);
@@ -401,6 +493,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
       if (e.identifiable) {
         e.relaxing_stiffness = km[g];
         e.relaxation_time = relaxation[g];
+        e.capstan_friction = friction[g];
       }
       if (!e.identifiable) e.reason = c.why_not[g].empty() ? "no motion's fit determines it" : c.why_not[g];
       fit.groups.push_back(e);

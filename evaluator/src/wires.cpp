@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <Eigen/Geometry>
+
 #include "suitsim/eval/kinematics.h"
 
 namespace suitsim::eval {
@@ -146,6 +148,37 @@ double wireLengthJacobian(const RigidModel& model, const RigidData& data,
     u_in = u_out;
   }
   return length;
+}
+
+void wireSegments(const RigidModel& model, const RigidData& data, const WireGeometry& wire,
+                  Eigen::Ref<Eigen::VectorXd> length, Eigen::Ref<Eigen::VectorXd> turn,
+                  Eigen::Ref<Eigen::MatrixXd> jacobian) {
+  constexpr const char* kFunction = "wireSegments";
+  checkWire(kFunction, model, wire);
+  const Eigen::Index ns = static_cast<Eigen::Index>(wire.frame.size()) - 1;
+  if (length.size() != ns || turn.size() != ns || jacobian.rows() != ns || jacobian.cols() != model.num_joints) {
+    argumentError(kFunction, "wire '" + wire.name + "' has " + std::to_string(ns) +
+                                 " segments: length and turn need that size and jacobian that many rows and " +
+                                 std::to_string(model.num_joints) + " columns");
+  }
+  Eigen::Matrix<double, 3, Eigen::Dynamic> start_J(3, model.nv), end_J(3, model.nv);
+  Vector3d u_prev = Vector3d::Zero();
+  pointJacobian(model, data, wire.frame[0], wire.point[0], start_J);
+  for (Eigen::Index j = 0; j < ns; ++j) {
+    const std::size_t a = static_cast<std::size_t>(j), b = a + 1;
+    const Vector3d d = viaPointWorld(data, wire, b) - viaPointWorld(data, wire, a);
+    length[j] = d.norm();
+    // A zero-length segment has no direction: no rate to first order, no turn.
+    const Vector3d u = length[j] > 0.0 ? Vector3d(d / length[j]) : Vector3d::Zero();
+    pointJacobian(model, data, wire.frame[b], wire.point[b], end_J);
+    // A(22) per segment: L_j' = u_j . (p_{j+1}' - p_j'); base columns cancel.
+    jacobian.row(j).noalias() = u.transpose() * (end_J - start_J).rightCols(model.num_joints);
+    // The turn at via point j between the segment before and this one,
+    // atan2(|u_a x u_b|, u_a . u_b): exact near 0 and pi.
+    turn[j] = j == 0 ? 0.0 : std::atan2(u_prev.cross(u).norm(), u_prev.dot(u));
+    u_prev = u;
+    start_J.swap(end_J);
+  }
 }
 
 double wireTension(double length, double stiffness, double natural_length) {

@@ -275,6 +275,12 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
           jg["true_relaxing_stiffness_n_per_m"] = run.realism.hysteresis_fraction * truth.group_stiffness[g];
           jg["true_relaxation_time_s"] = run.realism.hysteresis_relaxation_time;
         }
+        if (suit.band_model == eval::BandModel::Capstan) {
+          // The friction coefficient of A(26)'s capstan model; the truth's
+          // is the realism's (docs/realism.md).
+          jg["capstan_friction"] = numberOrNull(e.capstan_friction);
+          jg["true_capstan_friction"] = run.realism.capstan_friction;
+        }
         if (!e.identifiable) jg["reason"] = e.reason;
         jg["relative_error"] = numberOrNull(truth.relative_error[mi][g]);
         groups[e.name] = jg;

@@ -71,6 +71,8 @@ std::string remedyFor(const std::string& source, const XMLElement* scene) {
   }
   // A(26) with standard linear solids: the arms' relaxation fitted too.
   if (source == "hysteresis") return "band_model=\"viscoelastic\"";
+  // A(26) with capstan friction where the bands turn, its coefficient fitted.
+  if (source == "capstan") return "band_model=\"capstan\"";
   // The motor-side encoders read through the gears' datasheet stiffness.
   if (source == "compliance") {
     const XMLElement* robot = scene->FirstChildElement("robot");

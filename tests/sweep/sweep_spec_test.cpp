@@ -216,7 +216,7 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" sensor_delay=\"shifted\"/>\n", 4,
                         {"sensor_delay", "ignored or compensated", "shifted"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" band_model=\"plastic\"/>\n", 4,
-                        {"band_model", "elastic or viscoelastic", "plastic"}));
+                        {"band_model", "elastic, viscoelastic or capstan", "plastic"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\"/>\n  <evaluator name=\"g\"/>\n", 5,
                         {"names another evaluator"}));

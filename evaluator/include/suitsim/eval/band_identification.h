@@ -123,6 +123,21 @@ WireSamples sampleWires(const RigidModel& model, const std::vector<WireGeometry>
 Eigen::MatrixXd predictSupportingTorque(const WireSamples& samples, const Eigen::VectorXd& stiffness,
                                         const Eigen::VectorXd& natural_length);
 
+/// The integrated autocorrelation time c of a fit's residual `r` (n samples
+/// of m joints, entry t m + j): 1 + 2 sum_L rho(L) over lags L until rho first
+/// drops to <= 0, pooled over the joints, at least 1. Neighbouring samples of
+/// filtered, differentiated signals are not independent: a least-squares
+/// covariance counting them as such is too small by about c.
+double residualCorrelationTime(const Eigen::VectorXd& r, int n, int m);
+
+/// Standard deviation of each parameter of a least-squares fit whose
+/// residual has Jacobian `G` (rows x P) and variance sigma2 per row: the
+/// diagonal of sigma2 (G^T G)^+, columns scaled to unit norm for the
+/// pseudo-inverse by SVD. +inf for a parameter that acts nowhere (a zero
+/// column) or whose direction has a component in G's null space (not
+/// separable), and for every parameter when sigma2 is not finite.
+Eigen::VectorXd parameterStd(const Eigen::MatrixXd& G, double sigma2);
+
 /// Bands that share one stiffness. There is no stiffness starting value:
 /// k is eliminated by linear least squares (see the design note).
 struct StiffnessGroup {

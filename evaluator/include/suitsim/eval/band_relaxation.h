@@ -28,10 +28,11 @@
 
 namespace suitsim::eval {
 
-/// How A(26) models a band's tension: A(25) (elastic) or a standard linear
-/// solid (viscoelastic; see above).
-enum class BandModel { Elastic, Viscoelastic };
-/// "elastic" or "viscoelastic"; false otherwise.
+/// How A(26) models a band's tension: A(25) (elastic), a standard linear
+/// solid (viscoelastic; see above), or A(25) per segment with capstan
+/// friction where the band turns (capstan; band_capstan.h).
+enum class BandModel { Elastic, Viscoelastic, Capstan };
+/// "elastic", "viscoelastic" or "capstan"; false otherwise.
 bool parseBandModel(const std::string& word, BandModel* out);
 const char* bandModelName(BandModel model);
 

@@ -56,6 +56,10 @@ struct GroupEstimate {
   /// the equilibrium k.
   double relaxing_stiffness = std::nan("");
   double relaxation_time = std::nan("");
+  /// BandModel::Capstan only (NaN otherwise or when not identifiable): the
+  /// friction coefficient mu of the fit the stiffness came from
+  /// (band_capstan.h).
+  double capstan_friction = std::nan("");
 };
 
 struct BandEstimate {
@@ -86,6 +90,9 @@ struct SuitFit {
 /// motion's fit joints. BandModel::Viscoelastic adds, per motion, the
 /// Maxwell arms of band_relaxation.h at the elastic fit's natural lengths,
 /// then fits k and l0 again with the arms' torque taken off (twice).
+/// BandModel::Capstan refits, per motion, its groups' k, their bands' l0 and
+/// one friction coefficient with the capstan wire model of band_capstan.h,
+/// from the elastic estimates.
 SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vector<BandRoute>& routes,
                 const std::vector<const SupportCurves*>& curves, const std::vector<FitJoints>& fit_joints,
                 BandModel band_model = BandModel::Elastic);

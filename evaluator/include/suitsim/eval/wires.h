@@ -80,6 +80,18 @@ double wireLength(const RigidModel& model, const RigidData& data, const WireGeom
 double wireLengthJacobian(const RigidModel& model, const RigidData& data,
                           const WireGeometry& wire, Eigen::Ref<Eigen::RowVectorXd> J);
 
+/// The wire's segments one by one, after forwardKinematics(model, data, q):
+/// segment j (from via point j to j + 1) has length L_j (m), written to
+/// `length` (S = num_via - 1), and Jacobian ∂L_j/∂θ (m/rad), row j of
+/// `jacobian` (S x num_joints); interior via point i (1 <= i < S) turns the
+/// wire through theta_i = the angle between segments i - 1 and i (rad, in
+/// [0, pi]), written to `turn` (S; turn[0] = 0). For capstan friction
+/// (band_capstan.h): the tensions of two segments may differ by exp(mu
+/// theta_i) across via point i.
+void wireSegments(const RigidModel& model, const RigidData& data, const WireGeometry& wire,
+                  Eigen::Ref<Eigen::VectorXd> length, Eigen::Ref<Eigen::VectorXd> turn,
+                  Eigen::Ref<Eigen::MatrixXd> jacobian);
+
 /// A(25), tension positive: f = k (l − l0) (N) while l > l0, else 0 (a slack
 /// band pulls nothing). k (N/m), l and l0 (m).
 double wireTension(double length, double stiffness, double natural_length);
