@@ -203,10 +203,23 @@ fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& real
   std::string values = "none";
   for (const std::string& s : sources) values += " " + s;
   if (sources.size() > 1) values += " all";
+  // One remedied evaluator serves every row, so it takes one value per
+  // setting: where two sources' remedies set the same one (hysteresis and
+  // capstan both choose A(26)'s band model), the first in source order
+  // stands and the other source's row is remedied without it (said).
   std::string remedies;
   for (const std::string& s : sources) {
     const std::string r = remedyFor(s, root);
-    if (!r.empty() && remedies.find(r) == std::string::npos) remedies += " " + r;
+    if (r.empty() || remedies.find(r) != std::string::npos) continue;
+    const std::string setting = r.substr(0, r.find('='));
+    if (remedies.find(" " + setting + "=") != std::string::npos) {
+      if (notes) {
+        notes->push_back("the remedied evaluator takes one " + setting + ": '" + s + "' is remedied without its " + r +
+                         " (evaluate its streams with that setting to see it)");
+      }
+      continue;
+    }
+    remedies += " " + r;
   }
   std::string named = scene_path;
   for (std::size_t at; (at = named.find("--")) != std::string::npos;) named.replace(at, 2, "- -");

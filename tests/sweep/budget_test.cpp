@@ -70,8 +70,24 @@ TEST_F(Budget, CompliantGearsRunEveryPointAtTheStepTheyNeed) {
   EXPECT_EQ(again, notes);
 }
 
+TEST_F(Budget, CapstanFrictionAloneIsRemediedByTheCapstanBandModel) {
+  const suitsim::io::Realism rubbing = suitsim::io::keepSources(suitsim::io::realisticPreset(), {"capstan"});
+  std::vector<std::string> notes;
+  const fs::path file = writeBudgetSweep((kData / "base.xml").string(), rubbing, {2, 1, true}, dir_, &notes);
+  EXPECT_TRUE(notes.empty());
+  const SweepSpec spec = readSweep(file.string());
+  ASSERT_EQ(spec.evaluators.size(), 1u);
+  EXPECT_EQ(spec.evaluators[0].band_model, "capstan");
+}
+
 TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
-  const fs::path file = writeBudgetSweep((kData / "base.xml").string(), suitsim::io::realisticPreset(), {4, 7, true}, dir_);
+  std::vector<std::string> notes;
+  const fs::path file =
+      writeBudgetSweep((kData / "base.xml").string(), suitsim::io::realisticPreset(), {4, 7, true}, dir_, &notes);
+  // Hysteresis and capstan friction both choose A(26)'s band model: the
+  // first stands, and the note says what the capstan row goes without.
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("'capstan' is remedied without its band_model=\"capstan\""), std::string::npos) << notes[0];
   const SweepSpec spec = readSweep(file.string());
   ASSERT_EQ(spec.parameters.size(), 1u);
   EXPECT_EQ(spec.parameters[0].name, "source");
