@@ -54,6 +54,7 @@ struct EvaluateOptions {
   eval::PipelineOptions::GearTwist gear_twist = eval::PipelineOptions::GearTwist::Ignored;
   eval::SuitGeometrySource suit_geometry = eval::SuitGeometrySource::Designed;
   eval::BandModel band_model = eval::BandModel::Elastic;
+  eval::Straps straps = eval::Straps::Ignored;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -100,6 +101,10 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
                      [](const RobotJoint& j) { return j.actuation.gear_stiffness > 0.0; })) {
       throw std::invalid_argument(opt.scene + ": --gear-twist compensated needs the gears' stiffness from their "
                                   "datasheets: <apriori gear_stiffness_per_effort> in the robot");
+    }
+    if (opt.straps == eval::Straps::Corrected && !(inputs.attachment_stiffness > 0.0)) {
+      throw std::invalid_argument(opt.scene + ": --straps corrected needs the straps' stiffness from a tensile test "
+                                  "of them: <apriori attachment_stiffness> in the robot");
     }
     if (opt.suit_geometry == eval::SuitGeometrySource::Measured && !inputs.layout.has_band_lengths) {
       throw std::invalid_argument(opt.scene + ": --suit-geometry measured needs the bands' lengths: "
@@ -178,6 +183,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.band_joints = opt.band_joints;
   eo.suit_geometry = opt.suit_geometry;
   eo.band_model = opt.band_model;
+  eo.straps = opt.straps;
   eval::EvaluationResult result;
   try {
     result = eval::evaluateStreams(inputs, streams, eo);
@@ -221,6 +227,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.streams_dir = opt.streams;
   run.suit_geometry = eval::suitGeometryName(opt.suit_geometry);
   run.band_model = eval::bandModelName(opt.band_model);
+  run.straps = eval::strapsName(opt.straps);
   run.num_trials = inputs.trials.size();
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -333,6 +340,12 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "A(26)'s model of a band's tension: elastic, A(25) (default); viscoelastic, a standard linear solid "
       "whose relaxing arm and time constant are fitted too; or capstan, one tension per segment with friction "
       "where the band turns, its coefficient fitted too (docs/method.md)");
+  addParsedOption(
+      *app, "--straps", "ignored|corrected",
+      [o = opt.get()](const std::string& v) { return eval::parseStraps(v, &o->straps); }, "ignored or corrected",
+      "the straps at the bands' ends: ignored (default: the stiffness as worn is the band's), or corrected: each "
+      "estimate read as the band behind two straps of the stiffness a tensile test of them gave (<apriori "
+      "attachment_stiffness>; docs/realism.md)");
   addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
                 "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
                 "every source at its documented magnitude) or a realism file (docs/realism.md)");

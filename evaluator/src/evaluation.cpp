@@ -98,6 +98,12 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       fit_joints.push_back(std::move(f));
     }
     out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints, options.band_model));
+    if (options.straps == Straps::Corrected) {
+      if (!(inputs.attachment_stiffness > 0.0)) {
+        throw std::invalid_argument("the straps' correction needs their measured stiffness (<apriori attachment_stiffness>)");
+      }
+      correctForAttachments(out.suits.back(), inputs.attachment_stiffness);
+    }
   }
   // Powered devices: supporting torque by approaches A and B, and the
   // controller's settings from the device's own logs (device_evaluation.h).

@@ -204,6 +204,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                         {"stribeck", run.stribeck},
                         {"suit_geometry", run.suit_geometry},
                         {"band_model", run.band_model},
+                        {"straps", run.straps},
                         {"realism", run.realism.source},
                         {"realism_preset", run.realism.preset},
                         {"realism_sources",
@@ -226,6 +227,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                           {"force_crosstalk", run.realism.chain_force_crosstalk},
                           {"force_gain_error", run.realism.chain_force_gain},
                           {"attachment_stiffness_n_per_m", run.realism.attachment_stiffness},
+                          {"attachment_spread", run.realism.attachment_spread},
                           {"hysteresis_relaxing_fraction", run.realism.hysteresis_fraction},
                           {"hysteresis_relaxation_time_s", run.realism.hysteresis_relaxation_time},
                           {"gear_stiffness_per_effort_per_rad", run.realism.compliance_stiffness_per_effort},
@@ -274,6 +276,10 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
           jg["relaxation_time_s"] = numberOrNull(e.relaxation_time);
           jg["true_relaxing_stiffness_n_per_m"] = run.realism.hysteresis_fraction * truth.group_stiffness[g];
           jg["true_relaxation_time_s"] = run.realism.hysteresis_relaxation_time;
+        }
+        if (std::isfinite(e.worn_stiffness)) {
+          // The straps' correction (band_attachments.h): the estimate as worn.
+          jg["worn_stiffness_n_per_m"] = e.worn_stiffness;
         }
         if (suit.band_model == eval::BandModel::Capstan) {
           // The friction coefficient of A(26)'s capstan model; the truth's

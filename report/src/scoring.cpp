@@ -156,13 +156,16 @@ Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) 
     s.suit = suit.suit;
     for (const std::string& g : suit.group_order) {
       // Bands of a group share k by design; the first band's is the group's.
+      // Worn, their straps differ (<attachments spread>): the group's mean.
+      double worn = 0.0;
+      int members = 0;
       for (const eval::BandRoute& r : suit.routes) {
-        if (r.group == g) {
-          s.group_stiffness.push_back(trueBand(bands, r.name).stiffness);
-          s.group_worn_stiffness.push_back(wornStiffness(trueBand(bands, r.name)));
-          break;
-        }
+        if (r.group != g) continue;
+        if (members == 0) s.group_stiffness.push_back(trueBand(bands, r.name).stiffness);
+        worn += wornStiffness(trueBand(bands, r.name));
+        ++members;
       }
+      s.group_worn_stiffness.push_back(worn / members);
     }
     for (const eval::BandRoute& r : suit.routes) s.natural_length.push_back(trueBand(bands, r.name).natural_length);
     for (const eval::MethodFit& m : suit.methods) {

@@ -69,6 +69,13 @@ std::string remedyFor(const std::string& source, const XMLElement* scene) {
     if (sensors && sensors->FirstChildElement("band_lengths")) return "suit_geometry=\"measured\"";
     return "";
   }
+  // The bands read behind their straps' measured stiffness: the scene must state it.
+  if (source == "attachments") {
+    const XMLElement* robot = scene->FirstChildElement("robot");
+    const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
+    if (apriori && apriori->DoubleAttribute("attachment_stiffness", 0.0) > 0.0) return "straps=\"corrected\"";
+    return "";
+  }
   // A(26) with standard linear solids: the arms' relaxation fitted too.
   if (source == "hysteresis") return "band_model=\"viscoelastic\"";
   // A(26) with capstan friction where the bands turn, its coefficient fitted.

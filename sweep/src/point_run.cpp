@@ -262,6 +262,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
           eval::parseGearTwist(ev->gear_twist, &eo.pipeline.gear_twist);
           eval::parseSuitGeometry(ev->suit_geometry, &eo.suit_geometry);
           eval::parseBandModel(ev->band_model, &eo.band_model);
+          eval::parseStraps(ev->straps, &eo.straps);
         }
         const eval::EvaluationResult result = eval::evaluateStreams(inputs, trials_dir, eo);
         const report::Score score = report::scoreEvaluation(result, truth);
@@ -273,6 +274,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
         run.realism = truth.realism;
         run.suit_geometry = eval::suitGeometryName(eo.suit_geometry);
         run.band_model = eval::bandModelName(eo.band_model);
+        run.straps = eval::strapsName(eo.straps);
         run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
         const std::string suffix = ev ? "_" + ev->name : "";

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "suitsim/eval/robot_identification.h"
+#include "suitsim/eval/band_attachments.h"
 #include "suitsim/eval/band_relaxation.h"
 #include "suitsim/eval/suit_geometry.h"
 #include "suitsim/io/scene.h"
@@ -199,7 +200,7 @@ SweepSpec readSweep(const std::string& path) {
   std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
     const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay", "band_model",
-                                      "gear_twist"});
+                                      "gear_twist", "straps"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -225,6 +226,11 @@ SweepSpec readSweep(const std::string& path) {
     eval::PipelineOptions::GearTwist twist;
     if (!eval::parseGearTwist(ev.gear_twist, &twist)) {
       r.failAttribute("gear_twist", "must be ignored or compensated (got '" + ev.gear_twist + "')");
+    }
+    ev.straps = r.text("straps", ev.straps);
+    eval::Straps straps;
+    if (!eval::parseStraps(ev.straps, &straps)) {
+      r.failAttribute("straps", "must be ignored or corrected (got '" + ev.straps + "')");
     }
     ev.band_model = r.text("band_model", ev.band_model);
     eval::BandModel band_model;

@@ -328,6 +328,26 @@ TEST_F(RealismOption, CapstanBandModelFitsTheFrictionWhereTheBandsTurn) {
   }
 }
 
+// --straps corrected reads the band behind straps of the stiffness the
+// scene's <apriori attachment_stiffness> states; without it, or with a word
+// it does not know, it refuses before anything runs.
+TEST_F(RealismOption, StrapsCorrectionNeedsTheStrapsTensileTest) {
+  std::string text = readFile(sourcePath("scenes/jvrc1_protocol.xml"));
+  text = std::regex_replace(text, std::regex("\\.\\./models/"), sourcePath("models") + "/");
+  const fs::path untested = dir_ / "jvrc1_no_tensile_test.xml";
+  std::ofstream(untested) << std::regex_replace(text, std::regex("attachment_stiffness=\"10000\""), "");
+  const fs::path out = dir_ / "out";
+  auto r = run({"evaluate", untested.string(), "--out", out.string(), "--straps", "corrected", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--straps corrected needs the straps' stiffness"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("<apriori attachment_stiffness>"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", out.string(), "--straps", "loose"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--straps"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(RealismOption, MeasuredSuitGeometryWithoutLengthSensorsExits2) {
   std::string text = readFile(sourcePath("scenes/h1_protocol.xml"));
   text = std::regex_replace(text, std::regex("\\.\\./models/"), sourcePath("models") + "/");

@@ -128,6 +128,8 @@ TEST(Realism, BadRealismNamesTheLine) {
   fails(R"(<realism><sensor_chain imu_cutoff="-42"/></realism>)", "'imu_cutoff'");
   fails(R"(<realism><attachments stiffness="0"/></realism>)", "'stiffness'");
   fails(R"(<realism><attachments/></realism>)", "missing required attribute 'stiffness'");
+  fails(R"(<realism><attachments stiffness="8000" spread="0.6"/></realism>)", "'spread' must be at most 0.5");
+  fails(R"(<realism><attachments stiffness="8000" spread="-0.1"/></realism>)", "'spread'");
   fails(R"(<realism><hysteresis relaxing_fraction="0" relaxation_time="1"/></realism>)", "'relaxing_fraction'");
   fails(R"(<realism><hysteresis relaxing_fraction="12" relaxation_time="1"/></realism>)", "must be at most 10");
   fails(R"(<realism><hysteresis relaxing_fraction="0.2" relaxation_time="-1"/></realism>)", "'relaxation_time'");
@@ -176,6 +178,45 @@ TEST(Realism, AttachmentsPutStrapsInSeriesWithEveryBandOfTheTruth) {
     EXPECT_NEAR(worn.model.band_damping[b], band.damping * r * r, 1e-12 * (1.0 + band.damping));
   }
   for (const suitsim::RobotBand& band : plain.robot->bands) EXPECT_EQ(band.attachment_stiffness, 0.0);
+}
+
+// <attachments spread>: each band's two straps depart from the nominal, drawn
+// per band (the same in every trial that wears it, another draw for another
+// seed); the band feels their series.
+TEST(Realism, AttachmentSpreadDrawsEachBandsStrapsOnce) {
+  const std::string body = R"(<realism seed="SEED"><attachments stiffness="8000" spread="0.2"/></realism>)";
+  auto withSeed = [&](const char* seed) {
+    std::string b = body;
+    b.replace(b.find("SEED"), 4, seed);
+    return b;
+  };
+  const suitsim::io::Scene bend = loadScene(protocolWith(withSeed("3"), "spread_bend"), "bend_normal");
+  const suitsim::io::Scene twist = loadScene(protocolWith(withSeed("3"), "spread_twist"), "twist_normal");
+  const suitsim::io::Scene other = loadScene(protocolWith(withSeed("4"), "spread_other"), "bend_normal");
+  ASSERT_FALSE(bend.robot->bands.empty());
+  double lowest = 1e300, highest = 0.0;
+  for (std::size_t i = 0; i < bend.robot->bands.size(); ++i) {
+    const suitsim::RobotBand& band = bend.robot->bands[i];
+    SCOPED_TRACE(band.name);
+    EXPECT_EQ(band.attachment_stiffness, twist.robot->bands[i].attachment_stiffness);
+    EXPECT_NE(band.attachment_stiffness, other.robot->bands[i].attachment_stiffness);
+    EXPECT_GE(band.attachment_stiffness, 0.5 * 8000.0);
+    lowest = std::min(lowest, band.attachment_stiffness);
+    highest = std::max(highest, band.attachment_stiffness);
+    const int b = bend.model.findBand(band.name);
+    const double k = band.stiffness;
+    EXPECT_NEAR(bend.model.band_stiffness[b], 1.0 / (1.0 / k + 2.0 / band.attachment_stiffness), 1e-12 * k);
+  }
+  EXPECT_LT(lowest, highest);  // no two bands' straps alike
+}
+
+// <apriori attachment_stiffness>: the straps' tensile test reaches the
+// evaluator's inputs, whatever the truth's straps are.
+TEST(Realism, AprioriAttachmentStiffnessIsTheTensileTestsNeverTheTruths) {
+  const std::string path = protocolWith(R"(<realism><attachments stiffness="6000" spread="0.2"/></realism>)", "tensile");
+  const suitsim::io::Scene scene = loadScene(path, "bend_normal");
+  EXPECT_EQ(scene.robot->apriori_attachment_stiffness, 10000.0);  // the protocol's <apriori>
+  EXPECT_EQ(suitsim::eval::loadEvaluationInputs(path).attachment_stiffness, 10000.0);
 }
 
 // <hysteresis>: every band of the truth gains the Maxwell arm, a fraction of
@@ -541,6 +582,7 @@ TEST(RealismPresets, IdealIsOffAndRealisticSwitchesEverySourceOn) {
   EXPECT_EQ(r.chain_force_crosstalk, 0.01);
   EXPECT_EQ(r.chain_force_gain, 0.005);
   EXPECT_EQ(r.attachment_stiffness, 10000.0);
+  EXPECT_EQ(r.attachment_spread, 0.2);
   EXPECT_EQ(r.hysteresis_fraction, 0.15);
   EXPECT_EQ(r.hysteresis_relaxation_time, 1.0);
   EXPECT_EQ(r.compliance_stiffness_per_effort, 150.0);
@@ -636,6 +678,7 @@ TEST(RealismPresets, WrittenOutItReadsBackTheSame) {
   EXPECT_EQ(back.chain_force_crosstalk, r.chain_force_crosstalk);
   EXPECT_EQ(back.chain_force_gain, r.chain_force_gain);
   EXPECT_EQ(back.attachment_stiffness, r.attachment_stiffness);
+  EXPECT_EQ(back.attachment_spread, r.attachment_spread);
   EXPECT_EQ(back.hysteresis_fraction, r.hysteresis_fraction);
   EXPECT_EQ(back.hysteresis_relaxation_time, r.hysteresis_relaxation_time);
   EXPECT_EQ(back.compliance_stiffness_per_effort, r.compliance_stiffness_per_effort);

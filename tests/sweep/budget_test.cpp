@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "suitsim/io/scene.h"
@@ -78,6 +79,27 @@ TEST_F(Budget, CapstanFrictionAloneIsRemediedByTheCapstanBandModel) {
   const SweepSpec spec = readSweep(file.string());
   ASSERT_EQ(spec.evaluators.size(), 1u);
   EXPECT_EQ(spec.evaluators[0].band_model, "capstan");
+}
+
+// The straps have a remedy only where the scene states their tensile test.
+TEST_F(Budget, StrapsAreCorrectedWhereTheSceneStatesTheirTensileTest) {
+  const suitsim::io::Realism strapped = suitsim::io::keepSources(suitsim::io::realisticPreset(), {"attachments"});
+  SweepSpec spec = readSweep(writeBudgetSweep((kData / "base.xml").string(), strapped, {2, 1, true}, dir_).string());
+  EXPECT_TRUE(spec.evaluators.empty());  // base.xml has no <apriori attachment_stiffness>
+  std::ifstream in(kData / "base.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string scene = text.str();
+  scene.insert(scene.find("<sensors"), "<apriori attachment_stiffness=\"9000\"/>\n    ");
+  const std::string urdf = "../../io/data/arm.urdf";
+  ASSERT_NE(scene.find(urdf), std::string::npos);
+  scene.replace(scene.find(urdf), urdf.size(), (kData / urdf).lexically_normal().string());
+  const fs::path tested = dir_ / "tensile.xml";
+  std::ofstream(tested) << scene;
+  const fs::path out = dir_ / "tested";
+  spec = readSweep(writeBudgetSweep(tested.string(), strapped, {2, 1, true}, out).string());
+  ASSERT_EQ(spec.evaluators.size(), 1u);
+  EXPECT_EQ(spec.evaluators[0].straps, "corrected");
 }
 
 TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {

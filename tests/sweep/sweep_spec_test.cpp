@@ -217,6 +217,8 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
                         {"sensor_delay", "ignored or compensated", "shifted"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" band_model=\"plastic\"/>\n", 4,
                         {"band_model", "elastic, viscoelastic or capstan", "plastic"}));
+  EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" straps=\"tight\"/>\n", 4,
+                        {"straps", "ignored or corrected", "tight"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\"/>\n  <evaluator name=\"g\"/>\n", 5,
                         {"names another evaluator"}));

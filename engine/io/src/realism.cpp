@@ -90,6 +90,10 @@ Realism realisticPreset() {
   // presses into the cover under it: together they give way by about a
   // millimetre per 10 N.
   r.attachment_stiffness = 10000.0;
+  // No two straps sit alike: how deep each presses into the cover and how
+  // much webbing lies free differ from end to end. 20 % is our assumption
+  // (no survey of worn suits gives it).
+  r.attachment_spread = 0.2;
   // Knitted elastic and rubber bands relax: held stretched, they lose some
   // 10-20 % of their pull within seconds and more over minutes, and a
   // cyclic tensile test traces a loop whose area is a fifth to a third of
@@ -158,7 +162,10 @@ Realism keepSources(const Realism& r, const std::vector<std::string>& sources) {
     out.chain_force_crosstalk = ideal.chain_force_crosstalk;
     out.chain_force_gain = ideal.chain_force_gain;
   }
-  if (!kept("attachments")) out.attachment_stiffness = ideal.attachment_stiffness;
+  if (!kept("attachments")) {
+    out.attachment_stiffness = ideal.attachment_stiffness;
+    out.attachment_spread = ideal.attachment_spread;
+  }
   if (!kept("hysteresis")) {
     out.hysteresis_fraction = ideal.hysteresis_fraction;
     out.hysteresis_relaxation_time = ideal.hysteresis_relaxation_time;
@@ -193,7 +200,10 @@ std::string realismXml(const Realism& r) {
            "\" accel_bias_walk=\"" + number(r.chain_accel_bias_walk) + "\" force_crosstalk=\"" +
            number(r.chain_force_crosstalk) + "\" force_gain=\"" + number(r.chain_force_gain) + "\"/>\n";
   }
-  if (isOn(r, "attachments")) xml += "    <attachments stiffness=\"" + number(r.attachment_stiffness) + "\"/>\n";
+  if (isOn(r, "attachments")) {
+    xml += "    <attachments stiffness=\"" + number(r.attachment_stiffness) + "\" spread=\"" +
+           number(r.attachment_spread) + "\"/>\n";
+  }
   if (isOn(r, "hysteresis")) {
     xml += "    <hysteresis relaxing_fraction=\"" + number(r.hysteresis_fraction) + "\" relaxation_time=\"" +
            number(r.hysteresis_relaxation_time) + "\"/>\n";

@@ -805,8 +805,20 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   // vector of RMS length via_point_offset, drawn per band name and via
   // point so that a band sits the same in every trial that wears it.
   for (RobotBand& band : setup.bands) {
-    // Compliant attachments (docs/realism.md): the straps at the band's ends.
+    // Compliant attachments (docs/realism.md): the straps at the band's two
+    // ends, each departing from the nominal by a spread drawn per band (so
+    // that a band sits the same in every trial that wears it); the band
+    // feels their series, 2 / k_a = 1 / k_1 + 1 / k_2.
     band.attachment_stiffness = realism.attachment_stiffness;
+    if (realism.attachment_stiffness > 0.0 && realism.attachment_spread > 0.0) {
+      std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(0x7374726170ull),
+                        static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};
+      std::mt19937_64 rng(seq);
+      std::normal_distribution<double> unit(0.0, 1.0);
+      const double k1 = realism.attachment_stiffness * std::max(0.5, 1.0 + realism.attachment_spread * unit(rng));
+      const double k2 = realism.attachment_stiffness * std::max(0.5, 1.0 + realism.attachment_spread * unit(rng));
+      band.attachment_stiffness = 2.0 / (1.0 / k1 + 1.0 / k2);
+    }
     // Hysteresis (docs/realism.md): a Maxwell arm in the band's material.
     band.relaxing_stiffness = realism.hysteresis_fraction * band.stiffness;
     band.relaxation_time = realism.hysteresis_relaxation_time;
@@ -1063,6 +1075,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
     com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
     seed = ar.integer("seed", 1);
+    // The straps at the bands' ends from a tensile test of them: what an
+    // evaluation that reads the band behind them uses.
+    setup.apriori_attachment_stiffness =
+        ar.nonNegative("attachment_stiffness", ar.number("attachment_stiffness", 0.0));
     // The magnets' temperature coefficient from the motors' datasheets: what
     // an evaluation that corrects for the windings' heating reads.
     magnet_coefficient = ar.number("magnet_coefficient", 0.0);

@@ -129,6 +129,7 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
     {"armature", ValueKind::kBoolean, false},      {"magnet_coefficient", ValueKind::kNumber, false},
     {"gear_stiffness_per_effort", ValueKind::kNumber, false},
+    {"attachment_stiffness", ValueKind::kNumber, false},
 };
 constexpr AttributeRule kBandAttributes[] = {
     {"name", ValueKind::kText, true},   {"stiffness", ValueKind::kNumber, true},
@@ -268,7 +269,8 @@ constexpr AttributeRule kSensorChainAttributes[] = {{"imu_cutoff", ValueKind::kN
                                                     {"accel_bias_walk", ValueKind::kNumber, false},
                                                     {"force_crosstalk", ValueKind::kNumber, false},
                                                     {"force_gain", ValueKind::kNumber, false}};
-constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true}};
+constexpr AttributeRule kAttachmentsAttributes[] = {{"stiffness", ValueKind::kNumber, true},
+                                                    {"spread", ValueKind::kNumber, false}};
 constexpr AttributeRule kHysteresisAttributes[] = {{"relaxing_fraction", ValueKind::kNumber, true},
                                                    {"relaxation_time", ValueKind::kNumber, true}};
 constexpr AttributeRule kComplianceAttributes[] = {{"stiffness_per_effort", ValueKind::kNumber, true},
@@ -952,6 +954,10 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
   if (const XMLElement* a = e->FirstChildElement("attachments")) {
     const ElementReader ar = readerFor(path, a, kRealismChildren[4]);
     realism.attachment_stiffness = ar.positive("stiffness", ar.number("stiffness"));
+    realism.attachment_spread = ar.nonNegative("spread", ar.number("spread", 0.0));
+    if (!(realism.attachment_spread <= 0.5)) {
+      ar.failAttribute("spread", "must be at most 0.5 (a relative spread; each strap keeps at least half the stiffness)");
+    }
   }
   if (const XMLElement* h = e->FirstChildElement("hysteresis")) {
     const ElementReader hr = readerFor(path, h, kRealismChildren[5]);

@@ -65,6 +65,7 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
         in.soles.push_back({frame, Eigen::Vector3d(c.position[0], c.position[1], c.position[2])});
       }
       in.validation_joints = scene.evaluation.validation_joints;
+      in.attachment_stiffness = robot.apriori_attachment_stiffness;
     }
     if (!robot.sensors->band_lengths.names.empty()) in.layout.has_band_lengths = true;
     TrialInfo t;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "suitsim/eval/balance_estimate.h"
+#include "suitsim/eval/band_attachments.h"
 #include "suitsim/eval/device_evaluation.h"
 #include "suitsim/eval/inputs.h"
 #include "suitsim/eval/robot_identification.h"
@@ -31,6 +32,10 @@ struct EvaluationOptions {
   /// A(26)'s band model: A(25) as the paper, or standard linear solids
   /// (band_relaxation.h) for bands that relax.
   BandModel band_model = BandModel::Elastic;
+  /// The straps at the bands' ends: ignored (the worn stiffness is the
+  /// band's, as the paper), or corrected with the straps' measured stiffness
+  /// (band_attachments.h; needs EvaluationInputs::attachment_stiffness).
+  Straps straps = Straps::Ignored;
 };
 
 /// Pairs every evaluation trial with a suit with the trial of the same motion

@@ -73,6 +73,10 @@ struct EvaluationInputs {
   std::vector<DeviceDesign> devices;  ///< every device a trial wears, in the order first worn
   /// Joints the validation reports (A §5.2), as declared; empty: derived.
   std::vector<std::string> validation_joints;
+  /// The stiffness of the straps that anchor each band end, as a tensile
+  /// test of the straps measured it (<apriori attachment_stiffness>, N/m per
+  /// strap; 0: not stated). A measurement, not the truth's straps.
+  double attachment_stiffness = 0.0;
 };
 
 }  // namespace suitsim::eval

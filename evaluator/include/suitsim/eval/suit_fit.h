@@ -60,6 +60,10 @@ struct GroupEstimate {
   /// friction coefficient mu of the fit the stiffness came from
   /// (band_capstan.h).
   double capstan_friction = std::nan("");
+  /// Straps::Corrected only (NaN otherwise or when not identifiable): the
+  /// stiffness as worn, before the straps' correction (band_attachments.h);
+  /// `stiffness` is then the band's own.
+  double worn_stiffness = std::nan("");
 };
 
 struct BandEstimate {

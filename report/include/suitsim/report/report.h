@@ -29,6 +29,7 @@ struct RunInfo {
   std::string streams_dir;         ///< non-empty: streams read from here instead of simulated
   std::string suit_geometry = "designed";  ///< the wire model's via points: "designed" or "measured"
   std::string band_model = "elastic";      ///< A(26)'s band model: "elastic", "viscoelastic" or "capstan"
+  std::string straps = "ignored";          ///< the bands' straps: "ignored" or "corrected" (band_attachments.h)
   std::size_t num_trials = 0;
   double simulation_wall_s = 0.0;
   double wall_s = 0.0;

@@ -17,7 +17,7 @@ namespace suitsim::report {
 struct SuitScore {
   std::string suit;
   std::vector<double> group_stiffness;  ///< true k per group (N/m), SuitFit::group_order
-  /// The band as worn per group, its straps in series (wornStiffness; k
+  /// The band as worn per group (mean over its bands), its straps in series (wornStiffness; k
   /// without <realism><attachments>): what the wearer's joints feel (N/m).
   std::vector<double> group_worn_stiffness;
   std::vector<double> natural_length;   ///< true l0 per band (m), SuitFit::routes order

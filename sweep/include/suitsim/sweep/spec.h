@@ -79,6 +79,7 @@ struct Evaluator {
   std::string sensor_delay = "ignored";    ///< eval::parseSensorDelay's words
   std::string gear_twist = "ignored";      ///< eval::parseGearTwist's words
   std::string band_model = "elastic";      ///< eval::parseBandModel's words
+  std::string straps = "ignored";          ///< eval::parseStraps's words
   int line = 0;
 };
 

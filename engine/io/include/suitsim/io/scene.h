@@ -49,6 +49,9 @@ struct HeldObject {
 struct RobotSetup {
   RobotDescription truth;    ///< what the engine simulates (URDF + scene additions)
   RobotDescription apriori;  ///< what an evaluator starts from (the "CAD" set)
+  /// The bands' straps as a tensile test measured them (<apriori
+  /// attachment_stiffness>, N/m per strap; 0: not stated).
+  double apriori_attachment_stiffness = 0.0;
   CompiledRobot compiled;    ///< where the truth went in the particle model
   bool has_servo = false;
   std::vector<ServoGains> gains;  ///< per hinge
@@ -157,6 +160,9 @@ struct Realism {
   /// by a strap of this stiffness (N/m; 0: rigid) in series with it
   /// (RobotBand::attachment_stiffness); the truth scored is the band's own k.
   double attachment_stiffness = 0.0;
+  /// Each strap departs from attachment_stiffness by this relative spread
+  /// (RMS), drawn per band end (0: all alike).
+  double attachment_spread = 0.0;
   /// The bands' hysteresis: every band of the truth gains a Maxwell arm of
   /// this fraction of its k (0: off), relaxing with this time constant (s)
   /// (RobotBand::relaxing_stiffness); the truth scored is k, the stiffness
