@@ -10,6 +10,10 @@ holds any torque up to tau_s^max, so no method knows the supporting torque
 there: those intervals are shaded and the estimates are not drawn in them.
 
 usage: plot_support.py --joint WAIST_P --title bend --out fig.png CSV [CSV ...]
+                      [--and --joint ... --out fig2.png CSV ...]
+
+Each --and starts another figure: one interpreter draws them all, so
+matplotlib's import (most of a figure's cost) is paid once.
 """
 import argparse
 import csv
@@ -52,13 +56,13 @@ def suit_of(path):
     return os.path.splitext(os.path.basename(path))[0].rsplit("_", 1)[-1]
 
 
-def main():
+def figure(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--joint", required=True)
     ap.add_argument("--title", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("csv", nargs="+")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     curves = [(suit_of(p), read_curves(p)) for p in args.csv]
     j = args.joint
     fig, axes = plt.subplots(1 + len(curves), 1, figsize=(7, 2.4 * (1 + len(curves))), sharex=True)
@@ -91,6 +95,18 @@ def main():
     axes[-1].set_xlabel("time [s]")
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    figures = [[]]
+    for a in sys.argv[1:]:
+        if a == "--and":
+            figures.append([])
+        else:
+            figures[-1].append(a)
+    for argv in figures:
+        figure(argv)
     return 0
 
 

@@ -1,7 +1,10 @@
 #include "suitsim/eval/evaluation.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
+
+#include "parallel_for.h"
 
 namespace suitsim::eval {
 
@@ -55,15 +58,24 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
   for (const std::string& j : options.band_joints) {
     if (jointIndex(model, j) < 0) throw std::invalid_argument("band joint '" + j + "' is no movable joint of the robot");
   }
-  for (const TrialPair& p : pairs) {
-    out.curves.push_back(supportCurves(inputs, out.identification, *p.bare, *p.worn, streams_dir, options.pipeline));
-  }
+  // Trial pairs, suits and balance trials are independent of one another:
+  // each runs on a thread of its own (parallel_for.h).
+  const int threads = options.pipeline.identification.threads;
+  out.curves.resize(pairs.size());
+  detail::parallelFor(static_cast<int>(pairs.size()), threads, [&](int k) {
+    const TrialPair& p = pairs[static_cast<std::size_t>(k)];
+    out.curves[static_cast<std::size_t>(k)] =
+        supportCurves(inputs, out.identification, *p.bare, *p.worn, streams_dir, options.pipeline);
+  });
   // Suits in the order they are first worn; each fitted on all its motions.
   std::vector<std::string> suits;
   for (const TrialPair& p : pairs) {
     if (std::find(suits.begin(), suits.end(), p.worn->suit) == suits.end()) suits.push_back(p.worn->suit);
   }
-  for (const std::string& suit : suits) {
+  std::vector<std::optional<SuitGeometry>> geometries(suits.size());
+  std::vector<SuitFit> fits(suits.size());
+  detail::parallelFor(static_cast<int>(suits.size()), threads, [&](int si) {
+    const std::string& suit = suits[static_cast<std::size_t>(si)];
     std::vector<const SupportCurves*> mine;
     std::vector<FitJoints> fit_joints;
     const std::vector<BandRoute>* routes = nullptr;
@@ -85,8 +97,8 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
         angles.push_back(s.joint_angle);
         lengths.push_back(s.extra);
       }
-      out.suit_geometry.push_back(measureSuitGeometry(model, suit, *routes, angles, lengths));
-      routes = &out.suit_geometry.back().routes;
+      geometries[static_cast<std::size_t>(si)] = measureSuitGeometry(model, suit, *routes, angles, lengths);
+      routes = &geometries[static_cast<std::size_t>(si)]->routes;
     }
     const std::vector<WireGeometry> wires = makeWireGeometries(model, *routes);
     for (std::size_t k = 0, m = 0; k < pairs.size(); ++k) {
@@ -97,13 +109,17 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       if (!options.band_joints.empty()) f.reason = "given on the command line (--band-joints)";
       fit_joints.push_back(std::move(f));
     }
-    out.suits.push_back(fitSuit(model, suit, *routes, mine, fit_joints, options.band_model));
+    fits[static_cast<std::size_t>(si)] = fitSuit(model, suit, *routes, mine, fit_joints, options.band_model);
     if (options.straps == Straps::Corrected) {
       if (!(inputs.attachment_stiffness > 0.0)) {
         throw std::invalid_argument("the straps' correction needs their measured stiffness (<apriori attachment_stiffness>)");
       }
-      correctForAttachments(out.suits.back(), inputs.attachment_stiffness);
+      correctForAttachments(fits[static_cast<std::size_t>(si)], inputs.attachment_stiffness);
     }
+  });
+  for (std::size_t si = 0; si < suits.size(); ++si) {
+    if (geometries[si]) out.suit_geometry.push_back(std::move(*geometries[si]));
+    out.suits.push_back(std::move(fits[si]));
   }
   // Powered devices: supporting torque by approaches A and B, and the
   // controller's settings from the device's own logs (device_evaluation.h).
@@ -117,15 +133,21 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
   }
   // The wearer's balance, trial by trial (seed 003 (11)-(15)).
   if (!inputs.soles.empty() && !inputs.layout.force_sensors.empty()) {
+    std::vector<const TrialInfo*> trials;
     for (const TrialInfo& t : inputs.trials) {
-      if (t.purpose != "evaluation") continue;
-      const SensorStream s = readSensorStream(streamPath(streams_dir, t).string(), model, inputs.layout, inputs.sensor_rate_hz);
-      out.balance.push_back(estimateBalance(model, inputs.layout, s, inputs.soles, t.held, options.balance));
-      out.balance.back().trial = t.name;
-      out.balance.back().motion = t.motion;
-      out.balance.back().suit = t.suit;
-      out.balance.back().device = t.device;
+      if (t.purpose == "evaluation") trials.push_back(&t);
     }
+    out.balance.resize(trials.size());
+    detail::parallelFor(static_cast<int>(trials.size()), threads, [&](int k) {
+      const TrialInfo& t = *trials[static_cast<std::size_t>(k)];
+      const SensorStream s = readSensorStream(streamPath(streams_dir, t).string(), model, inputs.layout, inputs.sensor_rate_hz);
+      BalanceEstimate& b = out.balance[static_cast<std::size_t>(k)];
+      b = estimateBalance(model, inputs.layout, s, inputs.soles, t.held, options.balance);
+      b.trial = t.name;
+      b.motion = t.motion;
+      b.suit = t.suit;
+      b.device = t.device;
+    });
   }
   return out;
 }

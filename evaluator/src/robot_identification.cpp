@@ -11,6 +11,8 @@
 
 #include "suitsim/eval/regressor.h"
 
+#include "parallel_for.h"
+
 namespace suitsim::eval {
 
 namespace fs = std::filesystem;
@@ -246,14 +248,17 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
     validation = fit;
     v.in_sample = true;
   }
+  // Every stream read and conditioned on a thread of its own (parallel_for.h).
+  std::vector<const TrialInfo*> all = fit;
+  all.insert(all.end(), validation.begin(), validation.end());
+  std::vector<MotionData> loaded(all.size());
+  detail::parallelFor(static_cast<int>(all.size()), options.identification.threads, [&](int k) {
+    loaded[static_cast<std::size_t>(k)] = loadMotion(inputs, model, *all[static_cast<std::size_t>(k)], streams_dir, options);
+  });
   std::vector<MotionData> fit_data, validation_data;
-  for (const TrialInfo* t : fit) {
-    fit_data.push_back(loadMotion(inputs, model, *t, streams_dir, options));
-    out.fit_trials.push_back(t->name);
-  }
-  for (const TrialInfo* t : validation) {
-    validation_data.push_back(loadMotion(inputs, model, *t, streams_dir, options));
-    v.trials.push_back(t->name);
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    (k < fit.size() ? fit_data : validation_data).push_back(std::move(loaded[k]));
+    (k < fit.size() ? out.fit_trials : v.trials).push_back(all[k]->name);
   }
 
   const JointParameters xi_apriori = jointParameters(model, inputs.apriori);

@@ -87,12 +87,21 @@ bool runPythonScript(const fs::path& script, const std::vector<std::string>& arg
 
 std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& curves_dir,
                                     const eval::EvaluationResult& result, const fs::path& script, std::string* note) {
-  std::vector<std::string> pngs;
   if (script.empty()) {
     *note = "plots skipped: plot_support.py not found beside the program or in ../share/suitsim";
-    return pngs;
+    return {};
   }
   std::error_code ec;
+  // Every figure's arguments, then one interpreter for all of them
+  // (plot_support.py's --and): matplotlib's import is most of a figure's cost.
+  std::vector<std::string> args, pngs;
+  const auto addFigure = [&](const std::string& joint, const std::string& title, const fs::path& png,
+                             const std::vector<fs::path>& csvs) {
+    if (!args.empty()) args.push_back("--and");
+    args.insert(args.end(), {"--joint", joint, "--title", title, "--out", png.string()});
+    for (const fs::path& csv : csvs) args.push_back(csv.string());
+    pngs.push_back(png.filename().string());
+  };
   // One figure per motion, at the joint it is about (the first suit's choice).
   std::map<std::string, std::string> joint_of_motion;
   std::vector<std::string> motions;
@@ -103,18 +112,12 @@ std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& cur
   }
   for (const std::string& motion : motions) {
     const std::string joint = joint_of_motion[motion];
-    const fs::path png = out_dir / ("support_" + motion + "_" + joint + ".png");
-    std::vector<std::string> args = {"--joint", joint, "--title", motion, "--out", png.string()};
+    std::vector<fs::path> csvs;
     for (const eval::SuitFit& s : result.suits) {
       const fs::path csv = curves_dir / (motion + "_" + s.suit + ".csv");
-      if (fs::exists(csv, ec)) args.push_back(csv.string());
+      if (fs::exists(csv, ec)) csvs.push_back(csv);
     }
-    if (!runPythonScript(script, args, out_dir, note)) return {};
-    if (!fs::exists(png, ec)) {
-      *note = "plots skipped: " + script.string() + " wrote no " + png.filename().string();
-      return {};
-    }
-    pngs.push_back(png.filename().string());
+    addFigure(joint, motion, out_dir / ("support_" + motion + "_" + joint + ".png"), csvs);
   }
   // A powered device: one figure per motion, at the joint where approach A
   // puts the most torque (derived from the estimate, never the truth).
@@ -128,17 +131,18 @@ std::vector<std::string> writePlots(const fs::path& out_dir, const fs::path& cur
         if (ms > largest) largest = ms, joint = name;
       }
       if (joint.empty()) continue;
-      const fs::path png = out_dir / ("support_" + c.motion + "_" + d.device + "_" + joint + ".png");
       const fs::path csv = curves_dir / (c.motion + "_" + d.device + ".csv");
       if (!fs::exists(csv, ec)) continue;
-      const std::vector<std::string> args = {"--joint", joint, "--title", c.motion + ", device " + d.device, "--out",
-                                             png.string(), csv.string()};
-      if (!runPythonScript(script, args, out_dir, note)) return {};
-      if (!fs::exists(png, ec)) {
-        *note = "plots skipped: " + script.string() + " wrote no " + png.filename().string();
-        return {};
-      }
-      pngs.push_back(png.filename().string());
+      addFigure(joint, c.motion + ", device " + d.device,
+                out_dir / ("support_" + c.motion + "_" + d.device + "_" + joint + ".png"), {csv});
+    }
+  }
+  if (pngs.empty()) return pngs;
+  if (!runPythonScript(script, args, out_dir, note)) return {};
+  for (const std::string& png : pngs) {
+    if (!fs::exists(out_dir / png, ec)) {
+      *note = "plots skipped: " + script.string() + " wrote no " + png;
+      return {};
     }
   }
   return pngs;
