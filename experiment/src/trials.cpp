@@ -321,6 +321,26 @@ void refuseUnstableGears(const io::Scene& scene, const io::SimulationSettings& s
   }
 }
 
+// Before anything runs: with Toda and Sankai's link model the link springs
+// hold the bodies, and an explicit step past a body's fastest spring mode
+// (omega dt >= its bound) diverges whatever else the robot does, so the run
+// is refused at the <robot> element, naming the body and the step it needs.
+void refuseUnstableLinks(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path) {
+  for (const LinkMode& l : linkModes(scene.model)) {
+    if (l.omega * sim.dt < l.bound) continue;
+    const int line = scene.robot ? scene.robot->line : 0;
+    char message[560];
+    std::snprintf(message, sizeof message,
+                  ": <robot> attribute 'link_model' springs cannot run at dt = %.3g s: body '%s' on its link "
+                  "springs oscillates at omega = %.4g rad/s (damping ratio %.3g), and omega dt = %.3g; the springs "
+                  "are explicit and need omega dt < %.3g: take dt below %.3g s (<simulation dt>) or a lower "
+                  "link_frequency (got 'springs')",
+                  sim.dt, scene.model.body_name[l.body].c_str(), l.omega, l.damping_ratio, l.omega * sim.dt, l.bound,
+                  l.bound / l.omega);
+    throw io::SceneError(scene_path + (line > 0 ? ":" + std::to_string(line) : std::string()) + message);
+  }
+}
+
 fs::path partialName(const fs::path& final_name) {
   return final_name.parent_path() / ("." + final_name.filename().string() + ".partial");
 }
@@ -528,6 +548,7 @@ void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std:
   std::vector<int> warned;
   refuseDivergingServo(scene, scene.simulation, scene_path, warnings, &warned);
   refuseUnstableGears(scene, scene.simulation, scene_path);
+  refuseUnstableLinks(scene, scene.simulation, scene_path);
 }
 
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
@@ -582,6 +603,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
     }
     refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);
     refuseUnstableGears(job.scene, job.sim, scene_path);
+    refuseUnstableLinks(job.scene, job.sim, scene_path);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];

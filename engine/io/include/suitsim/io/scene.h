@@ -50,6 +50,7 @@ struct RobotSetup {
   RobotDescription truth;    ///< what the engine simulates (URDF + scene additions)
   RobotDescription apriori;  ///< what an evaluator starts from (the "CAD" set)
   CompiledRobot compiled;    ///< where the truth went in the particle model
+  int line = 0;              ///< line of the <robot> element
   bool has_servo = false;
   std::vector<ServoGains> gains;  ///< per hinge
   std::vector<int> gain_line;     ///< line of the <servo> that set each hinge's gains, 0: none, (num_hinges)
