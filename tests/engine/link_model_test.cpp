@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "rigid_reference.h"
 #include "robots.h"
 #include "run_helpers.h"
 #include "suitsim/articulated.h"
-#include "suitsim/eval/integrate.h"
 #include "suitsim/servo_stability.h"
 #include "suitsim/step.h"
 
@@ -39,54 +39,6 @@ Model buildRobot(const RobotDescription& robot, const std::vector<double>& angle
   return builder.build();
 }
 
-// Releases `robot` at rest from `angles` under gravity and returns the worst
-// joint-angle difference from the evaluator's rigid model (RK4 on forward
-// dynamics, an independent formulation), compared every millisecond.
-double worstAngleError(const RobotDescription& robot, const std::vector<double>& angles, double duration,
-                       double link_frequency, double dt, LinkModel link_model) {
-  const Model model = buildRobot(robot, angles, link_frequency, link_model);
-  State state = makeState(model);
-  Workspace ws(model);
-  const eval::RigidModel rigid = eval::makeRigidModel(robot);
-  eval::RigidData data(rigid);
-  eval::RigidState rs = eval::makeRigidState(rigid);
-  std::vector<int> hinge_of(rigid.num_joints);
-  for (int j = 0; j < rigid.num_joints; ++j) {
-    hinge_of[j] = findHinge(model, rigid.joint_name[j]);
-    rs.q.joints[j] = angles[robot.findJoint(rigid.joint_name[j])];
-  }
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(rigid.nv);
-  const int substeps = static_cast<int>(std::lround(1e-3 / dt));
-  double worst = 0.0;
-  for (long k = 0; k < std::lround(duration / 1e-3); ++k) {
-    for (int s = 0; s < substeps; ++s) step(model, state, ws, Integrator::kVelocityVerlet, dt);
-    for (int s = 0; s < 10; ++s) eval::rk4Step(rigid, data, rs, zero, 1e-4);
-    for (int j = 0; j < rigid.num_joints; ++j) {
-      const double diff = std::remainder(jointAngle(model, state, hinge_of[j]) - rs.q.joints[j], 2.0 * M_PI);
-      worst = std::max(worst, std::abs(diff));
-    }
-  }
-  std::printf("[measured] %s links, link_frequency %g rad/s, dt %g s: worst joint-angle error %.3g rad\n",
-              link_model == LinkModel::kSprings ? "spring" : "rigid", link_frequency, dt, worst);
-  return worst;
-}
-
-// The chain of fidelity_test.cpp released near its hanging equilibrium.
-std::vector<double> chainAngles(const RobotDescription& robot) {
-  const eval::RigidModel rigid = eval::makeRigidModel(robot);
-  eval::RigidData data(rigid);
-  eval::RigidState rest = eval::makeRigidState(rigid);
-  Eigen::VectorXd damping(rigid.nv);
-  for (int k = 0; k < 100000; ++k) {
-    damping = -1.0 * rest.v;
-    eval::rk4Step(rigid, data, rest, damping, 1e-3);
-  }
-  const double offset[3] = {0.1, -0.1, 0.15};
-  std::vector<double> angles(robot.joints.size(), 0.0);
-  for (int j = 0; j < rigid.num_joints; ++j) angles[robot.findJoint(rigid.joint_name[j])] = rest.q.joints[j] + offset[j];
-  return angles;
-}
-
 // ---- convergence to the rigid model ------------------------------------------
 
 // Each tenfold stiffer link (at a step 1 / (2 link_frequency)) cuts the
@@ -94,9 +46,9 @@ std::vector<double> chainAngles(const RobotDescription& robot) {
 // are far closer than the softest springs, so the error measured is the
 // links' give, not the step's.
 void expectSpringsConverge(const RobotDescription& robot, const std::vector<double>& angles) {
-  const double soft = worstAngleError(robot, angles, 1.0, 3e3, 1e-3 / 6.0, LinkModel::kSprings);
-  const double stiff = worstAngleError(robot, angles, 1.0, 3e4, 1e-3 / 60.0, LinkModel::kSprings);
-  const double rigid = worstAngleError(robot, angles, 1.0, 3e3, 1e-3 / 6.0, LinkModel::kRigid);
+  const double soft = testing::worstAngleErrorFromRigidModel(robot, angles, 1.0, 3e3, 1e-3 / 6.0, LinkModel::kSprings);
+  const double stiff = testing::worstAngleErrorFromRigidModel(robot, angles, 1.0, 3e4, 1e-3 / 60.0, LinkModel::kSprings);
+  const double rigid = testing::worstAngleErrorFromRigidModel(robot, angles, 1.0, 3e3, 1e-3 / 6.0, LinkModel::kRigid);
   EXPECT_LT(stiff, 1e-4);
   EXPECT_GT(soft / stiff, 30.0);   // 1 / link_frequency^2 gives 100
   EXPECT_LT(rigid, 0.1 * soft);    // the springs' error is their own
@@ -108,7 +60,8 @@ TEST(LinkModel, DoublePendulumOnSpringsConvergesToTheRigidModel) {
 
 TEST(LinkModel, SpatialChainOnSpringsConvergesToTheRigidModel) {
   const RobotDescription robot = testing::spatialChain3();
-  expectSpringsConverge(robot, chainAngles(robot));
+  double rest_speed = 0.0;
+  expectSpringsConverge(robot, testing::displacedFromRest(robot, {0.1, -0.1, 0.15}, &rest_speed));
 }
 
 // ---- invariants -------------------------------------------------------------
