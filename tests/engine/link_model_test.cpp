@@ -26,18 +26,7 @@
 namespace suitsim {
 namespace {
 
-Model buildRobot(const RobotDescription& robot, const std::vector<double>& angles, double link_frequency,
-                 LinkModel link_model, const Vec3& gravity = {0.0, 0.0, -9.81}) {
-  ModelBuilder builder;
-  builder.setGravity(gravity);
-  RobotPose pose;
-  pose.joint_angles = angles;
-  RobotCompileOptions options;
-  options.link_frequency = link_frequency;
-  options.hinge.link_model = link_model;
-  addRobot(builder, robot, pose, {}, options);
-  return builder.build();
-}
+using testing::buildRobotModel;
 
 // ---- convergence to the rigid model ------------------------------------------
 
@@ -74,7 +63,7 @@ TEST(LinkModel, SpatialChainOnSpringsConvergesToTheRigidModel) {
 TEST(LinkModel, SpringsConserveMomentumUnderInternalTorques) {
   RobotDescription robot = testing::floatingHumanoid();
   for (RobotJoint& j : robot.joints) j.actuation.motor_constant = 1.0;
-  const Model model = buildRobot(robot, {}, 2e4, LinkModel::kSprings, {0.0, 0.0, 0.0});
+  const Model model = buildRobotModel(robot, {}, 2e4, LinkModel::kSprings, {0.0, 0.0, 0.0});
   State state = makeState(model);
   Workspace ws(model);
   std::mt19937 rng(5);
@@ -104,7 +93,7 @@ TEST(LinkModel, SpringsConserveMomentumUnderInternalTorques) {
 TEST(LinkModel, SpringsGiveTheSameBitsOnAnyThreadCount) {
   RobotDescription robot = testing::floatingHumanoid();
   for (RobotJoint& j : robot.joints) j.actuation.motor_constant = 1.0;
-  const Model model = buildRobot(robot, {}, 2e4, LinkModel::kSprings, {0.0, 0.0, 0.0});
+  const Model model = buildRobotModel(robot, {}, 2e4, LinkModel::kSprings, {0.0, 0.0, 0.0});
   std::vector<State> ends;
   for (int threads : {1, 2}) {
     State state = makeState(model);
@@ -124,8 +113,8 @@ TEST(LinkModel, SpringsGiveTheSameBitsOnAnyThreadCount) {
 // (m / 4) per edge: a regular one's breathing mode is exactly w).
 TEST(LinkModel, LinkModesNameEveryHingedBodyNearLinkFrequency) {
   const RobotDescription robot = testing::spatialChain3();
-  EXPECT_TRUE(linkModes(buildRobot(robot, {0.0, 0.0, 0.0}, 1e4, LinkModel::kRigid)).empty());
-  const Model model = buildRobot(robot, {0.0, 0.0, 0.0}, 1e4, LinkModel::kSprings);
+  EXPECT_TRUE(linkModes(buildRobotModel(robot, {0.0, 0.0, 0.0}, 1e4, LinkModel::kRigid)).empty());
+  const Model model = buildRobotModel(robot, {0.0, 0.0, 0.0}, 1e4, LinkModel::kSprings);
   const std::vector<LinkMode> modes = linkModes(model);
   ASSERT_EQ(modes.size(), 3u);  // the base is fixed: its particles do not move
   for (const LinkMode& l : modes) {
@@ -145,7 +134,7 @@ TEST(LinkModel, LinkModesNameEveryHingedBodyNearLinkFrequency) {
 
 TEST(LinkModel, SpringsDivergePastTheirBoundAndHoldBelowIt) {
   const RobotDescription robot = testing::doublePendulum();
-  const Model model = buildRobot(robot, {0.9, -0.6}, 1e4, LinkModel::kSprings);
+  const Model model = buildRobotModel(robot, {0.9, -0.6}, 1e4, LinkModel::kSprings);
   double omega_over_bound = 0.0;
   for (const LinkMode& l : linkModes(model)) omega_over_bound = std::max(omega_over_bound, l.omega / l.bound);
   for (const auto& [fraction, finite] : {std::pair{0.9, true}, std::pair{1.8, false}}) {

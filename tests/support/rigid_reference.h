@@ -15,6 +15,21 @@
 
 namespace suitsim::testing {
 
+/// `robot` compiled alone (no contacts, no bands) in the pose `angles` (per
+/// description joint), its links at `link_frequency` with `link_model`.
+inline Model buildRobotModel(const RobotDescription& robot, const std::vector<double>& angles, double link_frequency,
+                             LinkModel link_model, const Vec3& gravity = {0.0, 0.0, -9.81}) {
+  ModelBuilder builder;
+  builder.setGravity(gravity);
+  RobotPose pose;
+  pose.joint_angles = angles;
+  RobotCompileOptions options;
+  options.link_frequency = link_frequency;
+  options.hinge.link_model = link_model;
+  addRobot(builder, robot, pose, {}, options);
+  return builder.build();
+}
+
 /// Releases `robot` at rest from `angles` (per description joint) under
 /// gravity, its links compiled at `link_frequency` with `link_model`, and
 /// returns the worst joint-angle difference (rad) from the rigid model,
@@ -23,15 +38,7 @@ namespace suitsim::testing {
 inline double worstAngleErrorFromRigidModel(const RobotDescription& robot, const std::vector<double>& angles,
                                             double duration, double link_frequency, double dt,
                                             LinkModel link_model = LinkModel::kRigid) {
-  ModelBuilder builder;
-  builder.setGravity({0.0, 0.0, -9.81});
-  RobotPose pose;
-  pose.joint_angles = angles;
-  RobotCompileOptions options;
-  options.link_frequency = link_frequency;
-  options.hinge.link_model = link_model;
-  addRobot(builder, robot, pose, {}, options);
-  const Model model = builder.build();
+  const Model model = buildRobotModel(robot, angles, link_frequency, link_model);
   State state = makeState(model);
   Workspace ws(model);
 
