@@ -14,6 +14,25 @@ void humanoid(benchmark::State& bench, const std::string& scene_file) { suitsim:
 
 BENCHMARK_CAPTURE(humanoid, stand, std::string("jvrc1_stand.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(humanoid, bend, std::string("jvrc1_bend.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(humanoid, h1_stand, std::string("h1_stand.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// The two link models on the same robot (docs/engine.md, "The two link
+// models"): Toda and Sankai's spring links at the stiffest link_frequency
+// a 2e-5 s step can follow, and the rigid links at that step too, so that
+// the cost of a step and the cost of the step length show apart.
+void linkModel(benchmark::State& bench, const std::string& scene_file, const std::string& link_model,
+               double link_frequency, double dt) {
+  suitsim::bench::humanoidEditedScene(bench, scene_file, link_model, link_frequency, dt);
+}
+
+BENCHMARK_CAPTURE(linkModel, jvrc1_stand_springs_6e4_dt2e-5, std::string("jvrc1_stand.xml"), std::string("springs"), 6e4, 2e-5)
+    ->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(linkModel, jvrc1_stand_rigid_dt2e-5, std::string("jvrc1_stand.xml"), std::string("rigid"), 1e3, 2e-5)
+    ->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(linkModel, h1_stand_springs_6e4_dt2e-5, std::string("h1_stand.xml"), std::string("springs"), 6e4, 2e-5)
+    ->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(linkModel, h1_stand_rigid_dt2e-5, std::string("h1_stand.xml"), std::string("rigid"), 1e3, 2e-5)
+    ->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace
 

@@ -5,18 +5,48 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include "suitsim/experiment/runner.h"
 #include "suitsim/io/scene.h"
+#include "suitsim/servo_stability.h"
 
 namespace suitsim::bench {
+
+/// `scene_file` (in scenes/) with its <robot> given `link_model` ("rigid"
+/// or "springs", Toda and Sankai's) and `link_frequency` (rad/s), and its
+/// step `dt` (s). Written to the system's temporary directory (the URDF
+/// path made absolute); returns the copy's path.
+inline std::string editedScene(const std::string& scene_file, const std::string& link_model, double link_frequency,
+                               double dt) {
+  std::ifstream in(std::string(SUITSIM_SOURCE_DIR) + "/scenes/" + scene_file);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  char number[32];
+  std::snprintf(number, sizeof number, "%.17g", link_frequency);
+  text = std::regex_replace(text, std::regex("link_frequency=\"[^\"]*\""),
+                            std::string("link_frequency=\"") + number + "\" link_model=\"" + link_model + "\"");
+  std::snprintf(number, sizeof number, "%.17g", dt);
+  text = std::regex_replace(text, std::regex("(<simulation[^>]*) dt=\"[^\"]*\""), std::string("$1 dt=\"") + number + "\"");
+  text = std::regex_replace(text, std::regex("\\.\\./models/"), std::string(SUITSIM_SOURCE_DIR) + "/models/");
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / ("suitsim_bench_" + link_model + "_" + scene_file);
+  std::ofstream(out) << text;
+  return out.string();
+}
 
 /// Real-time factor of `scene_file` (in scenes/): the full step (springs,
 /// ground contact, the hinge constraint solve, friction) plus the PD servo,
 /// one thread, at the scene's time step, after 0.2 s of settling.
 inline void humanoidScene(benchmark::State& bench, const std::string& scene_file) {
-  const io::Scene scene = io::loadScene(std::string(SUITSIM_SOURCE_DIR) + "/scenes/" + scene_file);
+  const std::string path = scene_file.front() == '/' ? scene_file : std::string(SUITSIM_SOURCE_DIR) + "/scenes/" + scene_file;
+  const io::Scene scene = io::loadScene(path);
   const Model& model = scene.model;
   // The loop every front end steps through: servo, then the integrator.
   experiment::TrialRunner runner(scene, scene.simulation.dt, 1);
@@ -39,6 +69,17 @@ inline void humanoidScene(benchmark::State& bench, const std::string& scene_file
   bench.counters["dt_s"] = dt;
   bench.counters["hinges"] = model.num_hinges;
   bench.counters["particles"] = model.num_particles;
+  // With spring links: the fastest link mode's omega dt against its bound.
+  double worst = 0.0;
+  for (const LinkMode& l : linkModes(model)) worst = std::max(worst, l.omega * dt / l.bound);
+  if (worst > 0.0) bench.counters["link_omega_dt_of_bound"] = worst;
+}
+
+/// humanoidScene on editedScene(scene_file, link_model, link_frequency, dt).
+inline void humanoidEditedScene(benchmark::State& bench, const std::string& scene_file, const std::string& link_model,
+                                double link_frequency, double dt) {
+  humanoidScene(bench, editedScene(scene_file, link_model, link_frequency, dt));
+  bench.counters["link_frequency"] = link_frequency;
 }
 
 }  // namespace suitsim::bench

@@ -18,16 +18,19 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "humanoid_case.h"
+#include "jvrc_pd_crosscheck.h"
 #include "mujoco_urdf.h"
 #include "suitsim/articulated.h"
 #include "suitsim/experiment/runner.h"
 #include "suitsim/io/scene.h"
+#include "suitsim/servo_stability.h"
 
 namespace {
 
@@ -176,9 +179,63 @@ void mujocoStand(benchmark::State& bench, mjtIntegrator integrator) {
 
 void humanoid(benchmark::State& bench, const std::string& scene_file) { suitsim::bench::humanoidScene(bench, scene_file); }
 
+// The link models against MuJoCo: the fixed-base JVRC-1 PD cross-check of
+// tests/engine/mujoco_fidelity_test.cpp (44 joints, no contact, 3 s), with
+// suitsim's velocity Verlet at `dt` on Toda and Sankai's spring links at
+// `link_frequency` (0: the rigid links) against MuJoCo's RK4 at the same
+// step. Counters: the worst joint-angle difference (rad) and suitsim's
+// real-time factor on this robot. One iteration: it is a measurement of
+// error, timed as a by-product.
+void linkModelAgainstMujoco(benchmark::State& bench, double link_frequency, double dt) {
+  namespace t = suitsim::testing;
+  const suitsim::RobotDescription robot = t::fixedJvrc();
+  const t::Reference ref = t::makeReference(robot);
+  const int n = static_cast<int>(ref.joints.size());
+  suitsim::RobotCompileOptions options;
+  if (link_frequency > 0.0) {
+    options.link_frequency = link_frequency;
+    options.hinge.link_model = suitsim::LinkModel::kSprings;
+  }
+  for (auto _ : bench) {
+    t::SuitsimJvrc ours(robot, ref, dt, suitsim::Integrator::kVelocityVerlet, options);
+    t::MujocoJvrc theirs(ref, dt, mjINT_RK4, t::referenceMotion(ref));
+    double omega_dt = 0.0;
+    for (const suitsim::LinkMode& l : suitsim::linkModes(ours.model())) omega_dt = std::max(omega_dt, l.omega * dt / l.bound);
+    int skipped = 0;
+    const double worst = t::worstDifference(ours, theirs, n, dt, &skipped);
+    // suitsim alone, for its speed: the same run without MuJoCo beside it.
+    t::SuitsimJvrc timed(robot, ref, dt, suitsim::Integrator::kVelocityVerlet, options);
+    const long steps = std::lround(1.0 / dt);
+    const auto start = std::chrono::steady_clock::now();
+    for (long k = 0; k < steps; ++k) timed.step();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    bench.counters["worst_rad"] = worst;
+    bench.counters["skipped_updates"] = skipped;
+    bench.counters["suitsim_sim_s_per_s"] = 1.0 / wall;
+    bench.counters["suitsim_steps_per_s"] = static_cast<double>(steps) / wall;
+    if (omega_dt > 0.0) bench.counters["link_omega_dt_of_bound"] = omega_dt;
+    // On stderr: stdout may carry the benchmark's own JSON.
+    char links[64] = "rigid links";
+    if (link_frequency > 0.0) std::snprintf(links, sizeof links, "springs at link_frequency %g rad/s", link_frequency);
+    std::fprintf(stderr,
+                 "[measured] JVRC-1 fixed base, 3 s, %s, suitsim Verlet vs MuJoCo RK4 at dt %g s: worst joint-angle "
+                 "difference %.3g rad; suitsim alone %.3g x real time\n",
+                 links, dt, worst, 1.0 / wall);
+  }
+  bench.counters["link_frequency"] = link_frequency;
+  bench.counters["dt_s"] = dt;
+}
+
 BENCHMARK_CAPTURE(humanoid, stand, kScene)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(mujocoStand, euler, mjINT_EULER)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(mujocoStand, rk4, mjINT_RK4)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+// link_frequency 0: the rigid links. 6.5e4 rad/s is about the stiffest a 2e-5 s step follows.
+BENCHMARK_CAPTURE(linkModelAgainstMujoco, rigid_dt2e-5, 0.0, 2e-5)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(linkModelAgainstMujoco, springs_6e4_dt2e-5, 6e4, 2e-5)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(linkModelAgainstMujoco, springs_2e4_dt2e-5, 2e4, 2e-5)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(linkModelAgainstMujoco, springs_2e4_dt6e-5, 2e4, 6e-5)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(linkModelAgainstMujoco, springs_6e3_dt2e-4, 6e3, 2e-4)->Iterations(1)->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(linkModelAgainstMujoco, springs_2e5_dt6e-6, 2e5, 6e-6)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

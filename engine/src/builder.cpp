@@ -586,6 +586,15 @@ Model ModelBuilder::build() const {
     m.hinge_follower_coupling[spec.follower] = c;
   }
   m.hinge_constraint_frequency = hinge_settings_.constraint_frequency;
+  m.hinge_link_model = hinge_settings_.link_model;
+  // A coupling's moments reach its bodies as rigid bodies take them
+  // (hinges.cpp, addCouplingColumn); with link springs there is no rigid
+  // response to give.
+  if (hinge_settings_.link_model == LinkModel::kSprings && !couplings_.empty()) {
+    throw ModelError("coupling of hinge '" + hinges_[couplings_[0].follower].name + "' to '" +
+                     hinges_[couplings_[0].leader].name +
+                     "': couplings (<mimic>) need the rigid link model (link_model springs has none)");
+  }
   m.hinge_stick_speed = hinge_settings_.stick_speed;
   m.hinge_limit_stiffness = hinge_settings_.limit_stiffness;
   m.hinge_limit_damping = hinge_settings_.limit_damping;

@@ -70,7 +70,9 @@ double maxNaturalFrequency(const Model& model) {
   }
   // A strap on a body that has no hinges acts on its particles by its weights.
   std::vector<std::uint8_t> hinged(model.num_bodies, 0);
-  for (int h = 0; h < model.num_hinges; ++h) hinged[model.hinge_parent_body[h]] = hinged[model.hinge_child_body[h]] = 1;
+  if (model.hinge_link_model == LinkModel::kRigid) {
+    for (int h = 0; h < model.num_hinges; ++h) hinged[model.hinge_parent_body[h]] = hinged[model.hinge_child_body[h]] = 1;
+  }
   for (int s = 0; s < model.num_straps; ++s) {
     for (const auto& [b, w] : {std::pair{model.strap_body_a[s], model.strap_weight_a[s]},
                                std::pair{model.strap_body_b[s], model.strap_weight_b[s]}}) {
@@ -93,7 +95,11 @@ double maxNaturalFrequency(const Model& model) {
       model.ground.stiffness * normal * normal.transpose() +
       model.ground.friction_stiffness * (Eigen::Matrix3d::Identity() - normal * normal.transpose());
   std::vector<std::uint8_t> rigid(model.num_bodies, 0);
-  for (int h = 0; h < model.num_hinges; ++h) rigid[model.hinge_parent_body[h]] = rigid[model.hinge_child_body[h]] = 1;
+  // With link springs (LinkModel::kSprings) the contacts act on the
+  // particles by their weights, as on a body without hinges.
+  if (model.hinge_link_model == LinkModel::kRigid) {
+    for (int h = 0; h < model.num_hinges; ++h) rigid[model.hinge_parent_body[h]] = rigid[model.hinge_child_body[h]] = 1;
+  }
   std::vector<std::uint8_t> on_rigid(model.numContacts(), 0);
   for (int b = 0; b < model.num_bodies; ++b) {
     if (!rigid[b]) continue;

@@ -68,6 +68,28 @@
 // hinge. The rigid response of the points is exact (a point p of the body
 // accelerates by F/m + alpha x (p - c)), so the constraints hold as before.
 //
+// Toda and Sankai's link model (LinkModel::kSprings, docs/engine.md, "The
+// two link models"). Their links are held by stiff spring-dampers alone,
+// T(1)-(10), and a force at a point reaches the particles by the point's
+// weights. Here every hinged body then takes the path of a body with a
+// fixed particle: no rigid spread (spreadBodyForces skips it), the rows'
+// particle gradients G, and the particles' own mobility G M^-1 G^T in K.
+// The rotation plane is the constraint of T(11)-(12) in a form that keeps
+// momentum: T(12) deletes the acceleration normal to the plane; the rows
+// delete it from the relative acceleration of the child's arms and the
+// parent's axis, g'' = n . (C_k'' - J_c'') + ... = -2 w g' - w^2 g, with
+// the least force in the metric of the particle masses (Gauss), and that
+// force is a pair of gradients of g, which a rigid motion of the whole
+// robot leaves alone: internal, as T(13)-(19) asks of a torque. Projecting
+// one particle's acceleration, as T(12) reads literally, would take the
+// removed part out of the robot's momentum. The ball joint is held the
+// same way (three rows on the joint centres, exact at the acceleration
+// level), not by a stiff spring: one stiffness fewer to bound the step.
+// Its pair then acts at J_p and at J_c, not at their midpoint, so while
+// the stabilisation has not closed the gap it has the moment (J_p - J_c)
+// x lambda, a gap the stabilisation keeps to round-off size. Couplings (<mimic>) act on
+// rigid bodies and are refused with springs (ModelBuilder::build).
+//
 // The joint angle theta = atan2(n . (u x r), u . r), u = B - J_p, r = C1 - J_c,
 // is invariant in the same way, so a joint torque tau applied as the forces
 // tau grad theta (spread rigidly, like the constraint forces) is an internal
@@ -859,7 +881,10 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
     }
     ws.solver->hinge_body[b * kBodyData + kMass] = mass;
     ws.solver->hinge_body[b * kBodyData + kInvMass] = 1.0 / mass;
-    ws.solver->hinge_body[b * kBodyData + kMovable] = free ? 1.0 : 0.0;
+    // With link springs (LinkModel::kSprings) no body moves rigidly: each
+    // takes the path of a body with a fixed particle (see the note).
+    const bool rigid = model.hinge_link_model == LinkModel::kRigid;
+    ws.solver->hinge_body[b * kBodyData + kMovable] = free && rigid ? 1.0 : 0.0;
   }
   // One block per pair of hinges on a common body, the one eliminated first
   // naming it; the elimination only ever touches these.

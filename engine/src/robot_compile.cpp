@@ -10,7 +10,9 @@
 // rigid body (hinges.cpp spreads every force on it rigidly, with its
 // centripetal accelerations), so its springs only hold the shape against
 // integration drift and may be weak; a body without hinges is held by
-// them alone.
+// them alone. With Toda and Sankai's link model (HingeSettings::link_model
+// springs) every body is held by its springs alone, as in T(1)-(10), and
+// they must be stiff (docs/engine.md, "The two link models").
 //
 // Everything else on a body is a point: an affine combination of its four
 // particles with constant weights (barycentric coordinates in the

@@ -17,9 +17,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace suitsim {
 
@@ -303,6 +305,73 @@ std::vector<GearMode> gearModes(const Model& model) {
     g.damping_ratio = model.hinge_gear_damping[h] / (2.0 * std::sqrt(model.hinge_gear_stiffness[h] / inverse));
     g.bound = 2.0 * (std::sqrt(1.0 + g.damping_ratio * g.damping_ratio) - g.damping_ratio);
     modes.push_back(g);
+  }
+  return modes;
+}
+
+std::vector<LinkMode> linkModes(const Model& model) {
+  std::vector<LinkMode> modes;
+  if (model.hinge_link_model != LinkModel::kSprings) return modes;
+  std::vector<std::uint8_t> hinged(model.num_bodies, 0);
+  for (int h = 0; h < model.num_hinges; ++h) hinged[model.hinge_parent_body[h]] = hinged[model.hinge_child_body[h]] = 1;
+  for (int b = 0; b < model.num_bodies; ++b) {
+    if (!hinged[b]) continue;
+    // The body's free particles (a fixed one does not move) and the
+    // linearised springs between them at the built pose: K = sum k u u^T,
+    // C = sum c u u^T (the dampers act along the springs too).
+    const int first = model.body_particle_begin[b], count = model.body_particle_end[b] - first;
+    std::vector<int> slot(count, -1);
+    int n = 0;
+    for (int k = 0; k < count; ++k) {
+      if (model.particle_inv_mass[first + k] > 0.0) slot[k] = n++;
+    }
+    if (n == 0) continue;
+    Eigen::MatrixXd stiffness = Eigen::MatrixXd::Zero(3 * n, 3 * n), damping = stiffness;
+    Eigen::VectorXd inv_sqrt_mass(3 * n);
+    for (int k = 0; k < count; ++k) {
+      if (slot[k] >= 0) inv_sqrt_mass.segment<3>(3 * slot[k]).setConstant(std::sqrt(model.particle_inv_mass[first + k]));
+    }
+    for (int s = 0; s < model.num_springs; ++s) {
+      const int a = model.spring_a[s] - first, c = model.spring_b[s] - first;
+      if (a < 0 || a >= count || c < 0 || c >= count) continue;
+      const Vec3 pa = model.particle_initial_position.get(first + a), pc = model.particle_initial_position.get(first + c);
+      Eigen::Vector3d u(pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]);
+      if (!(u.norm() > 0.0)) continue;
+      u.normalize();
+      const Eigen::Matrix3d uu = u * u.transpose();
+      for (const auto& [matrix, value] : {std::pair{&stiffness, model.spring_stiffness[s]},
+                                          std::pair{&damping, model.spring_damping[s]}}) {
+        for (int i : {a, c}) {
+          for (int j : {a, c}) {
+            if (slot[i] < 0 || slot[j] < 0) continue;
+            matrix->block<3, 3>(3 * slot[i], 3 * slot[j]) += (i == j ? value : -value) * uu;
+          }
+        }
+      }
+    }
+    // Mass-normalised: the modes of M^-1/2 K M^-1/2, each one's damping
+    // ratio v^T C~ v / (2 omega) (exact when C is proportional to K, as the
+    // robot's link springs make it).
+    const Eigen::MatrixXd scaled = inv_sqrt_mass.asDiagonal() * stiffness * inv_sqrt_mass.asDiagonal();
+    const Eigen::MatrixXd scaled_damping = inv_sqrt_mass.asDiagonal() * damping * inv_sqrt_mass.asDiagonal();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(scaled);
+    LinkMode worst;
+    worst.body = b;
+    double worst_ratio = -1.0;
+    for (int q = 0; q < 3 * n; ++q) {
+      const double omega = std::sqrt(std::max(0.0, eigen.eigenvalues()[q]));
+      if (!(omega > 0.0)) continue;
+      const Eigen::VectorXd v = eigen.eigenvectors().col(q);
+      const double zeta = v.dot(scaled_damping * v) / (2.0 * omega);
+      const double bound = 2.0 * (std::sqrt(1.0 + zeta * zeta) - zeta);
+      if (omega / bound > worst_ratio) {
+        worst_ratio = omega / bound;
+        worst.omega = omega;
+        worst.damping_ratio = zeta;
+        worst.bound = bound;
+      }
+    }
+    if (worst_ratio > 0.0) modes.push_back(worst);
   }
   return modes;
 }

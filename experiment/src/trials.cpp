@@ -338,6 +338,64 @@ void refuseUnstableGears(const io::Scene& scene, const io::SimulationSettings& s
   }
 }
 
+// Before anything runs: with Toda and Sankai's link model the link springs
+// hold the bodies, and an explicit step past a body's fastest spring mode
+// (omega dt >= its bound) diverges whatever else the robot does, so the run
+// is refused at the <robot> element, naming the body and the step it needs.
+//
+// The servo check takes the rigid robot's inertia (servo_stability.h); a
+// joint sees it once its links have answered, within a few periods of their
+// springs. A servo period not long against them (omega T < 10 at a servoed
+// joint's body) is warned of: the H1 standing (ankle kd T / I_eff 1.15 of
+// 2, T = 0.2 ms) diverged at link_frequency 2e4 and 3e4 rad/s (omega T 4
+// and 6) and stood at 4e4 and 6e4 (8 and 12).
+void refuseUnstableLinks(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path,
+                         std::vector<std::string>* warnings) {
+  const std::vector<LinkMode> modes = linkModes(scene.model);
+  const std::optional<ServoStability> servo = modes.empty() ? std::nullopt : servoCheck(scene, sim);
+  if (servo && warnings) {
+    std::vector<double> omega(scene.model.num_bodies, 0.0);
+    for (const LinkMode& l : modes) omega[l.body] = l.omega;
+    const ServoJointCheck* slowest = nullptr;
+    int slowest_body = -1;
+    double slowest_ratio = 10.0;
+    for (const ServoJointCheck& j : servo->joints) {
+      if (!(j.kd > 0.0)) continue;
+      for (int b : {scene.model.hinge_parent_body[j.hinge], scene.model.hinge_child_body[j.hinge]}) {
+        if (omega[b] > 0.0 && omega[b] * servo->period < slowest_ratio) {
+          slowest_ratio = omega[b] * servo->period;
+          slowest = &j;
+          slowest_body = b;
+        }
+      }
+    }
+    if (slowest) {
+      char message[600];
+      std::snprintf(message, sizeof message,
+                    "the servo of joint '%s' holds its torque T = %.3g s, not long against the link springs of body "
+                    "'%s' (omega = %.4g rad/s, omega T = %.3g): the servo check takes the rigid robot's inertia, "
+                    "which a joint sees once its links have answered, so with spring links the loop may diverge; "
+                    "a stiffer link_frequency (omega T >= 10, with a step to match) keeps it",
+                    scene.model.hinge_name[slowest->hinge].c_str(), servo->period,
+                    scene.model.body_name[slowest_body].c_str(), omega[slowest_body], slowest_ratio);
+      warnings->push_back(message);
+    }
+  }
+  for (const LinkMode& l : modes) {
+    if (l.omega * sim.dt < l.bound) continue;
+    const int line = scene.robot ? scene.robot->line : 0;
+    char message[560];
+    std::snprintf(message, sizeof message,
+                  ": <robot> attribute 'link_model' springs cannot run at dt = %.3g s: body '%s' on its link "
+                  "springs oscillates at omega = %.4g rad/s (damping ratio %.3g), and omega dt = %.3g; the springs "
+                  "are explicit and need omega dt < %.3g: take dt below %.3g s (<simulation dt>) or a lower "
+                  "link_frequency (got 'springs')",
+                  sim.dt, scene.model.body_name[l.body].c_str(), l.omega, l.damping_ratio, l.omega * sim.dt, l.bound,
+                  l.bound / l.omega);
+    throw io::SceneError(scene_path + (line > 0 ? ":" + std::to_string(line) : std::string()) + message);
+  }
+}
+
 fs::path partialName(const fs::path& final_name) {
   return final_name.parent_path() / ("." + final_name.filename().string() + ".partial");
 }
@@ -548,6 +606,7 @@ void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std:
   std::vector<int> warned;
   refuseDivergingServo(scene, scene.simulation, scene_path, warnings, &warned);
   refuseUnstableGears(scene, scene.simulation, scene_path);
+  refuseUnstableLinks(scene, scene.simulation, scene_path, warnings);
 }
 
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
@@ -602,6 +661,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
     }
     refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);
     refuseUnstableGears(job.scene, job.sim, scene_path);
+    refuseUnstableLinks(job.scene, job.sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];

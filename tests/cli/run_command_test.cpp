@@ -60,6 +60,7 @@ TEST_F(RunCommand, BadScenesExit2WithFileAndLineAndWriteNothing) {
       {"dt_negative", 4, "dt"},
       {"record_unknown_body", 6, "body"},
       {"output_rate_above_one_over_dt", 4, "output_rate"},
+      {"robot_link_model_unknown", 4, "link_model"},
   };
   for (const BadScene& c : cases) {
     SCOPED_TRACE(c.fixture);
@@ -313,6 +314,43 @@ TEST_F(RunCommand, OverflowingInitialStateStopsAsDivergence) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("not finite"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Toda and Sankai's spring-held links at a step their springs cannot
+// follow (link_frequency 3e4 rad/s needs dt below about 6e-5 s): refused
+// before anything runs, at the <robot> line, naming the body and the step
+// it needs; at a step they can follow, the same scene runs, with a warning
+// for its servo, whose period is short against the links' springs.
+TEST_F(RunCommand, SpringLinksPastTheirStepAreRefusedNamingTheBody) {
+  const fs::path scene = dir_ / "springs.xml";
+  auto write = [&](const char* dt) {
+    std::ofstream(scene) << "<?xml version=\"1.0\"?>\n<scene name=\"springs\">\n"
+                         << "  <simulation integrator=\"velocity_verlet\" dt=\"" << dt << "\" duration=\"0.02\"/>\n"
+                         << R"(  <robot name="arm" base="fixed" link_frequency="3e4" link_model="springs">
+    <link name="base"/>
+    <link name="upper" mass="1.2" com="0 0 -0.15" inertia="0.01 0.011 0.002 0 0 0"/>
+    <joint name="shoulder" type="revolute" parent="base" child="upper" axis="0 1 0" lower="-2" upper="2"/>
+    <servo joints="shoulder" kp="10" kd="0.1" rate="10000"/>
+  </robot>
+</scene>
+)";
+  };
+  write("1e-4");
+  const fs::path out = dir_ / "out";
+  Result r = run({"run", scene.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(scene.string() + ":4:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'link_model'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("body 'upper'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("take dt below"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  write("2e-5");
+  r = run({"run", scene.string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // The 10 kHz servo holds its torque 1e-4 s, about half a period of the
+  // links' 3e4 rad/s: the servo check's rigid inertia may not hold.
+  EXPECT_NE(r.err.find("warning: the servo of joint 'shoulder'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not long against the link springs of body 'upper'"), std::string::npos) << r.err;
 }
 
 // Ctrl-C: the run stops, removes every temporary file and the folder it

@@ -166,6 +166,31 @@ TEST(Allocation, HingesAndMimicCouplingsAllocateNothing) {
   }
 }
 
+TEST(Allocation, SpringLinkedHingesAllocateNothing) {
+  // Toda and Sankai's link model: the hinge rows on the particles' own
+  // mobility, static friction holding and giving way.
+  RobotDescription robot = testing::floatingHumanoid();
+  for (RobotJoint& j : robot.joints) j.actuation.coulomb = j.actuation.static_max = 0.002;
+  ModelBuilder b;
+  b.setGravity({0.0, 0.0, 0.0});
+  RobotCompileOptions options;
+  options.link_frequency = 1e4;
+  options.hinge.link_model = LinkModel::kSprings;
+  addRobot(b, robot, {}, {}, options);
+  const Model model = b.build();
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+    State state = makeState(model);
+    Workspace ws(model);
+    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 5e-5);
+    const long before = g_allocations.load();
+    for (int k = 0; k < 200; ++k) {
+      state.hinge_current[0] = (k / 50) % 2 == 0 ? 0.05 : -0.05;  // slips and sticks
+      step(model, state, ws, integrator, 5e-5);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
+  }
+}
+
 TEST(Allocation, CompliantGearsWithBacklashAllocateNothing) {
   // The rotors as coordinates of every integrator (gear_train.h), through
   // the dead band and back, with static friction on the link.

@@ -57,9 +57,11 @@ void bodyVelocity(const Model& model, const State& state, int body, Vec3* v_com,
 
 /// How a robot becomes particles. Each body is a tetrahedron of four equal
 /// particles; its six springs get k = (link_frequency^2 / 4) (m / 4), and
-/// explicit integration needs about dt < 1 / link_frequency. A body with
-/// hinges moves as a rigid body whatever its springs (they only hold its
-/// shape against integration drift), so they can be weak.
+/// explicit integration needs about dt < 1 / link_frequency. With rigid
+/// links (hinge.link_model, the default) a body with hinges moves as a
+/// rigid body whatever its springs (they only hold its shape against
+/// integration drift), so they can be weak; with LinkModel::kSprings the
+/// springs alone hold it, and the step must follow them (linkModes).
 struct RobotCompileOptions {
   double link_frequency = 1000.0;     ///< target natural frequency of link springs (rad/s)
   double link_damping_ratio = 0.3;    ///< damping ratio of each link spring

@@ -146,6 +146,9 @@ struct HingeSettings {
   double stick_speed = 1e-3;            ///< (rad/s)
   double limit_stiffness = 0.0;         ///< (N m/rad); 0 disables limits
   double limit_damping = 0.0;           ///< (N m s/rad)
+  /// Rigid (the default) or Toda and Sankai's stiff link springs; with
+  /// springs, hinges may not carry couplings (<mimic>).
+  LinkModel link_model = LinkModel::kRigid;
 };
 
 class ModelBuilder {

@@ -38,6 +38,13 @@ enum class Integrator : std::uint8_t {
   kRk4,                ///< classical fourth-order Runge-Kutta, four force evaluations
 };
 
+/// How a hinged body's four particles take the forces on it (docs/engine.md,
+/// "The two link models").
+enum class LinkModel : std::uint8_t {
+  kRigid,    ///< as a rigid body (Euler's equations); link springs only take out drift
+  kSprings,  ///< Toda and Sankai's: by the points' weights, held by stiff link springs, T(1)-(10)
+};
+
 /// Parses "euler" / "semi_implicit_euler", "verlet" / "velocity_verlet", "rk4".
 /// Returns false when the name is unknown.
 bool parseIntegrator(const std::string& name, Integrator* out);
@@ -169,6 +176,7 @@ struct Model {
   /// this), (num_hinges).
   std::vector<double> hinge_initial_angle;
   double hinge_constraint_frequency = 200.0;  ///< Baumgarte stabilisation of the constraints (rad/s)
+  LinkModel hinge_link_model = LinkModel::kRigid;  ///< how hinged bodies take forces (hinges.cpp)
   double hinge_stick_speed = 1e-3;            ///< a slipping hinge slower than this may stick (rad/s)
   double hinge_limit_stiffness = 0.0;         ///< torque per rad beyond a limit (N m/rad); 0 = no limits
   double hinge_limit_damping = 0.0;           ///< (N m s/rad), acts only beyond a limit

@@ -54,6 +54,20 @@ struct GearMode {
 /// Every compliant gear's mode, in hinge order (empty when all gears are rigid).
 std::vector<GearMode> gearModes(const Model& model);
 
+/// A hinged body's fastest mode on its own link springs, with the link
+/// model of Toda and Sankai (LinkModel::kSprings), T(1)-(10): the springs
+/// are explicit, and hold the body, so a run needs omega dt below `bound`.
+struct LinkMode {
+  int body = -1;
+  double omega = 0.0;          ///< the body's particles on its springs, the mode nearest its bound (rad/s)
+  double damping_ratio = 0.0;  ///< that mode's, from the springs' dampers
+  double bound = 2.0;          ///< largest omega dt: 2 (sqrt(1 + zeta^2) - zeta)
+};
+
+/// Every hinged body's LinkMode, in body order (empty with rigid links,
+/// whose springs only take out drift and do not limit the step).
+std::vector<LinkMode> linkModes(const Model& model);
+
 /// One joint under the servo, reduced to one degree of freedom.
 struct ServoLoop {
   double inertia = 0.0;     ///< I (kg m^2)

@@ -581,6 +581,12 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       r.positive("constraint_frequency", r.number("constraint_frequency", options.hinge.constraint_frequency));
   options.hinge.limit_stiffness = r.nonNegative("limit_stiffness", r.number("limit_stiffness", 0.0));
   options.hinge.limit_damping = r.nonNegative("limit_damping", r.number("limit_damping", 0.0));
+  // The two link models (docs/engine.md): rigid clusters, or Toda and
+  // Sankai's links held by their spring-dampers alone, T(1)-(10).
+  const std::string link_model = r.text("link_model", "rigid");
+  if (link_model != "rigid" && link_model != "springs") r.failAttribute("link_model", "must be rigid or springs");
+  options.hinge.link_model = link_model == "springs" ? LinkModel::kSprings : LinkModel::kRigid;
+  setup.line = element->GetLineNum();
   RobotPose pose;
   pose.base_position = r.vec3("pos", {0.0, 0.0, 0.0});
   pose.base_rpy = r.vec3("rpy", {0.0, 0.0, 0.0});

@@ -95,6 +95,7 @@ constexpr AttributeRule kRobotAttributes[] = {
     {"rpy", ValueKind::kVec3, false},            {"link_frequency", ValueKind::kNumber, false},
     {"link_damping_ratio", ValueKind::kNumber, false}, {"constraint_frequency", ValueKind::kNumber, false},
     {"limit_stiffness", ValueKind::kNumber, false},    {"limit_damping", ValueKind::kNumber, false},
+    {"link_model", ValueKind::kText, false},
 };
 constexpr AttributeRule kInitialAttributes[] = {{"angles", ValueKind::kText, true}};
 constexpr AttributeRule kFreezeAttributes[] = {{"joints", ValueKind::kText, true}};

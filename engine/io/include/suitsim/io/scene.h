@@ -53,6 +53,7 @@ struct RobotSetup {
   /// attachment_stiffness>, N/m per strap; 0: not stated).
   double apriori_attachment_stiffness = 0.0;
   CompiledRobot compiled;    ///< where the truth went in the particle model
+  int line = 0;              ///< line of the <robot> element
   bool has_servo = false;
   std::vector<ServoGains> gains;  ///< per hinge
   std::vector<int> gain_line;     ///< line of the <servo> that set each hinge's gains, 0: none, (num_hinges)
