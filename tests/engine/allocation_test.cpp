@@ -47,6 +47,33 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); 
 namespace suitsim {
 namespace {
 
+// Steps `model` with every integrator: 5 steps first (scratch may grow
+// once), then `steps` more, each after `drive(state, k)`, which must
+// allocate nothing. Returns each integrator's last state for checks.
+template <class Drive>
+std::vector<State> expectStepsAllocateNothing(const Model& model, double dt, int steps, Drive drive) {
+  std::vector<State> last;
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+    State state = makeState(model);
+    Workspace ws(model);
+    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, dt);
+    const long before = g_allocations.load();
+    for (int k = 0; k < steps; ++k) {
+      drive(state, k);
+      step(model, state, ws, integrator, dt);
+    }
+    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
+    last.push_back(std::move(state));
+  }
+  return last;
+}
+
+// Static friction holding and giving way: the first hinge's current
+// reverses every 50 steps.
+auto alternatingCurrent(double amps) {
+  return [amps](State& state, int k) { state.hinge_current[0] = (k / 50) % 2 == 0 ? amps : -amps; };
+}
+
 TEST(Allocation, StepAllocatesNothing) {
   ModelBuilder b;
   b.setGround(testing::groundModel(5e3, 0.0, 0.6, 0.4));
@@ -131,15 +158,9 @@ TEST(Allocation, BandsWithCapstanFrictionAndHysteresisAllocateNothing) {
   band.natural_length = b.initialBandLength(band) - 0.05;
   b.addBand(band);
   const Model model = b.build();
-  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
-    State state = makeState(model);
-    Workspace ws(model);
-    const std::vector<double> initial = state.band_material;
-    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-4);
-    const long before = g_allocations.load();
-    for (int k = 0; k < 500; ++k) step(model, state, ws, integrator, 1e-4);
-    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
-    EXPECT_NE(state.band_material, initial) << integratorName(integrator);  // it slid
+  const std::vector<double> initial = makeState(model).band_material;
+  for (const State& state : expectStepsAllocateNothing(model, 1e-4, 500, [](State&, int) {})) {
+    EXPECT_NE(state.band_material, initial);  // it slid
   }
 }
 
@@ -153,17 +174,7 @@ TEST(Allocation, HingesAndMimicCouplingsAllocateNothing) {
   addRobot(b, robot, {}, {}, {});
   const Model model = b.build();
   ASSERT_GT(model.num_couplings, 0);
-  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
-    State state = makeState(model);
-    Workspace ws(model);
-    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-4);
-    const long before = g_allocations.load();
-    for (int k = 0; k < 200; ++k) {
-      state.hinge_current[0] = (k / 50) % 2 == 0 ? 0.05 : -0.05;  // slips and sticks
-      step(model, state, ws, integrator, 1e-4);
-    }
-    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
-  }
+  expectStepsAllocateNothing(model, 1e-4, 200, alternatingCurrent(0.05));
 }
 
 TEST(Allocation, SpringLinkedHingesAllocateNothing) {
@@ -178,17 +189,7 @@ TEST(Allocation, SpringLinkedHingesAllocateNothing) {
   options.hinge.link_model = LinkModel::kSprings;
   addRobot(b, robot, {}, {}, options);
   const Model model = b.build();
-  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
-    State state = makeState(model);
-    Workspace ws(model);
-    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 5e-5);
-    const long before = g_allocations.load();
-    for (int k = 0; k < 200; ++k) {
-      state.hinge_current[0] = (k / 50) % 2 == 0 ? 0.05 : -0.05;  // slips and sticks
-      step(model, state, ws, integrator, 5e-5);
-    }
-    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
-  }
+  expectStepsAllocateNothing(model, 5e-5, 200, alternatingCurrent(0.05));
 }
 
 TEST(Allocation, CompliantGearsWithBacklashAllocateNothing) {
@@ -206,17 +207,7 @@ TEST(Allocation, CompliantGearsWithBacklashAllocateNothing) {
   ModelBuilder b;
   addRobot(b, robot, {}, {}, {});
   const Model model = b.build();
-  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
-    State state = makeState(model);
-    Workspace ws(model);
-    for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-4);
-    const long before = g_allocations.load();
-    for (int k = 0; k < 200; ++k) {
-      state.hinge_current[0] = (k / 50) % 2 == 0 ? 1.0 : -1.0;  // the rotor crosses the dead band
-      step(model, state, ws, integrator, 1e-4);
-    }
-    EXPECT_EQ(g_allocations.load() - before, 0) << integratorName(integrator);
-  }
+  expectStepsAllocateNothing(model, 1e-4, 200, alternatingCurrent(1.0));  // the rotor crosses the dead band
 }
 
 TEST(Allocation, BalanceChannelsPushesAndTheAssistAllocateNothing) {
