@@ -334,12 +334,12 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "the via points of the bands' wire model: as designed (default) or fitted to the bands' logged lengths "
       "first (needs <band_lengths> sensors; docs/realism.md)");
   addParsedOption(
-      *app, "--band-model", "elastic|viscoelastic|capstan",
+      *app, "--band-model", "elastic|viscoelastic|capstan|viscoelastic-capstan",
       [o = opt.get()](const std::string& v) { return eval::parseBandModel(v, &o->band_model); },
-      "elastic, viscoelastic or capstan",
+      "elastic, viscoelastic, capstan or viscoelastic-capstan",
       "A(26)'s model of a band's tension: elastic, A(25) (default); viscoelastic, a standard linear solid "
-      "whose relaxing arm and time constant are fitted too; or capstan, one tension per segment with friction "
-      "where the band turns, its coefficient fitted too (docs/method.md)");
+      "whose relaxing arm and time constant are fitted too; capstan, one tension per segment with friction "
+      "where the band turns, its coefficient fitted too; or viscoelastic-capstan, both (docs/method.md)");
   addParsedOption(
       *app, "--straps", "ignored|corrected",
       [o = opt.get()](const std::string& v) { return eval::parseStraps(v, &o->straps); }, "ignored or corrected",

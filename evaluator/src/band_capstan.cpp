@@ -2,8 +2,9 @@
 //
 // Solver. Variable projection as in band_identification.cpp: for given
 // natural lengths and mu the torque is linear in the group stiffnesses, so
-// k comes from a column-pivoted QR and only p = [l0_b, mu] is searched, by
-// a small Levenberg-Marquardt on the projected residual with a
+// k comes from a column-pivoted QR and only p = [l0_b, mu] is searched
+// (with arms, rho per group and log tau too), by a small
+// Levenberg-Marquardt on the projected residual with a
 // central-difference Jacobian (the material's stick-slip history has no
 // closed-form derivative; its kinks are where a via point starts or stops
 // slipping, and the differences step over them). mu is first searched on a
@@ -22,6 +23,7 @@
 
 #include "suitsim/capstan.h"
 #include "suitsim/eval/band_identification.h"
+#include "suitsim/eval/band_relaxation.h"
 #include "suitsim/eval/kinematics.h"
 
 namespace suitsim::eval {
@@ -38,9 +40,15 @@ namespace {
 
 // The grid's spacing in mu.
 constexpr double kFrictionGrid = 0.05;
-// Central-difference steps: l0 (m) and mu.
+// Central-difference steps: l0 (m), mu, rho and log tau.
 constexpr double kLengthStep = 1e-5;
 constexpr double kFrictionStep = 1e-4;
+constexpr double kRatioStep = 1e-4;
+constexpr double kLogTauStep = 1e-3;
+// The arms' box: rho = k_m / k up to 5 (an arm five times the spring is
+// no fabric's), tau as band_relaxation.h searches it.
+constexpr double kMaxRatio = 5.0;
+constexpr double kMinTau = 0.05, kMaxTau = 30.0;
 // LM iterations of the final joint refinement.
 constexpr int kMaxIterations = 40;
 
@@ -50,18 +58,53 @@ struct Problem {
   std::vector<int> band;  // fitted bands (indices into rows), (F)
   VectorXd l0_lower, l0_upper;  // each fitted band's box, (F)
   double max_friction = 0.0;
+  bool arms = false;  // rho per group and tau are fitted too
 };
 
-// Phi (R x G) at natural lengths l0 (F) and friction mu.
-MatrixXd columns(const Problem& p, const VectorXd& l0, double mu) {
+// The search's parameters: l0 (F), then mu when it is free, then the arms'
+// rho (G) and log tau when they are fitted.
+struct Point {
+  VectorXd l0;
+  double mu = 0.0;
+  VectorXd rho;  // (G), zeros without arms
+  double log_tau = 0.0;
+};
+
+bool frictionFree(const Problem& p) { return p.max_friction > 0.0; }
+Index numParameters(const Problem& p) {
+  return static_cast<Index>(p.band.size()) + (frictionFree(p) ? 1 : 0) + (p.arms ? p.rows.num_groups + 1 : 0);
+}
+
+// Parameter i of the point, with its box and its difference step.
+struct Slot {
+  double* value;
+  double lower, upper, step;
+};
+Slot slot(const Problem& p, Point& x, Index i) {
+  const Index nf = x.l0.size();
+  if (i < nf) return {&x.l0[i], p.l0_lower[i], p.l0_upper[i], kLengthStep};
+  i -= nf;
+  if (frictionFree(p)) {
+    if (i == 0) return {&x.mu, 0.0, p.max_friction, kFrictionStep};
+    --i;
+  }
+  if (i < x.rho.size()) return {&x.rho[i], 0.0, kMaxRatio, kRatioStep};
+  return {&x.log_tau, std::log(kMinTau), std::log(kMaxTau), kLogTauStep};
+}
+
+// Phi (R x G) at the point.
+MatrixXd columns(const Problem& p, const Point& x) {
   const CapstanRows& rows = p.rows;
   const Index nr = static_cast<Index>(rows.sample.size());
   MatrixXd phi = MatrixXd::Zero(nr, rows.num_groups);
   for (std::size_t f = 0; f < p.band.size(); ++f) {
     const int b = p.band[f];
     const int g = rows.band_group[static_cast<std::size_t>(b)];
-    const MatrixXd t = capstanTensionPerStiffness(rows.length[static_cast<std::size_t>(b)],
-                                                  rows.turn[static_cast<std::size_t>(b)], l0[static_cast<Index>(f)], mu);
+    const double l0 = x.l0[static_cast<Index>(f)];
+    const MatrixXd& length = rows.length[static_cast<std::size_t>(b)];
+    const VectorXd common =
+        p.arms ? maxwellArmTension(rows.time, length, l0, x.rho[g], std::exp(x.log_tau)) : VectorXd();
+    const MatrixXd t = capstanTensionPerStiffness(length, rows.turn[static_cast<std::size_t>(b)], l0, x.mu, common);
     const MatrixXd& J = rows.jacobian[static_cast<std::size_t>(b)];
     for (Index r = 0; r < nr; ++r) {
       // A(21) per segment: each segment's tension acts as -J_j^T T_j.
@@ -77,8 +120,8 @@ struct Evaluation {
   double cost = 0.0;
 };
 
-Evaluation evaluate(const Problem& p, const VectorXd& l0, double mu) {
-  const MatrixXd phi = columns(p, l0, mu);
+Evaluation evaluate(const Problem& p, const Point& x) {
+  const MatrixXd phi = columns(p, x);
   Evaluation e;
   // Columns scaled to unit norm; a group that pulls nowhere keeps k = 0.
   VectorXd scale = phi.colwise().norm().transpose();
@@ -90,50 +133,41 @@ Evaluation evaluate(const Problem& p, const VectorXd& l0, double mu) {
   return e;
 }
 
-// The search's parameters: l0 (F), then mu when it is free.
-struct Point {
-  VectorXd l0;
-  double mu = 0.0;
-};
-
 Point clampToBox(const Problem& p, Point x) {
-  x.l0 = x.l0.cwiseMax(p.l0_lower).cwiseMin(p.l0_upper);
-  x.mu = std::clamp(x.mu, 0.0, p.max_friction);
+  for (Index i = 0; i < numParameters(p); ++i) {
+    const Slot s = slot(p, x, i);
+    *s.value = std::clamp(*s.value, s.lower, s.upper);
+  }
   return x;
 }
 
-// The pair of points a central difference in parameter i (l0, then mu)
-// takes, kept inside the box (one-sided at its edge: mu = 0 is the
-// frictionless band, not a bound to step over); span is their distance.
+// The pair of points a central difference in parameter i takes, kept
+// inside the box (one-sided at its edge: mu = 0 is the frictionless band
+// and rho = 0 the arm-less one, not bounds to step over); span is their
+// distance.
 struct Difference {
   Point plus, minus;
   double span = 0.0;
 };
 Difference difference(const Problem& p, const Point& x, Index i) {
   Difference d{x, x, 0.0};
-  if (i < x.l0.size()) {
-    d.plus.l0[i] = std::min(x.l0[i] + kLengthStep, p.l0_upper[i]);
-    d.minus.l0[i] = std::max(x.l0[i] - kLengthStep, p.l0_lower[i]);
-    d.span = d.plus.l0[i] - d.minus.l0[i];
-  } else {
-    d.plus.mu = std::min(x.mu + kFrictionStep, p.max_friction);
-    d.minus.mu = std::max(x.mu - kFrictionStep, 0.0);
-    d.span = d.plus.mu - d.minus.mu;
-  }
+  const Slot plus = slot(p, d.plus, i), minus = slot(p, d.minus, i);
+  *plus.value = std::min(*plus.value + plus.step, plus.upper);
+  *minus.value = std::max(*minus.value - minus.step, minus.lower);
+  d.span = *plus.value - *minus.value;
   return d;
 }
 
-// Levenberg-Marquardt on the projected residual; mu free or held.
-Point levenbergMarquardt(const Problem& p, Point x, bool free_friction) {
-  const Index nf = x.l0.size();
-  const Index np = nf + (free_friction ? 1 : 0);
-  Evaluation at = evaluate(p, x.l0, x.mu);
+// Levenberg-Marquardt on the projected residual over every free parameter.
+Point levenbergMarquardt(const Problem& p, Point x) {
+  const Index np = numParameters(p);
+  Evaluation at = evaluate(p, x);
   double lambda = 1e-3;
   for (int it = 0; it < kMaxIterations; ++it) {
     MatrixXd J(at.r.size(), np);
     for (Index i = 0; i < np; ++i) {
       const Difference d = difference(p, x, i);
-      J.col(i) = (evaluate(p, d.plus.l0, d.plus.mu).r - evaluate(p, d.minus.l0, d.minus.mu).r) / d.span;
+      J.col(i) = (evaluate(p, d.plus).r - evaluate(p, d.minus).r) / d.span;
     }
     const MatrixXd JtJ = J.transpose() * J;
     const VectorXd g = J.transpose() * at.r;
@@ -143,10 +177,9 @@ Point levenbergMarquardt(const Problem& p, Point x, bool free_friction) {
       for (Index i = 0; i < np; ++i) A(i, i) += lambda * std::max(JtJ(i, i), 1e-12);
       const VectorXd step = -A.ldlt().solve(g);
       Point trial = x;
-      trial.l0 += step.head(nf);
-      if (free_friction) trial.mu += step[nf];
+      for (Index i = 0; i < np; ++i) *slot(p, trial, i).value += step[i];
       trial = clampToBox(p, trial);
-      const Evaluation e = evaluate(p, trial.l0, trial.mu);
+      const Evaluation e = evaluate(p, trial);
       if (e.cost < at.cost) {
         const double gain = (at.cost - e.cost) / std::max(at.cost, 1e-300);
         x = trial;
@@ -161,6 +194,57 @@ Point levenbergMarquardt(const Problem& p, Point x, bool free_friction) {
     if (!improved) break;
   }
   return x;
+}
+
+// Where the arms start, from the fit without them at x: the caller's start
+// (the viscoelastic fit's, made with one tension) or the best of a scan in
+// tau, whichever fits better. The scan fits k and k_m per group linearly
+// at each tau with the material's history held as x has it (the arm's pull
+// adds alike to every segment, so its torque is -k_m a sum_j J_j), and
+// takes rho = k_m / k (0 where k_m comes out negative).
+Point startArms(Problem p, const Point& x, const CapstanArmStart& given) {
+  const CapstanRows& rows = p.rows;
+  const Index nr = static_cast<Index>(rows.sample.size()), ng = rows.num_groups;
+  p.arms = false;
+  const MatrixXd phi = columns(p, x);
+  p.arms = true;
+  Point best = x;
+  double best_cost = std::numeric_limits<double>::infinity();
+  if (std::isfinite(given.relaxation_time)) {
+    best.rho = given.ratio.cwiseMin(kMaxRatio);
+    best.log_tau = std::clamp(std::log(given.relaxation_time), std::log(kMinTau), std::log(kMaxTau));
+    best_cost = evaluate(p, best).cost;
+  }
+  // Eight points per decade over the box.
+  const int n_tau = static_cast<int>(std::ceil(8.0 * std::log10(kMaxTau / kMinTau))) + 1;
+  std::vector<Point> scanned(static_cast<std::size_t>(n_tau), x);
+  std::vector<double> cost(static_cast<std::size_t>(n_tau), std::numeric_limits<double>::infinity());
+#pragma omp parallel for schedule(dynamic)
+  for (int i = 0; i < n_tau; ++i) {
+    const double log_tau = std::log(kMinTau) + i * (std::log(kMaxTau) - std::log(kMinTau)) / (n_tau - 1);
+    MatrixXd A(nr, 2 * ng);
+    A.leftCols(ng) = phi;
+    A.rightCols(ng).setZero();
+    for (std::size_t f = 0; f < p.band.size(); ++f) {
+      const int b = p.band[f];
+      const int g = rows.band_group[static_cast<std::size_t>(b)];
+      const VectorXd a = maxwellArmTension(rows.time, rows.length[static_cast<std::size_t>(b)],
+                                           x.l0[static_cast<Index>(f)], 1.0, std::exp(log_tau));
+      const MatrixXd& J = rows.jacobian[static_cast<std::size_t>(b)];
+      for (Index r = 0; r < nr; ++r) A(r, ng + g) -= a[rows.sample[static_cast<std::size_t>(r)]] * J.row(r).sum();
+    }
+    VectorXd scale = A.colwise().norm().transpose();
+    for (Index j = 0; j < scale.size(); ++j) scale[j] = scale[j] > 0.0 ? scale[j] : 1.0;
+    const VectorXd c =
+        scale.cwiseInverse().asDiagonal() * VectorXd((A * scale.cwiseInverse().asDiagonal()).colPivHouseholderQr().solve(p.torque));
+    Point y = x;
+    y.log_tau = log_tau;
+    for (Index g = 0; g < ng; ++g) y.rho[g] = c[g] > 0.0 ? std::clamp(c[ng + g] / c[g], 0.0, kMaxRatio) : 0.0;
+    scanned[static_cast<std::size_t>(i)] = y;
+    cost[static_cast<std::size_t>(i)] = evaluate(p, y).cost;
+  }
+  const std::size_t i = static_cast<std::size_t>(std::min_element(cost.begin(), cost.end()) - cost.begin());
+  return cost[i] < best_cost ? scanned[i] : best;
 }
 
 }  // namespace
@@ -213,7 +297,7 @@ CapstanRows sampleCapstanRows(const RigidModel& model, const std::vector<WireGeo
 }
 
 MatrixXd capstanTensionPerStiffness(const MatrixXd& length, const MatrixXd& turn, double natural_length,
-                                    double friction) {
+                                    double friction, const VectorXd& common) {
   constexpr const char* kFunction = "capstanTensionPerStiffness";
   if (length.rows() != turn.rows() || length.cols() != turn.cols() || length.cols() < 1) {
     argumentError(kFunction, "length and turn must both be N x S, S >= 1");
@@ -221,17 +305,22 @@ MatrixXd capstanTensionPerStiffness(const MatrixXd& length, const MatrixXd& turn
   if (!(natural_length > 0.0) || !(friction >= 0.0)) {
     argumentError(kFunction, "the natural length must be > 0 and the friction >= 0");
   }
+  if (common.size() != 0 && common.size() != length.rows()) argumentError(kFunction, "one common part per sample");
   const Index n = length.rows();
   const int ns = static_cast<int>(length.cols());
+  const bool has_common = common.size() != 0;
   MatrixXd tension(n, ns);
   if (n == 0) return tension;
   if (friction == 0.0) {
-    // No friction: A(25)'s one tension on every segment (the engine's
-    // frictionless path).
-    for (Index t = 0; t < n; ++t) tension.row(t).setConstant(std::max(0.0, length.row(t).sum() - natural_length));
+    // No friction: A(25)'s one tension on every segment, the arm's part
+    // added while taut and the sum kept >= 0 (the engine's frictionless path).
+    for (Index t = 0; t < n; ++t) {
+      const double stretch = length.row(t).sum() - natural_length;
+      tension.row(t).setConstant(stretch > 0.0 ? std::max(0.0, stretch + (has_common ? common[t] : 0.0)) : 0.0);
+    }
     return tension;
   }
-  // Per unit stiffness, k l0 = l0 and the band has no damper or arm.
+  // Per unit stiffness, k l0 = l0 and the common part is rho a.
   const double kl0 = natural_length;
   std::vector<double> L(static_cast<std::size_t>(ns)), ratio(static_cast<std::size_t>(ns), 1.0),
       s(static_cast<std::size_t>(ns));
@@ -242,16 +331,34 @@ MatrixXd capstanTensionPerStiffness(const MatrixXd& length, const MatrixXd& turn
       L[static_cast<std::size_t>(j)] = length(t, j);
       if (j > 0) ratio[static_cast<std::size_t>(j)] = std::exp(friction * turn(t, j));
     }
-    slipBandMaterial(kl0, 0.0, natural_length, L.data(), ratio.data(), s.data(), ns);
+    const double c = has_common ? common[t] : 0.0;
+    slipBandMaterial(kl0, c, natural_length, L.data(), ratio.data(), s.data(), ns);
     for (int j = 0; j < ns; ++j) {
-      tension(t, j) = capstanSegmentTension(kl0, L[static_cast<std::size_t>(j)], s[static_cast<std::size_t>(j)], 0.0);
+      tension(t, j) = capstanSegmentTension(kl0, L[static_cast<std::size_t>(j)], s[static_cast<std::size_t>(j)], c);
     }
   }
   return tension;
 }
 
+VectorXd maxwellArmTension(const VectorXd& time, const MatrixXd& length, double natural_length, double ratio,
+                           double relaxation_time) {
+  constexpr const char* kFunction = "maxwellArmTension";
+  if (time.size() != length.rows()) argumentError(kFunction, "one time per sample");
+  if (!(ratio >= 0.0) || !(relaxation_time > 0.0)) {
+    argumentError(kFunction, "the arm's ratio must be >= 0 and its relaxation time > 0");
+  }
+  // The whole band's stretch, as the engine's creep sees it (bands.cpp).
+  const VectorXd stretch = (length.rowwise().sum().array() - natural_length).max(0.0).matrix();
+  VectorXd common = ratio * maxwellArmStretch(time, stretch, relaxation_time);
+  // A slack band's arm pulls nothing (the engine's commonTension).
+  for (Index t = 0; t < common.size(); ++t) {
+    if (!(stretch[t] > 0.0)) common[t] = 0.0;
+  }
+  return common;
+}
+
 CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const VectorXd& natural_length_start,
-                      double max_friction) {
+                      double max_friction, const CapstanArmStart* arms) {
   constexpr const char* kFunction = "fitCapstan";
   const std::size_t nb = rows.band_group.size();
   const Index nr = static_cast<Index>(rows.sample.size());
@@ -261,7 +368,18 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   }
   if (rows.num_groups <= 0) argumentError(kFunction, "no fitted group");
   if (!(max_friction >= 0.0)) argumentError(kFunction, "the friction's upper bound must be >= 0");
-  Problem p{rows, torque, {}, {}, {}, max_friction};
+  if (arms) {
+    if (arms->ratio.size() != rows.num_groups || !(arms->ratio.array() >= 0.0).all() || !arms->ratio.allFinite()) {
+      argumentError(kFunction, "the arms need one finite ratio >= 0 per group");
+    }
+    if (!std::isnan(arms->relaxation_time) && (!(arms->relaxation_time > 0.0) || !std::isfinite(arms->relaxation_time))) {
+      argumentError(kFunction, "the arms need a finite relaxation time > 0 (or NaN: none to start from)");
+    }
+    if (rows.time.size() != (rows.length.empty() ? 0 : rows.length.front().rows())) {
+      argumentError(kFunction, "the arms need one time per sample");
+    }
+  }
+  Problem p{rows, torque, {}, {}, {}, max_friction, arms != nullptr};
   std::vector<double> lower, upper, start;
   for (std::size_t b = 0; b < nb; ++b) {
     if (rows.band_group[b] < 0) continue;
@@ -288,47 +406,60 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   // point, six times the work, chose the same basin on both shipped robots),
   // then mu and the natural lengths together from its best point. The
   // points are independent: run on the threads there are, chosen in grid order, so
-  // the result does not depend on the thread count.
+  // the result does not depend on the thread count. The arms, if fitted,
+  // join after (startArms).
   CapstanFit out;
   const int n_grid = static_cast<int>(std::floor(max_friction / kFrictionGrid + 1e-9)) + 1;
   std::vector<Point> grid(static_cast<std::size_t>(n_grid));
   std::vector<double> cost(static_cast<std::size_t>(n_grid));
 #pragma omp parallel for schedule(dynamic)
   for (int i = 0; i < n_grid; ++i) {
-    const Point x{l0_start, i * kFrictionGrid};
+    const Point x{l0_start, i * kFrictionGrid, VectorXd::Zero(rows.num_groups), 0.0};
     grid[static_cast<std::size_t>(i)] = x;
-    cost[static_cast<std::size_t>(i)] = evaluate(p, x.l0, x.mu).cost;
+    cost[static_cast<std::size_t>(i)] = evaluate(p, x).cost;
   }
   out.frictionless_rmse = nr > 0 ? std::sqrt(cost[0] / static_cast<double>(nr)) : 0.0;
   const std::size_t best_point = static_cast<std::size_t>(std::min_element(cost.begin(), cost.end()) - cost.begin());
   Point best = grid[best_point];
-  best = levenbergMarquardt(p, best, max_friction > 0.0);
-  const Evaluation e = evaluate(p, best.l0, best.mu);
+  best = levenbergMarquardt(p, best);
+  if (arms) {
+    best = startArms(p, best, *arms);
+    p.arms = true;
+    best = levenbergMarquardt(p, best);
+  }
+  const Evaluation e = evaluate(p, best);
 
   out.friction = best.mu;
   out.stiffness = e.k;
   out.natural_length = VectorXd::Constant(static_cast<Index>(nb), std::numeric_limits<double>::quiet_NaN());
   for (std::size_t f = 0; f < p.band.size(); ++f) out.natural_length[p.band[f]] = best.l0[static_cast<Index>(f)];
-  const MatrixXd phi = columns(p, best.l0, best.mu);
+  out.relaxing_stiffness = VectorXd::Zero(rows.num_groups);
+  out.relaxation_time = std::numeric_limits<double>::quiet_NaN();
+  if (arms) {
+    out.relaxing_stiffness = best.rho.cwiseProduct(e.k);
+    out.relaxation_time = std::exp(best.log_tau);
+  }
+  const MatrixXd phi = columns(p, best);
   out.fitted_torque = phi * e.k;
   out.rmse = nr > 0 ? std::sqrt(e.cost / static_cast<double>(nr)) : 0.0;
 
-  // sigma^2 c (G^T G)^+ over [k, l0, mu], G = d(residual)/d(parameters)
-  // with k held: -Phi for k, central differences of -Phi k for the rest.
-  const Index ng = rows.num_groups, nf = static_cast<Index>(p.band.size());
-  const Index np = ng + nf + (max_friction > 0.0 ? 1 : 0);
+  // sigma^2 c (G^T G)^+ over [k, l0, mu, rho, log tau], G =
+  // d(residual)/d(parameters) with k held: -Phi for k, central differences
+  // of -Phi k for the rest.
+  const Index ng = rows.num_groups;
+  const Index np = ng + numParameters(p);
   MatrixXd G(nr, np);
   G.leftCols(ng) = -phi;
   for (Index i = 0; i < np - ng; ++i) {
     const Difference d = difference(p, best, i);
-    G.col(ng + i) = -(columns(p, d.plus.l0, d.plus.mu) - columns(p, d.minus.l0, d.minus.mu)) * e.k / d.span;
+    G.col(ng + i) = -(columns(p, d.plus) - columns(p, d.minus)) * e.k / d.span;
   }
   const double sigma2 = nr > np ? e.cost / static_cast<double>(nr - np) * residualCorrelationTime(e.r, static_cast<int>(nr), 1)
                                 : std::numeric_limits<double>::infinity();
   const VectorXd std_dev = parameterStd(G, sigma2);
   out.relative_std.resize(ng);
   for (Index g = 0; g < ng; ++g) out.relative_std[g] = std_dev[g] / std::abs(e.k[g]);
-  out.friction_std = max_friction > 0.0 ? std_dev[np - 1] : 0.0;
+  out.friction_std = frictionFree(p) ? std_dev[ng + static_cast<Index>(p.band.size())] : 0.0;
   return out;
 }
 

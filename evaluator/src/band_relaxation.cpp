@@ -13,6 +13,7 @@ bool parseBandModel(const std::string& word, BandModel* out) {
   if (word == "elastic") *out = BandModel::Elastic;
   else if (word == "viscoelastic") *out = BandModel::Viscoelastic;
   else if (word == "capstan") *out = BandModel::Capstan;
+  else if (word == "viscoelastic-capstan") *out = BandModel::ViscoelasticCapstan;
   else return false;
   return true;
 }
@@ -21,6 +22,7 @@ const char* bandModelName(BandModel model) {
   switch (model) {
     case BandModel::Viscoelastic: return "viscoelastic";
     case BandModel::Capstan: return "capstan";
+    case BandModel::ViscoelasticCapstan: return "viscoelastic-capstan";
     case BandModel::Elastic: break;
   }
   return "elastic";

@@ -167,7 +167,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
   // The viscoelastic model needs every band's length at every sample of a
   // motion, not only at the fit rows: the arm's stretch has a history.
   std::vector<Eigen::MatrixXd> motion_lengths;
-  if (band_model == BandModel::Viscoelastic) {
+  if (hasMaxwellArms(band_model)) {
     for (const SupportCurves* c : curves) {
       motion_lengths.push_back(sampleWires(model, wires, c->angle, {model.joint_name.front()}).length);
     }
@@ -316,7 +316,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     // elastic natural lengths; then k and l0 again on the curve with the
     // arms' torque off, and once more at the new natural lengths.
     std::vector<double> km(ng, std::nan("")), relaxation(ng, std::nan(""));
-    for (std::size_t k = 0; band_model == BandModel::Viscoelastic && k < rows.size(); ++k) {
+    for (std::size_t k = 0; hasMaxwellArms(band_model) && k < rows.size(); ++k) {
       BandIdentificationOptions o = bopt;
       o.groups.clear();
       std::vector<std::size_t> mine;
@@ -398,14 +398,24 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     // The capstan wire model (band_capstan.h): per motion, its groups'
     // stiffness, its bands' natural lengths and one friction coefficient,
     // the material's stick and slip replayed over the whole motion from the
-    // elastic fit's natural lengths.
+    // elastic fit's natural lengths. With the arms too (viscoelastic-capstan)
+    // they start from the viscoelastic fit's above and are refined with the
+    // friction: the one-tension fit lent them some of the friction's work.
     std::vector<double> friction(ng, std::nan(""));
     std::vector<CapstanRows> capstan_rows;
-    if (band_model == BandModel::Capstan) {
+    if (hasCapstanFriction(band_model)) {
       for (std::size_t k = 0; k < rows.size(); ++k) {
         capstan_rows.push_back(sampleCapstanRows(model, wires, curves[k]->angle, rows[k].sample, rows[k].joint));
+        capstan_rows.back().time = curves[k]->time;
       }
     }
+    // Group g's arm per unit stiffness over motion k's samples (empty: none).
+    auto armOf = [&](std::size_t g, std::size_t k, std::size_t b) -> Eigen::VectorXd {
+      if (!hasMaxwellArms(band_model) || !(km[g] > 0.0) || !std::isfinite(relaxation[g]) || !(c.k[g] > 0.0)) {
+        return Eigen::VectorXd();
+      }
+      return maxwellArmTension(capstan_rows[k].time, capstan_rows[k].length[b], c.l0[b], km[g] / c.k[g], relaxation[g]);
+    };
     // Motion k's curve with the torque of the groups fitted elsewhere taken
     // off, each by the capstan model at its own friction (0, A(25), for a
     // group the elastic fit gave): the other groups rub too, and their
@@ -417,7 +427,8 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
         const int g = group_of_band[b];
         if (g < 0 || c.source[g] == static_cast<int>(k) || !std::isfinite(c.k[g]) || !std::isfinite(c.l0[b])) continue;
         const Eigen::MatrixXd t = capstanTensionPerStiffness(cr.length[b], cr.turn[b], c.l0[b],
-                                                             std::isfinite(friction[g]) ? friction[g] : 0.0);
+                                                             std::isfinite(friction[g]) ? friction[g] : 0.0,
+                                                             armOf(static_cast<std::size_t>(g), k, b));
         for (Eigen::Index r = 0; r < tau.size(); ++r) {
           // A(21) per segment, as the capstan fit's own columns.
           tau[r] += c.k[g] * t.row(cr.sample[static_cast<std::size_t>(r)]).dot(cr.jacobian[b].row(r));
@@ -427,7 +438,7 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
     };
     // Twice over the motions: the second round takes the others off with
     // the friction and natural lengths the first found for them.
-    for (std::size_t step = 0; band_model == BandModel::Capstan && step < 2 * rows.size(); ++step) {
+    for (std::size_t step = 0; hasCapstanFriction(band_model) && step < 2 * rows.size(); ++step) {
       const std::size_t k = step % rows.size();
       // The groups this motion identifies, and those no motion identifies
       // elastically that matter most here: the one tension's error may be
@@ -455,7 +466,20 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
         start[static_cast<Eigen::Index>(b)] = c.l0[b];
       }
       if (std::all_of(cr.band_group.begin(), cr.band_group.end(), [](int g) { return g < 0; })) continue;
-      const CapstanFit cf = fitCapstan(cr, capstanOthersTakenOff(k), start);
+      // The arms' start: the motion's one tau and each group's k_m / k as
+      // the viscoelastic fit found them (0 where it found none, and no
+      // start at all where it found none in this motion or could not fit
+      // the group: fitCapstan's scan in tau then starts them).
+      const bool with_arms = hasMaxwellArms(band_model);
+      CapstanArmStart arm_start;
+      arm_start.ratio = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(mine.size()));
+      for (std::size_t i = 0; with_arms && i < mine.size(); ++i) {
+        const std::size_t g = mine[i];
+        if (!(km[g] > 0.0) || !std::isfinite(relaxation[g]) || !(c.k[g] > 0.0)) continue;
+        arm_start.ratio[static_cast<Eigen::Index>(i)] = km[g] / c.k[g];
+        arm_start.relaxation_time = relaxation[g];
+      }
+      const CapstanFit cf = fitCapstan(cr, capstanOthersTakenOff(k), start, kDefaultMaxCapstanFriction, with_arms ? &arm_start : nullptr);
       fit_rmse[k] = cf.rmse;
       for (std::size_t i = 0; i < mine.size(); ++i) {
         const std::size_t g = mine[i];
@@ -465,6 +489,10 @@ SuitFit fitSuit(const RigidModel& model, const std::string& suit, const std::vec
           c.k[g] = kg;
           c.rstd[g] = rstd;
           friction[g] = cf.friction;
+          if (with_arms) {
+            km[g] = cf.relaxing_stiffness[static_cast<Eigen::Index>(i)];
+            relaxation[g] = cf.relaxation_time;
+          }
           for (std::size_t b = 0; b < band_names.size(); ++b) {
             if (group_of_band[b] != static_cast<int>(g) || !std::isfinite(cf.natural_length[static_cast<Eigen::Index>(b)])) continue;
             c.l0[b] = cf.natural_length[static_cast<Eigen::Index>(b)];

@@ -269,7 +269,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
                            {"identifiable", e.identifiable},
                            {"relative_std", numberOrNull(e.relative_std)},
                            {"bands", e.bands}};
-        if (suit.band_model == eval::BandModel::Viscoelastic) {
+        if (eval::hasMaxwellArms(suit.band_model)) {
           // The Maxwell arm of A(26)'s viscoelastic model; the truth's is the
           // realism's (docs/realism.md), the band's own before any straps.
           jg["relaxing_stiffness_n_per_m"] = numberOrNull(e.relaxing_stiffness);
@@ -281,7 +281,7 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
           // The straps' correction (band_attachments.h): the estimate as worn.
           jg["worn_stiffness_n_per_m"] = e.worn_stiffness;
         }
-        if (suit.band_model == eval::BandModel::Capstan) {
+        if (eval::hasCapstanFriction(suit.band_model)) {
           // The friction coefficient of A(26)'s capstan model; the truth's
           // is the realism's (docs/realism.md).
           jg["capstan_friction"] = numberOrNull(e.capstan_friction);

@@ -235,7 +235,7 @@ SweepSpec readSweep(const std::string& path) {
     ev.band_model = r.text("band_model", ev.band_model);
     eval::BandModel band_model;
     if (!eval::parseBandModel(ev.band_model, &band_model)) {
-      r.failAttribute("band_model", "must be elastic, viscoelastic or capstan (got '" + ev.band_model + "')");
+      r.failAttribute("band_model", "must be elastic, viscoelastic, capstan or viscoelastic-capstan (got '" + ev.band_model + "')");
     }
     eval::PipelineOptions::Heating heating;
     if (!eval::parseHeating(ev.heating, &heating)) {

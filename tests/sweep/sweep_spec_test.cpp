@@ -216,7 +216,7 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" sensor_delay=\"shifted\"/>\n", 4,
                         {"sensor_delay", "ignored or compensated", "shifted"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" band_model=\"plastic\"/>\n", 4,
-                        {"band_model", "elastic, viscoelastic or capstan", "plastic"}));
+                        {"band_model", "elastic, viscoelastic, capstan or viscoelastic-capstan", "plastic"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"g\" straps=\"tight\"/>\n", 4,
                         {"straps", "ignored or corrected", "tight"}));
   EXPECT_TRUE(failsWith(seeds + "  <evaluator name=\"a/b\"/>\n", 4, {"name", "without '/'"}));

@@ -22,6 +22,15 @@
 // least squares (as in band_identification.h) and only the natural lengths
 // (one per band) and mu (one per fit, the suit's cover) are searched.
 //
+// Hysteresis too (viscoelastic-capstan). The engine's band may also carry
+// a standard linear solid's Maxwell arm (band_relaxation.h), which acts on
+// the whole band's stretch e = max(0, l - l0) and adds k_m a, a = e - q, to
+// every taut segment alike. Per unit stiffness that is rho a with rho =
+// k_m / k, so the torque stays linear in k, and the slip, which sees the
+// tensions' ratios, now depends on rho and tau too: they join the searched
+// parameters (one rho per group, one tau per fit), started from the
+// viscoelastic fit's.
+//
 // The history is replayed from each motion's first sample, where the
 // material is assumed shared in proportion to the segments' lengths (the
 // suit settled in the starting pose, every segment equally strained); the
@@ -32,6 +41,7 @@
 // function and the problem.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -45,6 +55,7 @@ namespace suitsim::eval {
 /// segments at every sample (the material has a history), and the
 /// segments' Jacobians about each fit row's joint.
 struct CapstanRows {
+  Eigen::VectorXd time;                   ///< the samples' times (s), (N); read only when arms are fitted
   std::vector<Eigen::MatrixXd> length;    ///< per band: L_j at every sample (m), (N x S_b)
   std::vector<Eigen::MatrixXd> turn;      ///< per band: theta_i at every sample (rad), (N x S_b), column 0 zero
   std::vector<Eigen::Index> sample;       ///< each fit row's sample, (R)
@@ -67,8 +78,32 @@ CapstanRows sampleCapstanRows(const RigidModel& model, const std::vector<WireGeo
 /// `friction` (>= 0): the material shared equally strained at sample 0,
 /// then stuck or slid at every sample (suitsim/capstan.h). friction 0 gives
 /// A(25)'s one tension max(0, l - l0) on every segment.
+/// `common` (N, or empty for none) is the part every taut segment adds
+/// alike per unit stiffness, the Maxwell arm's rho a (maxwellArmTension);
+/// it joins the slip's tensions as the engine's common part does.
 Eigen::MatrixXd capstanTensionPerStiffness(const Eigen::MatrixXd& length, const Eigen::MatrixXd& turn,
-                                           double natural_length, double friction);
+                                           double natural_length, double friction,
+                                           const Eigen::VectorXd& common = Eigen::VectorXd());
+
+/// The Maxwell arm's tension per unit stiffness, rho a, at every sample of
+/// a band with segment lengths `length` (N x S) at times `time` (N): a = e -
+/// q (maxwellArmStretch) for the whole band's stretch e = max(0, l - l0),
+/// and 0 where the band is slack (its arm cannot push). rho = k_m / k >= 0,
+/// tau > 0 (s).
+Eigen::VectorXd maxwellArmTension(const Eigen::VectorXd& time, const Eigen::MatrixXd& length, double natural_length,
+                                  double ratio, double relaxation_time);
+
+/// fitCapstan's default upper bound on mu: textile on textile or skin lies
+/// below about 0.5 (docs/realism.md); the bound leaves room above it.
+inline constexpr double kDefaultMaxCapstanFriction = 0.8;
+
+/// A start for the Maxwell arms fitCapstan fits beside the friction
+/// (viscoelastic-capstan): one tau and one rho = k_m / k per group. The fit
+/// also scans tau itself and starts from whichever fits better.
+struct CapstanArmStart {
+  double relaxation_time = std::numeric_limits<double>::quiet_NaN();  ///< tau (s, > 0); NaN: only the scan
+  Eigen::VectorXd ratio;  ///< rho per group (>= 0), (G)
+};
 
 struct CapstanFit {
   double friction = 0.0;               ///< mu (dimensionless)
@@ -78,16 +113,25 @@ struct CapstanFit {
   Eigen::VectorXd natural_length;      ///< l0 per band (m; NaN: not fitted), (B)
   Eigen::VectorXd fitted_torque;       ///< tau_hat at each fit row (N m), (R)
   double rmse = 0.0;                   ///< RMS of torque - tau_hat over the rows (N m)
-  double frictionless_rmse = 0.0;      ///< the same at mu = 0 with the natural lengths refitted
+  double frictionless_rmse = 0.0;      ///< the same at mu = 0 at the starting natural lengths, no arms
+  /// With arms (CapstanArmStart given): k_m = rho k per group (N/m), (G),
+  /// and tau (s). Without: zeros and NaN.
+  Eigen::VectorXd relaxing_stiffness;
+  double relaxation_time = 0.0;
 };
 
 /// Fits k per group, l0 per fitted band and one mu in [0, max_friction] to
 /// the rows' supporting torque `torque` (R), starting the natural lengths at
 /// `natural_length_start` (B; the elastic fit's). mu is searched on a grid
 /// (every 0.05) at the starting natural lengths, then refined together with
-/// them by Levenberg-Marquardt. Throws std::invalid_argument for inconsistent sizes,
-/// no fitted group, or a fitted band without a finite positive start.
+/// them by Levenberg-Marquardt. With `arms`, every group's rho and the one
+/// tau are then refined with them (rho in [0, 5], tau in [0.05, 30] s),
+/// from `arms`' values or from the best of a scan in tau that fits k_m
+/// linearly on the friction's fit, whichever fits better. Throws std::invalid_argument for inconsistent sizes, no
+/// fitted group, a fitted band without a finite positive start, or arms
+/// without one ratio per group, times per sample or a positive tau.
 CapstanFit fitCapstan(const CapstanRows& rows, const Eigen::VectorXd& torque,
-                      const Eigen::VectorXd& natural_length_start, double max_friction = 0.8);
+                      const Eigen::VectorXd& natural_length_start, double max_friction = kDefaultMaxCapstanFriction,
+                      const CapstanArmStart* arms = nullptr);
 
 }  // namespace suitsim::eval

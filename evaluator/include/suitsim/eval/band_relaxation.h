@@ -29,12 +29,22 @@
 namespace suitsim::eval {
 
 /// How A(26) models a band's tension: A(25) (elastic), a standard linear
-/// solid (viscoelastic; see above), or A(25) per segment with capstan
-/// friction where the band turns (capstan; band_capstan.h).
-enum class BandModel { Elastic, Viscoelastic, Capstan };
-/// "elastic", "viscoelastic" or "capstan"; false otherwise.
+/// solid (viscoelastic; see above), A(25) per segment with capstan
+/// friction where the band turns (capstan; band_capstan.h), or both: the
+/// standard linear solid's arm acting alike on every segment of a band that
+/// rubs where it turns (viscoelastic-capstan; band_capstan.h).
+enum class BandModel { Elastic, Viscoelastic, Capstan, ViscoelasticCapstan };
+/// "elastic", "viscoelastic", "capstan" or "viscoelastic-capstan"; false otherwise.
 bool parseBandModel(const std::string& word, BandModel* out);
 const char* bandModelName(BandModel model);
+/// Whether the model has the Maxwell arms (viscoelastic, viscoelastic-capstan).
+inline bool hasMaxwellArms(BandModel model) {
+  return model == BandModel::Viscoelastic || model == BandModel::ViscoelasticCapstan;
+}
+/// Whether the model has capstan friction (capstan, viscoelastic-capstan).
+inline bool hasCapstanFriction(BandModel model) {
+  return model == BandModel::Capstan || model == BandModel::ViscoelasticCapstan;
+}
 
 /// a = e - q at every sample of `stretch` (N), sampled at `time` (N,
 /// increasing), for the relaxation time `tau` (s, > 0).

@@ -28,7 +28,7 @@ struct RunInfo {
   io::Realism realism;             ///< the error sources the truth had (docs/realism.md)
   std::string streams_dir;         ///< non-empty: streams read from here instead of simulated
   std::string suit_geometry = "designed";  ///< the wire model's via points: "designed" or "measured"
-  std::string band_model = "elastic";      ///< A(26)'s band model: "elastic", "viscoelastic" or "capstan"
+  std::string band_model = "elastic";      ///< A(26)'s band model: "elastic", "viscoelastic", "capstan" or "viscoelastic-capstan"
   std::string straps = "ignored";          ///< the bands' straps: "ignored" or "corrected" (band_attachments.h)
   std::size_t num_trials = 0;
   double simulation_wall_s = 0.0;
