@@ -40,9 +40,25 @@ TEST_F(DeviceEvaluate, Jvrc1ExoskeletonSupportAndSettingsAgainstTheTruth) {
   }
   EXPECT_EQ(d["joints"].size(), 8u);
   EXPECT_GT(d["true_supporting_torque_rms_nm"].get<double>(), 1.0);
-  // Measured: approach A 5.2 % where the joints move, B 11 %; the knees 1.8 % by A.
-  EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.08);
+  // Measured: approach A 2.6 % where the joints move (5.1 % before the
+  // scene's ident_sway), B 9.4 %; the knees 1.7 % by A.
+  EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.035);
   EXPECT_LT(d["supporting_torque"]["approach_b"]["relative_rmse_moving"].get<double>(), 0.2);
+  // The hip rolls: approach A reads their supporting torque through their
+  // identified motor constants. With the hip rolls sliding only in a small
+  // sway those came out with a relative std of 16-19 % and one of them 12 %
+  // low, so approach A was 2 % off at one hip and 11 % at the other; the
+  // identification trials must determine them (measured: relative std 1.0-1.1 %,
+  // approach A 2.0 and 2.1 %).
+  const json id = json::parse(readFile(out / "identification.json"));
+  for (const char* hip : {"R_HIP_R", "L_HIP_R"}) {
+    SCOPED_TRACE(hip);
+    const json& kt = id["joint_parameters"][hip]["motor_constant"];
+    ASSERT_TRUE(kt["relative_std"].is_number()) << kt.dump();
+    EXPECT_LT(kt["relative_std"].get<double>(), 0.03);
+    EXPECT_LT(std::abs(kt["identified"].get<double>() / 0.15 - 1.0), 0.03);  // the scene's motor_constant
+    EXPECT_LT(d["supporting_torque_per_joint"][hip]["relative_rmse_moving"]["approach_a"].get<double>(), 0.04);
+  }
   for (const char* knee : {"R_KNEE", "L_KNEE"}) {
     const json& k = d["supporting_torque_per_joint"][knee];
     EXPECT_LT(k["relative_rmse_moving"]["approach_a"].get<double>(), 0.04) << knee;
