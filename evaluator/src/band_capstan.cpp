@@ -176,6 +176,10 @@ Point levenbergMarquardt(const Problem& p, Point x) {
       MatrixXd A = JtJ;
       for (Index i = 0; i < np; ++i) A(i, i) += lambda * std::max(JtJ(i, i), 1e-12);
       const VectorXd step = -A.ldlt().solve(g);
+      if (!step.allFinite()) {  // a nearly flat direction: damp harder
+        lambda *= 4.0;
+        continue;
+      }
       Point trial = x;
       for (Index i = 0; i < np; ++i) *slot(p, trial, i).value += step[i];
       trial = clampToBox(p, trial);
@@ -239,7 +243,10 @@ Point startArms(Problem p, const Point& x, const CapstanArmStart& given) {
         scale.cwiseInverse().asDiagonal() * VectorXd((A * scale.cwiseInverse().asDiagonal()).colPivHouseholderQr().solve(p.torque));
     Point y = x;
     y.log_tau = log_tau;
-    for (Index g = 0; g < ng; ++g) y.rho[g] = c[g] > 0.0 ? std::clamp(c[ng + g] / c[g], 0.0, kMaxRatio) : 0.0;
+    for (Index g = 0; g < ng; ++g) {
+      const double rho = c[ng + g] / c[g];
+      y.rho[g] = c[g] > 0.0 && std::isfinite(rho) ? std::clamp(rho, 0.0, kMaxRatio) : 0.0;
+    }
     scanned[static_cast<std::size_t>(i)] = y;
     cost[static_cast<std::size_t>(i)] = evaluate(p, y).cost;
   }
