@@ -376,7 +376,9 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   if (rows.num_groups <= 0) argumentError(kFunction, "no fitted group");
   if (!(max_friction >= 0.0)) argumentError(kFunction, "the friction's upper bound must be >= 0");
   if (arms) {
-    if (arms->ratio.size() != rows.num_groups || !(arms->ratio.array() >= 0.0).all() || !arms->ratio.allFinite()) {
+    const bool scan_only = std::isnan(arms->relaxation_time) && arms->ratio.size() == 0;
+    if (!scan_only &&
+        (arms->ratio.size() != rows.num_groups || !(arms->ratio.array() >= 0.0).all() || !arms->ratio.allFinite())) {
       argumentError(kFunction, "the arms need one finite ratio >= 0 per group");
     }
     if (!std::isnan(arms->relaxation_time) && (!(arms->relaxation_time > 0.0) || !std::isfinite(arms->relaxation_time))) {
@@ -430,9 +432,17 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   Point best = grid[best_point];
   best = levenbergMarquardt(p, best);
   if (arms) {
-    best = startArms(p, best, *arms);
+    // As the viscoelastic fit rules (band_relaxation.h): an arm whose tau
+    // ends at an end of the range, or that no group keeps, is the fit
+    // borrowing it for another error; the fit without arms stands.
+    const Point without = best;
     p.arms = true;
-    best = levenbergMarquardt(p, best);
+    best = levenbergMarquardt(p, startArms(p, best, *arms));
+    const bool at_end = best.log_tau <= std::log(kMinTau) + kLogTauStep || best.log_tau >= std::log(kMaxTau) - kLogTauStep;
+    if (at_end || !(best.rho.maxCoeff() > 0.0)) {
+      p.arms = false;
+      best = without;
+    }
   }
   const Evaluation e = evaluate(p, best);
 
@@ -442,7 +452,7 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   for (std::size_t f = 0; f < p.band.size(); ++f) out.natural_length[p.band[f]] = best.l0[static_cast<Index>(f)];
   out.relaxing_stiffness = VectorXd::Zero(rows.num_groups);
   out.relaxation_time = std::numeric_limits<double>::quiet_NaN();
-  if (arms) {
+  if (p.arms) {
     out.relaxing_stiffness = best.rho.cwiseProduct(e.k);
     out.relaxation_time = std::exp(best.log_tau);
   }

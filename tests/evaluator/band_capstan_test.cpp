@@ -199,6 +199,27 @@ TEST(BandCapstan, FitOfBothRecoversTheArmAndTheFriction) {
   EXPECT_TRUE(std::isnan(alone.relaxation_time));
 }
 
+// On a band that rubs but does not relax the fit of both keeps the
+// capstan fit's estimate: the arm, started by the scan, is dropped or
+// negligible.
+TEST(BandCapstan, FitOfBothFindsNoArmWhereThereIsNone) {
+  const int n = 2000;
+  const TwoSegments m = bend(n, 0.01);
+  const double k = 800.0, l0 = 0.49, mu = 0.3;
+  Fit f = fitRowsOf(m, k, l0, mu);
+  f.rows.time = Eigen::VectorXd::LinSpaced(n, 0.0, 0.01 * (n - 1));
+  for (Eigen::Index r = 0; r < f.torque.size(); ++r) f.torque[r] += 1e-3 * std::sin(37.0 * r);
+  const CapstanArmStart scan_only;  // no viscoelastic start: the scan alone
+  const CapstanFit both = fitCapstan(f.rows, f.torque, Eigen::VectorXd::Constant(1, 0.495), 0.8, &scan_only);
+  EXPECT_NEAR(both.stiffness[0] / k, 1.0, 2e-3);
+  EXPECT_NEAR(both.friction, mu, 0.01);
+  if (std::isfinite(both.relaxation_time)) {
+    EXPECT_LT(both.relaxing_stiffness[0], 0.01 * k) << "an arm where the band has none";
+  } else {
+    EXPECT_EQ(both.relaxing_stiffness[0], 0.0);
+  }
+}
+
 TEST(BandCapstan, BadInputIsRefusedWithItsReason) {
   const TwoSegments m = bend(200, 0.01);
   Fit f = fitRowsOf(m, 800.0, 0.49, 0.3);

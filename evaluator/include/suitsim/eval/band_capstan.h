@@ -102,7 +102,7 @@ inline constexpr double kDefaultMaxCapstanFriction = 0.8;
 /// also scans tau itself and starts from whichever fits better.
 struct CapstanArmStart {
   double relaxation_time = std::numeric_limits<double>::quiet_NaN();  ///< tau (s, > 0); NaN: only the scan
-  Eigen::VectorXd ratio;  ///< rho per group (>= 0), (G)
+  Eigen::VectorXd ratio;  ///< rho per group (>= 0), (G); may be empty when tau is NaN
 };
 
 struct CapstanFit {
@@ -114,8 +114,8 @@ struct CapstanFit {
   Eigen::VectorXd fitted_torque;       ///< tau_hat at each fit row (N m), (R)
   double rmse = 0.0;                   ///< RMS of torque - tau_hat over the rows (N m)
   double frictionless_rmse = 0.0;      ///< the same at mu = 0 at the starting natural lengths, no arms
-  /// With arms (CapstanArmStart given): k_m = rho k per group (N/m), (G),
-  /// and tau (s). Without: zeros and NaN.
+  /// With arms kept: k_m = rho k per group (N/m), (G), and tau (s).
+  /// Without: zeros and NaN.
   Eigen::VectorXd relaxing_stiffness;
   double relaxation_time = 0.0;
 };
@@ -127,7 +127,10 @@ struct CapstanFit {
 /// them by Levenberg-Marquardt. With `arms`, every group's rho and the one
 /// tau are then refined with them (rho in [0, 5], tau in [0.05, 30] s),
 /// from `arms`' values or from the best of a scan in tau that fits k_m
-/// linearly on the friction's fit, whichever fits better. Throws std::invalid_argument for inconsistent sizes, no
+/// linearly on the friction's fit, whichever fits better; arms whose tau
+/// ends at an end of that range, or with every rho 0, are dropped and the
+/// fit without them stands (relaxing_stiffness 0, relaxation_time NaN).
+/// Throws std::invalid_argument for inconsistent sizes, no
 /// fitted group, a fitted band without a finite positive start, or arms
 /// without one ratio per group, times per sample or a positive tau.
 CapstanFit fitCapstan(const CapstanRows& rows, const Eigen::VectorXd& torque,
