@@ -573,21 +573,12 @@ Eigen::VectorXd heldParameters(const RigidModel& model, const std::vector<HeldLo
   return phi;
 }
 
-MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& s,
-                           const ConditioningOptions& o) {
-  const int fi = frameIndex(model, layout.imu.link);
-  if (fi < 0) throw std::invalid_argument("IMU on unknown link '" + layout.imu.link + "'");
-  if (model.frame_body[fi] != 0) {
-    throw std::invalid_argument("the IMU's link '" + layout.imu.link +
-                                "' is not part of the base link: the identification works in the IMU's frame (A §3.2)");
-  }
-  const double rate = s.rate_hz;
-  if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
-    throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
-  }
-  const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
-  const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
-  const MatrixXd acc = filterZeroPhase(lp, s.accel);
+namespace {
+
+// The currents as conditionStream reads them: each read at the datasheet's
+// temperature when the heating correction is on, then low-passed (empty
+// without currents).
+MatrixXd conditionedCurrents(const SensorStream& s, const ConditioningOptions& o) {
   MatrixXd raw_current = s.current;
   if (o.magnet_coefficient.size() > 0 && raw_current.rows() > 0) {
     if (s.winding_temperature.rows() != raw_current.rows() || o.magnet_coefficient.size() != raw_current.cols()) {
@@ -604,7 +595,14 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
       }
     }
   }
-  const MatrixXd cur = raw_current.rows() > 0 ? filterZeroPhase(lp, raw_current) : MatrixXd();
+  if (raw_current.rows() == 0) return MatrixXd();
+  return filterZeroPhase(designButterworthLowPass(4, o.cutoff_hz, s.rate_hz), raw_current);
+}
+
+// The raw joint angles with each motor-side encoder's gear twist taken out
+// (see jointAnglesBehindGears in identification.h); `cur` the conditioned
+// currents.
+MatrixXd jointAnglesBehindGears(const SensorStream& s, const ConditioningOptions& o, const MatrixXd& cur) {
   // An encoder on the motor reads the joint plus the gear's twist: the
   // torque through the gear is the motor's less what turns the rotor,
   // k_T u + tau_o - I_a q'', and it twists the gear by that over k. Taken
@@ -615,7 +613,7 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
     if (cur.rows() != angles.rows() || o.gear_stiffness.size() != angles.cols()) {
       throw std::invalid_argument(s.path + ": compensating the gears' twist needs every joint's motor current");
     }
-    const FilteredSignals read = filterAndDifferentiate(s.joint_angle, rate, o.cutoff_hz);
+    const FilteredSignals read = filterAndDifferentiate(s.joint_angle, s.rate_hz, o.cutoff_hz);
     for (Eigen::Index t = 0; t < angles.rows(); ++t) {
       for (Eigen::Index j = 0; j < angles.cols(); ++j) {
         if (!(o.gear_stiffness[j] > 0.0)) continue;
@@ -624,6 +622,36 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
       }
     }
   }
+  return angles;
+}
+
+}  // namespace
+
+MatrixXd jointAnglesBehindGears(const SensorStream& s, const ConditioningOptions& o) {
+  if (o.gear_stiffness.size() == 0) return s.joint_angle;
+  if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * s.rate_hz)) {
+    throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
+  }
+  return jointAnglesBehindGears(s, o, conditionedCurrents(s, o));
+}
+
+MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& s,
+                           const ConditioningOptions& o) {
+  const int fi = frameIndex(model, layout.imu.link);
+  if (fi < 0) throw std::invalid_argument("IMU on unknown link '" + layout.imu.link + "'");
+  if (model.frame_body[fi] != 0) {
+    throw std::invalid_argument("the IMU's link '" + layout.imu.link +
+                                "' is not part of the base link: the identification works in the IMU's frame (A §3.2)");
+  }
+  const double rate = s.rate_hz;
+  if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
+    throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
+  }
+  const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
+  const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
+  const MatrixXd acc = filterZeroPhase(lp, s.accel);
+  const MatrixXd cur = conditionedCurrents(s, o);
+  const MatrixXd angles = jointAnglesBehindGears(s, o, cur);
   const FilteredSignals q = filterAndDifferentiate(angles, rate, o.cutoff_hz);
   std::vector<MatrixXd> wrench;
   for (const MatrixXd& f : s.wrench) wrench.push_back(filterZeroPhase(lp, f));

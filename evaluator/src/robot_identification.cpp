@@ -153,10 +153,11 @@ fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
   return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
 }
 
-MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
-                      const fs::path& streams_dir, const PipelineOptions& options) {
+SensorStream loadStream(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                        const fs::path& streams_dir, const PipelineOptions& options,
+                        const std::vector<std::string>& extra_channels) {
   SensorStream s = readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout,
-                                    inputs.sensor_rate_hz);
+                                    inputs.sensor_rate_hz, extra_channels);
   if (options.sensor_delay == PipelineOptions::SensorDelay::Compensated) {
     s = withoutLoggerDelay(s, declaredLoggerDelays(s));
   }
@@ -164,6 +165,11 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
   if (!trial.name.empty() && s.meta("trial") != trial.name) {
     throw StreamError(s.path + ":1: stream of trial '" + s.meta("trial", "?") + "', expected '" + trial.name + "'");
   }
+  return s;
+}
+
+ConditioningOptions conditioningFor(const EvaluationInputs& inputs, const RigidModel& model, const SensorStream& s,
+                                    const PipelineOptions& options) {
   ConditioningOptions conditioning = options.conditioning;
   if (options.heating == PipelineOptions::Heating::Corrected) {
     conditioning.magnet_coefficient = aprioriMagnetCoefficients(inputs, model);
@@ -181,7 +187,13 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
     }
     if (on_motor.empty()) conditioning.gear_stiffness.resize(0);
   }
-  MotionData d = conditionStream(model, inputs.layout, s, conditioning);
+  return conditioning;
+}
+
+MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                      const fs::path& streams_dir, const PipelineOptions& options) {
+  const SensorStream s = loadStream(inputs, model, trial, streams_dir, options);
+  MotionData d = conditionStream(model, inputs.layout, s, conditioningFor(inputs, model, s, options));
   d.name = trial.name;
   d.held = trial.held;
   return d;

@@ -102,6 +102,14 @@ struct MotionData {
   int numSamples() const { return static_cast<int>(time.size()); }
 };
 
+/// The stream's raw joint angles as the model reads them: with
+/// ConditioningOptions::gear_stiffness, each motor-side encoder's reading
+/// less its gear's twist (the torque through the gear from the conditioned
+/// currents, over k), unfiltered; without, the readings as logged. What
+/// conditionStream filters, and what any other user of a stream's joint
+/// angles (the suit-geometry fit) must read for the same joints.
+Eigen::MatrixXd jointAnglesBehindGears(const SensorStream& stream, const ConditioningOptions& options);
+
 /// Filters, differentiates and maps one stream into the base frame. The IMU
 /// must sit on the root body (throws std::invalid_argument otherwise).
 MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,

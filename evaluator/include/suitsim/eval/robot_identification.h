@@ -99,6 +99,19 @@ const char* gearName(IdentificationOptions::Gear gear);
 /// Path of a trial's sensor stream under `streams_dir`.
 std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const TrialInfo& trial);
 
+/// Reads one trial's stream as the evaluation reads it: the logger's
+/// declared delays taken out when PipelineOptions::sensor_delay says so;
+/// `extra_channels` as readSensorStream takes them (throws StreamError).
+SensorStream loadStream(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                        const std::filesystem::path& streams_dir, const PipelineOptions& options,
+                        const std::vector<std::string>& extra_channels = {});
+
+/// The conditioning of one stream under `options`: the heating correction's
+/// and the gear twist's a-priori values (the twist only on the encoders the
+/// stream says sit on their motors).
+ConditioningOptions conditioningFor(const EvaluationInputs& inputs, const RigidModel& model, const SensorStream& stream,
+                                    const PipelineOptions& options);
+
 /// Reads one trial's stream and conditions it (throws StreamError).
 MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
                       const std::filesystem::path& streams_dir, const PipelineOptions& options);
