@@ -34,6 +34,33 @@ BENCHMARK_CAPTURE(linkModel, h1_stand_springs_6e4_dt2e-5, std::string("h1_stand.
 BENCHMARK_CAPTURE(linkModel, h1_stand_rigid_dt2e-5, std::string("h1_stand.xml"), std::string("rigid"), 1e3, 2e-5)
     ->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
+constexpr double kConstraintFrequency = 500.0;  // (rad/s) x 1 ms = 0.5, as the scene's 1000 x 0.5 ms
+
+// The standing robot at a 1 ms step, the servo's period: velocity Verlet
+// evaluates the forces twice a step there (the servo's new torques void the
+// cached ones), drift-kick-drift once (docs/benchmarks.md, "Humanoid").
+// Both with the hinges' stabilisation at the scene's rate x dt of 0.5
+// (drift-kick-drift diverges at 1).
+void standAt1ms(benchmark::State& bench, const std::string& integrator) {
+  suitsim::bench::humanoidScene(
+      bench, suitsim::bench::editedScene("jvrc1_stand.xml", "rigid", 1e3, 1e-3, integrator, kConstraintFrequency));
+}
+
+BENCHMARK_CAPTURE(standAt1ms, velocity_verlet, std::string("velocity_verlet"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(standAt1ms, position_verlet, std::string("position_verlet"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// A batch of trials, one thread each (as `suitsim evaluate` runs its
+// trials): two standing trials at 1 ms with drift-kick-drift, on one
+// thread and on two. Wall time: the counters are rates of the whole batch.
+void batch(benchmark::State& bench, int threads) {
+  suitsim::bench::humanoidBatch(
+      bench, suitsim::bench::editedScene("jvrc1_stand.xml", "rigid", 1e3, 1e-3, "position_verlet", kConstraintFrequency),
+      2, threads);
+}
+
+BENCHMARK_CAPTURE(batch, stand_1ms_2trials_1thread, 1)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime()->MeasureProcessCPUTime();
+BENCHMARK_CAPTURE(batch, stand_1ms_2trials_2threads, 2)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime()->MeasureProcessCPUTime();
+
 }  // namespace
 
 BENCHMARK_MAIN();

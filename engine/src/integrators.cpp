@@ -74,18 +74,31 @@ void kickDriftRotors(State& s, double h_kick, const std::vector<double>& a, doub
   }
 }
 
+// The state the forces carry from step to step moves on at the point `x`
+// (the step's end; velocity Verlet's half step): friction anchors, stick
+// and slip, the tracked angles, windings and bands.
+void moveCarriedState(const Model& model, State& s, const PhasePoint& x, Workspace& ws, double dt) {
+  detail::updateContactAnchors(model, s, x);
+  detail::updateHingeFriction(model, s, x, ws);
+  detail::updateWindings(model, s, dt);
+  detail::updateBandCreep(model, s, x, dt);
+  detail::updateBandCapstan(model, s, x, ws);
+}
+
+// The end of a step of every integrator but velocity Verlet: the carried
+// state moves on there, and velocity Verlet's acceleration cache no longer applies.
+void finishStep(const Model& model, State& s, Workspace& ws, double dt) {
+  moveCarriedState(model, s, detail::phasePoint(s.position, s.velocity), ws, dt);
+  s.acceleration_cache.filled = false;
+}
+
 void stepSemiImplicitEuler(const Model& model, State& s, Workspace& ws, double dt) {
   const int n = model.num_particles;
   computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, ws.solver->stage_acceleration);
   // The drift uses the new velocity: symplectic.
   kickDrift(n, dt, ws.solver->stage_acceleration, dt, s.velocity, s.position, ws.num_threads);
   kickDriftRotors(s, dt, ws.rotor_acceleration, dt);
-  detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
-  detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
-  detail::updateWindings(model, s, dt);
-  detail::updateBandCreep(model, s, detail::phasePoint(s.position, s.velocity), dt);
-  detail::updateBandCapstan(model, s, detail::phasePoint(s.position, s.velocity), ws);
-  s.acceleration_cache.filled = false;
+  finishStep(model, s, ws, dt);
 }
 
 void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) {
@@ -103,17 +116,42 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   // Anchors move before the closing evaluation so the cached acceleration
   // matches the anchors the next step starts from.
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
-  detail::updateContactAnchors(model, s, half);
-  detail::updateHingeFriction(model, s, half, ws);
-  detail::updateWindings(model, s, dt);
-  detail::updateBandCreep(model, s, half, dt);
-  detail::updateBandCapstan(model, s, half, ws);
+  moveCarriedState(model, s, half, ws, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
   rotor_acceleration = ws.rotor_acceleration;
   kickDriftRotors(s, 0.5 * dt, rotor_acceleration, 0.0);
   detail::keepAccelerationInputs(s);
+}
+
+// Drift-kick-drift: half a drift to the midpoint, one force evaluation
+// there, a full kick, half a drift with the new velocity. Second order and
+// symplectic like velocity Verlet, but with exactly one evaluation per
+// step whatever changed between steps: a servo that sets new torques every
+// step (1 kHz at dt = 1 ms) makes velocity Verlet evaluate twice, since its
+// opening kick needs the forces at the step's start under the new torques.
+// A torque held over the step is integrated by the midpoint rule.
+// Velocity-dependent forces (damping, contact, the hinges' stabilisation
+// and spin terms) see the step's starting velocity: first order in them,
+// as velocity Verlet's closing evaluation at the half-step velocity is.
+void stepPositionVerlet(const Model& model, State& s, Workspace& ws, double dt) {
+  const int n = model.num_particles;
+  detail::SolverWorkspace& sw = *ws.solver;
+  offset(n, s.position, 0.5 * dt, s.velocity, sw.stage_position, ws.num_threads);
+  for (std::size_t h = 0; h < s.rotor_angle.size(); ++h) {
+    sw.stage_rotor_angle[h] = s.rotor_angle[h] + 0.5 * dt * s.rotor_velocity[h];
+  }
+  computeAcceleration(model, s, detail::phasePoint(sw.stage_position, s.velocity, sw.stage_rotor_angle, s.rotor_velocity),
+                      ws, sw.stage_acceleration);
+  // The kick, then the second half drift from the midpoint with the new velocity.
+  axpy(n, dt, sw.stage_acceleration, s.velocity, ws.num_threads);
+  offset(n, sw.stage_position, 0.5 * dt, s.velocity, s.position, ws.num_threads);
+  for (std::size_t h = 0; h < s.rotor_angle.size(); ++h) {
+    s.rotor_velocity[h] += dt * ws.rotor_acceleration[h];
+    s.rotor_angle[h] = sw.stage_rotor_angle[h] + 0.5 * dt * s.rotor_velocity[h];
+  }
+  finishStep(model, s, ws, dt);
 }
 
 void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
@@ -164,12 +202,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
     s.rotor_angle[h] += dt / 6.0 * sw.sum_rotor_angle[h];
     s.rotor_velocity[h] += dt / 6.0 * sw.sum_rotor_velocity[h];
   }
-  detail::updateContactAnchors(model, s, detail::phasePoint(s.position, s.velocity));
-  detail::updateHingeFriction(model, s, detail::phasePoint(s.position, s.velocity), ws);
-  detail::updateWindings(model, s, dt);
-  detail::updateBandCreep(model, s, detail::phasePoint(s.position, s.velocity), dt);
-  detail::updateBandCapstan(model, s, detail::phasePoint(s.position, s.velocity), ws);
-  s.acceleration_cache.filled = false;
+  finishStep(model, s, ws, dt);
 }
 
 }  // namespace
@@ -180,6 +213,7 @@ void step(const Model& model, State& state, Workspace& ws, Integrator integrator
     case Integrator::kSemiImplicitEuler: stepSemiImplicitEuler(model, state, ws, dt); break;
     case Integrator::kVelocityVerlet: stepVelocityVerlet(model, state, ws, dt); break;
     case Integrator::kRk4: stepRk4(model, state, ws, dt); break;
+    case Integrator::kPositionVerlet: stepPositionVerlet(model, state, ws, dt); break;
   }
   state.time += dt;
 }

@@ -17,6 +17,8 @@ bool parseIntegrator(const std::string& name, Integrator* out) {
     *out = Integrator::kVelocityVerlet;
   } else if (name == "rk4") {
     *out = Integrator::kRk4;
+  } else if (name == "position_verlet") {
+    *out = Integrator::kPositionVerlet;
   } else {
     return false;
   }
@@ -28,6 +30,7 @@ const char* integratorName(Integrator integrator) {
     case Integrator::kSemiImplicitEuler: return "semi_implicit_euler";
     case Integrator::kVelocityVerlet: return "velocity_verlet";
     case Integrator::kRk4: return "rk4";
+    case Integrator::kPositionVerlet: return "position_verlet";
   }
   return "unknown";
 }

@@ -206,6 +206,11 @@ void propagate(const ServoLoop& loop, double u, double* theta, double* omega) {
         w += 0.5 * h * cached;
         valid = true;
         break;
+      case Integrator::kPositionVerlet:
+        q += 0.5 * h * w;
+        w += h * acc(w);  // damping sees the step's starting velocity
+        q += 0.5 * h * w;
+        break;
       case Integrator::kRk4: {
         const double k1x = w, k1v = acc(w);
         const double k2x = w + 0.5 * h * k1v, k2v = acc(k2x);

@@ -53,7 +53,8 @@ namespace {
 template <class Drive>
 std::vector<State> expectStepsAllocateNothing(const Model& model, double dt, int steps, Drive drive) {
   std::vector<State> last;
-  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4,
+                                     Integrator::kPositionVerlet}) {
     State state = makeState(model);
     Workspace ws(model);
     for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, dt);
@@ -82,7 +83,8 @@ TEST(Allocation, StepAllocatesNothing) {
   const Model model = b.build();
   ASSERT_GE(model.num_springs + model.num_particles, 20000);  // large enough for the parallel path too
   for (int threads : {1, 2}) {
-    for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
+    for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4,
+                                       Integrator::kPositionVerlet}) {
       State state = makeState(model);
       Workspace ws(model, threads);
       for (int k = 0; k < 5; ++k) step(model, state, ws, integrator, 1e-5);  // let OpenMP set up its team

@@ -33,7 +33,7 @@ TEST(Integrators, ConvergenceOrders) {
     double order;
   };
   for (const Case c : {Case{Integrator::kSemiImplicitEuler, 1.0}, Case{Integrator::kVelocityVerlet, 2.0},
-                       Case{Integrator::kRk4, 4.0}}) {
+                       Case{Integrator::kRk4, 4.0}, Case{Integrator::kPositionVerlet, 2.0}}) {
     const double e1 = oscillatorError(c.integrator, 1e-3);
     const double e2 = oscillatorError(c.integrator, 0.5e-3);
     const double observed = std::log2(e1 / e2);
@@ -46,7 +46,7 @@ TEST(Integrators, FreeFallIsExactForVerletAndRk4) {
   b.setGravity({0.0, 0.0, -9.81});
   b.addParticle({.name = "p", .position = {0, 0, 10}, .velocity = {1.0, 0, 2.0}, .mass = 2.0});
   const Model model = b.build();
-  for (Integrator integrator : {Integrator::kVelocityVerlet, Integrator::kRk4}) {
+  for (Integrator integrator : {Integrator::kVelocityVerlet, Integrator::kRk4, Integrator::kPositionVerlet}) {
     State state = makeState(model);
     Workspace ws(model);
     testing::runFor(model, state, ws, integrator, 1e-3, 1.0);

@@ -175,24 +175,35 @@ TEST(MujocoFidelity, Jvrc1FixedBaseWithArmatureRk4) {
   EXPECT_GT(worst_without, 1e3 * kRk4Bound);
 }
 
-// The long step armature allows: suitsim's velocity Verlet at 0.5 and 1 ms,
-// the servo updated every step, against MuJoCo's RK4 at the same step (the
-// same held PD torques), 2 s. Without armature these steps diverge (the
-// wrists' kd T / I_eff is far past 2).
-TEST(MujocoFidelity, Jvrc1WithArmatureAtOneMillisecond) {
+// The long steps armature allows, 0.5 and 1 ms, the servo updated every
+// step, against MuJoCo's RK4 at the same step (the same held PD torques),
+// 2 s. Without armature these steps diverge (the wrists' kd T / I_eff is far
+// past 2).
+void expectArmatureWithinAMilliradianAtLongSteps(Integrator integrator) {
   const RobotDescription robot = fixedJvrc(true);
   const Reference ref = makeReference(robot);
   const int n = static_cast<int>(ref.joints.size());
   for (const double dt : {5e-4, 1e-3}) {
-    SuitsimJvrc ours(robot, ref, dt, Integrator::kVelocityVerlet);
+    SuitsimJvrc ours(robot, ref, dt, integrator);
     MujocoJvrc rk4(ref, dt, mjINT_RK4, referenceMotion(ref), true);
     int skipped = 0;
     const double worst = worstDifference(ours, rk4, n, dt, &skipped, 2.0);
-    std::printf("[measured] JVRC-1 fixed base with armature, 2 s: suitsim velocity Verlet at dt %g s vs MuJoCo RK4 "
-                "at the same step: worst joint-angle difference %.3g rad\n", dt, worst);
+    std::printf("[measured] JVRC-1 fixed base with armature, 2 s: suitsim %s at dt %g s vs MuJoCo RK4 "
+                "at the same step: worst joint-angle difference %.3g rad\n", integratorName(integrator), dt, worst);
     EXPECT_EQ(skipped, 0);
-    EXPECT_LT(worst, 1e-3) << "dt " << dt;
+    EXPECT_LT(worst, 1e-3) << integratorName(integrator) << " dt " << dt;
   }
+}
+
+TEST(MujocoFidelity, Jvrc1WithArmatureAtOneMillisecond) {
+  expectArmatureWithinAMilliradianAtLongSteps(Integrator::kVelocityVerlet);
+}
+
+// Drift-kick-drift, the humanoid's fast step (docs/benchmarks.md,
+// "Humanoid"): one force evaluation per step where velocity Verlet, its
+// cache voided by the servo's new torques, takes two.
+TEST(MujocoFidelity, Jvrc1WithArmaturePositionVerletAtOneMillisecond) {
+  expectArmatureWithinAMilliradianAtLongSteps(Integrator::kPositionVerlet);
 }
 
 // Toda and Sankai's link model (LinkModel::kSprings): the links held by

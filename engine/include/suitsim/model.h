@@ -36,6 +36,7 @@ enum class Integrator : std::uint8_t {
   kSemiImplicitEuler,  ///< symplectic Euler: v += a dt, then x += v dt
   kVelocityVerlet,     ///< kick-drift-kick leapfrog, second order, symplectic
   kRk4,                ///< classical fourth-order Runge-Kutta, four force evaluations
+  kPositionVerlet,     ///< drift-kick-drift leapfrog, second order, symplectic, one force evaluation a step
 };
 
 /// How a hinged body's four particles take the forces on it (docs/engine.md,
@@ -45,7 +46,8 @@ enum class LinkModel : std::uint8_t {
   kSprings,  ///< Toda and Sankai's: by the points' weights, held by stiff link springs, T(1)-(10)
 };
 
-/// Parses "euler" / "semi_implicit_euler", "verlet" / "velocity_verlet", "rk4".
+/// Parses "euler" / "semi_implicit_euler", "verlet" / "velocity_verlet", "rk4",
+/// "position_verlet".
 /// Returns false when the name is unknown.
 bool parseIntegrator(const std::string& name, Integrator* out);
 /// The canonical scene name of an integrator ("semi_implicit_euler", ...).

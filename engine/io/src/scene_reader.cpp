@@ -459,7 +459,7 @@ auto located(const ElementReader& r, F&& f) {
 void readSimulation(const ElementReader& r, SimulationSettings& sim) {
   const std::string integrator = r.text("integrator");
   if (!parseIntegrator(integrator, &sim.integrator)) {
-    r.failAttribute("integrator", "must be semi_implicit_euler, velocity_verlet or rk4");
+    r.failAttribute("integrator", "must be semi_implicit_euler, velocity_verlet, rk4 or position_verlet");
   }
   sim.dt = r.positive("dt", r.number("dt"));
   sim.duration = r.positive("duration", r.number("duration"));
