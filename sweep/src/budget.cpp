@@ -57,54 +57,88 @@ void writeOwnFile(const fs::path& file, const std::string& text) {
   writeFile(file, text);
 }
 
-// The remedies the evaluator has for a source, as <evaluator> attributes;
+// The remedy the evaluator has for a source, as <evaluator> attributes;
 // empty: none (docs/realism.md says which are missing), or the scene lacks
-// what the remedy reads.
-std::string remedyFor(const std::string& source, const XMLElement* scene) {
-  if (source == "gear") return "gear=\"fit\"";  // the load-proportional loss, one column per joint
-  if (source == "via_points") {
-    // The via points fitted to the bands' logged lengths: the scene must log them.
-    const XMLElement* robot = scene->FirstChildElement("robot");
-    const XMLElement* sensors = robot ? robot->FirstChildElement("sensors") : nullptr;
-    if (sensors && sensors->FirstChildElement("band_lengths")) return "suit_geometry=\"measured\"";
-    return "";
-  }
-  // The bands read behind their straps' measured stiffness: the scene must state it.
+// what the remedy reads. `self_limiting`: the remedy does nothing where its
+// source is off (it fits what the streams show, or reads from their headers
+// whether its source is there), so the `none` row can take it to show what
+// it costs on clean streams; a remedy that corrects by a datasheet value
+// alone is applied only to the rows with its source.
+struct Remedy {
+  std::string attributes;
+  bool self_limiting = true;
+};
+
+Remedy remedyFor(const std::string& source, const XMLElement* scene) {
+  const XMLElement* robot = scene->FirstChildElement("robot");
+  const XMLElement* sensors = robot ? robot->FirstChildElement("sensors") : nullptr;
+  const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
+  if (source == "gear") return {"gear=\"fit\""};  // the load-proportional loss, one column per joint
+  // The via points fitted to the bands' logged lengths: the scene must log them.
+  if (source == "via_points") return {sensors && sensors->FirstChildElement("band_lengths") ? "suit_geometry=\"measured\"" : ""};
+  // The bands read behind straps of their tensile test's stiffness (the
+  // scene must state it): the correction assumes the straps are there.
   if (source == "attachments") {
-    const XMLElement* robot = scene->FirstChildElement("robot");
-    const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
-    if (apriori && apriori->DoubleAttribute("attachment_stiffness", 0.0) > 0.0) return "straps=\"corrected\"";
-    return "";
+    if (apriori && apriori->DoubleAttribute("attachment_stiffness", 0.0) > 0.0) return {"straps=\"corrected\"", false};
+    return {};
   }
   // A(26) with standard linear solids: the arms' relaxation fitted too.
-  if (source == "hysteresis") return "band_model=\"viscoelastic\"";
+  if (source == "hysteresis") return {"band_model=\"viscoelastic\""};
   // A(26) with capstan friction where the bands turn, its coefficient fitted.
-  if (source == "capstan") return "band_model=\"capstan\"";
-  // The motor-side encoders read through the gears' datasheet stiffness.
+  if (source == "capstan") return {"band_model=\"capstan\""};
+  // The motor-side encoders read through the gears' datasheet stiffness;
+  // the streams' headers say which encoders sit on their motors.
   if (source == "compliance") {
-    const XMLElement* robot = scene->FirstChildElement("robot");
-    const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
-    if (apriori && apriori->DoubleAttribute("gear_stiffness_per_effort", 0.0) > 0.0) {
-      return "gear_twist=\"compensated\"";
-    }
+    if (apriori && apriori->DoubleAttribute("gear_stiffness_per_effort", 0.0) > 0.0) return {"gear_twist=\"compensated\""};
+    return {};
   }
-  if (source == "sensor_chain") {
-    // The declared filters' delays taken out (the streams' headers state
-    // them); the timing errors, the bias walk and the crosstalk have none.
-    return "sensor_delay=\"compensated\"";
-  }
+  // The declared filters' delays taken out (the streams' headers state
+  // them); the timing errors, the bias walk and the crosstalk have none.
+  if (source == "sensor_chain") return {"sensor_delay=\"compensated\""};
+  // The currents read through the logged winding temperatures and the
+  // datasheet's magnet coefficient: both must be in the scene.
   if (source == "motor_heating") {
-    // The currents read through the logged winding temperatures and the
-    // datasheet's magnet coefficient: both must be in the scene.
-    const XMLElement* robot = scene->FirstChildElement("robot");
-    const XMLElement* sensors = robot ? robot->FirstChildElement("sensors") : nullptr;
-    const XMLElement* apriori = robot ? robot->FirstChildElement("apriori") : nullptr;
     if (sensors && sensors->FirstChildElement("winding_temperatures") && apriori &&
         apriori->DoubleAttribute("magnet_coefficient", 0.0) != 0.0) {
-      return "heating=\"corrected\"";
+      return {"heating=\"corrected\""};
     }
   }
-  return "";
+  return {};
+}
+
+// The remedies of a row whose truth has `on` switched on (`none`: the
+// self-limiting remedies of every source in `sources`), as <evaluator>
+// attributes. Hysteresis and capstan both choose A(26)'s band model: with
+// both, it is the model that has both. Were two other remedies ever to set
+// one setting, the first in source order would stand and `notes` say so.
+std::string rowRemedies(const std::string& row, const std::vector<std::string>& sources, const XMLElement* scene,
+                        std::vector<std::string>* notes) {
+  std::vector<std::string> on;
+  if (row == "none" || row == "all") {
+    on = sources;
+  } else {
+    on = {row};
+  }
+  const bool both_band_sources = std::find(on.begin(), on.end(), "hysteresis") != on.end() &&
+                                 std::find(on.begin(), on.end(), "capstan") != on.end();
+  std::string remedies;
+  for (const std::string& s : on) {
+    const Remedy remedy = remedyFor(s, scene);
+    if (row == "none" && !remedy.self_limiting) continue;
+    std::string r = remedy.attributes;
+    if (both_band_sources && (s == "hysteresis" || s == "capstan")) r = "band_model=\"viscoelastic-capstan\"";
+    if (r.empty() || remedies.find(r) != std::string::npos) continue;
+    const std::string setting = r.substr(0, r.find('='));
+    if (remedies.find(" " + setting + "=") != std::string::npos) {
+      if (notes) {
+        notes->push_back("the remedied evaluation of row '" + row + "' takes one " + setting + ": '" + s +
+                         "' is remedied without its " + r + " (evaluate its streams with that setting to see it)");
+      }
+      continue;
+    }
+    remedies += " " + r;
+  }
+  return remedies;
 }
 
 }  // namespace
@@ -210,28 +244,22 @@ fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& real
   std::string values = "none";
   for (const std::string& s : sources) values += " " + s;
   if (sources.size() > 1) values += " all";
-  // One remedied evaluator serves every row, so it takes one value per
-  // setting. Hysteresis and capstan both choose A(26)'s band model: with
-  // both on, it is the model that has both (each part fits to nothing
-  // where its source is off: no arm is found, mu comes out near 0). Were
-  // two other remedies ever to set one setting, the first in source order
-  // would stand and the other source's row go without it (said).
-  const bool both_band_sources = std::find(sources.begin(), sources.end(), "hysteresis") != sources.end() &&
-                                 std::find(sources.begin(), sources.end(), "capstan") != sources.end();
-  std::string remedies;
-  for (const std::string& s : sources) {
-    std::string r = remedyFor(s, root);
-    if (both_band_sources && (s == "hysteresis" || s == "capstan")) r = "band_model=\"viscoelastic-capstan\"";
-    if (r.empty() || remedies.find(r) != std::string::npos) continue;
-    const std::string setting = r.substr(0, r.find('='));
-    if (remedies.find(" " + setting + "=") != std::string::npos) {
-      if (notes) {
-        notes->push_back("the remedied evaluator takes one " + setting + ": '" + s + "' is remedied without its " + r +
-                         " (evaluate its streams with that setting to see it)");
-      }
-      continue;
+  // Each row is evaluated again with the remedies for its own sources:
+  // one <evaluator name="remedied"> per set of remedies, with the rows it
+  // applies to (a row with no remedy has none, and empty columns).
+  std::vector<std::pair<std::string, std::string>> remedied;  // attributes, the rows they apply to
+  std::vector<std::string> rows = {"none"};
+  rows.insert(rows.end(), sources.begin(), sources.end());
+  if (sources.size() > 1) rows.push_back("all");
+  for (const std::string& row : rows) {
+    const std::string r = rowRemedies(row, sources, root, notes);
+    if (r.empty()) continue;
+    auto same = std::find_if(remedied.begin(), remedied.end(), [&r](const auto& e) { return e.first == r; });
+    if (same == remedied.end()) {
+      remedied.emplace_back(r, row);
+    } else {
+      same->second += " " + row;
     }
-    remedies += " " + r;
   }
   std::string named = scene_path;
   for (std::size_t at; (at = named.find("--")) != std::string::npos;) named.replace(at, 2, "- -");
@@ -242,7 +270,11 @@ fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& real
                       "  <parameter name=\"source\" values=\"" + values + "\" attribute=\"realism@sources\"/>\n"
                       "  <seeds attribute=\"" + seed_paths + "\" count=\"" + std::to_string(plan.seeds) +
                       "\" first=\"" + std::to_string(plan.first_seed) + "\"/>\n";
-  if (plan.remedies && !remedies.empty()) sweep += "  <evaluator name=\"remedied\"" + remedies + "/>\n";
+  if (plan.remedies) {
+    for (const auto& [attributes, applies] : remedied) {
+      sweep += "  <evaluator name=\"remedied\" when=\"source=" + applies + "\"" + attributes + "/>\n";
+    }
+  }
   sweep += "</sweep>\n";
   writeOwnFile(out / "budget.xml", sweep);
   return out / "budget.xml";
@@ -411,8 +443,10 @@ SummaryFiles writeBudgetSummary(const fs::path& out, bool plots, const fs::path&
       int mean_missing = 0;
       std::vector<std::vector<double>> per_band(bands.size());
       std::vector<int> band_missing(bands.size(), 0);
+      const int settings = ev.empty() ? -1 : t.column(ev + "/settings");
       for (const auto& r : t.rows) {
         if (r[source_col] != source || r[status] != "ok") continue;
+        if (settings >= 0 && r[settings].empty()) continue;  // no remedy for this row
         double sum = 0.0;
         bool all = true;
         for (std::size_t b = 0; b < bands.size(); ++b) {
@@ -446,7 +480,25 @@ SummaryFiles writeBudgetSummary(const fs::path& out, bool plots, const fs::path&
     js_sources.push_back(js);
   }
   json["sources"] = js_sources;
-  md += "\nA mean over the bands counts a seed only where every band was identifiable.\n\n## Per band (signed)\n\n";
+  md += "\nA mean over the bands counts a seed only where every band was identifiable.\n";
+  // What each row's other evaluations changed (the NAME/settings columns).
+  for (const std::string& ev : evaluators) {
+    const int settings = ev.empty() ? -1 : t.column(ev + "/settings");
+    if (settings < 0) continue;
+    md += "\nSettings of the `" + ev + "` evaluation per source (a source without any has no " + ev +
+          " figures):\n\n| source | settings |\n|---|---|\n";
+    for (const std::string& source : sources) {
+      std::string used;
+      for (const auto& r : t.rows) {
+        if (r[source_col] == source && !r[settings].empty()) used = r[settings];
+      }
+      md += "| " + source + " | " + (used.empty() ? "none" : "`" + used + "`") + " |\n";
+      for (auto& js : json["sources"]) {
+        if (js["source"] == source) js["settings"][ev] = used.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(used);
+      }
+    }
+  }
+  md += "\n## Per band (signed)\n\n";
   for (const std::string& table : band_tables) md += table + "\n";
 
   const fs::path json_file = out / "budget.json";

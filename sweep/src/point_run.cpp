@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
@@ -112,17 +113,18 @@ std::vector<std::string> resultsHeader(const SweepSpec& spec, const ResultLayout
   }
   // The other evaluators of the same streams: the estimates and the
   // validation only (the truth columns are the default's).
-  for (const Evaluator& ev : spec.evaluators) {
+  for (const std::string& name : evaluatorNames(spec)) {
     for (const ResultLayout::Suit& s : layout.suits) {
       for (const std::string& g : s.groups) {
-        const std::string prefix = ev.name + "/" + s.name + "." + g + ".";
+        const std::string prefix = name + "/" + s.name + "." + g + ".";
         for (eval::SupportMethod m : eval::kSupportMethods) {
           h.push_back(prefix + eval::methodKey(m) + ".stiffness");
           h.push_back(prefix + eval::methodKey(m) + ".relative_error");
         }
       }
     }
-    h.push_back(ev.name + "/validation.torque_rmse");
+    h.push_back(name + "/validation.torque_rmse");
+    h.push_back(name + "/settings");  // empty where no element of the name applies
   }
   h.push_back("simulation_time_s");
   h.push_back("wall_time_s");
@@ -248,9 +250,17 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
       eval::pairTrials(inputs);
       if (!sameLayout(layoutOf(inputs), layout)) throw std::invalid_argument("the suits differ from the first point's");
       const report::Truth truth = report::loadTruth(scene.string());
-      // The default evaluation, then each other evaluator of the same streams.
-      for (std::size_t k = 0; k <= spec.evaluators.size(); ++k) {
-        const Evaluator* ev = k > 0 ? &spec.evaluators[k - 1] : nullptr;
+      // The default evaluation, then each other evaluator of the same
+      // streams; one that does not apply at this point leaves its columns
+      // empty.
+      const std::vector<std::string> names = evaluatorNames(spec);
+      for (std::size_t k = 0; k <= names.size(); ++k) {
+        const Evaluator* ev = k > 0 ? evaluatorAt(spec, names[k - 1], point.values) : nullptr;
+        if (k > 0 && !ev) {
+          for (const ResultLayout::Suit& s : layout.suits) c += s.groups.size() * 2 * std::size(eval::kSupportMethods);
+          c += 2;  // its validation and settings
+          continue;
+        }
         eval::EvaluationOptions eo;
         eo.pipeline.identification.threads = 1;  // the points are the parallelism
         if (ev) {
@@ -294,6 +304,7 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
         }
         if (ev) {
           row[c++] = number(result.identification.validation.torque.identified);
+          row[c++] = csvField(evaluatorSettings(*ev));
           continue;
         }
         const eval::RobotIdentification& id = result.identification.full;

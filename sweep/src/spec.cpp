@@ -1,6 +1,7 @@
 // Reading sweep files (docs/sweeps.md). The element checks are the scene
 // reader's (io-internal xml_reader.h), so a sweep file's errors read exactly
 // like a scene's: "path:line: <element> problem".
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -197,10 +198,9 @@ SweepSpec readSweep(const std::string& path) {
     if (spec.seeds.count < 1) r.failAttribute("count", "must be at least 1");
     if (spec.seeds.first < 0) r.failAttribute("first", "must be >= 0");
   }
-  std::set<std::string> evaluator_names;
   for (const XMLElement* e = root->FirstChildElement("evaluator"); e; e = e->NextSiblingElement("evaluator")) {
-    const ElementReader r(path, e, {"name", "gear", "armature", "heating", "suit_geometry", "sensor_delay", "band_model",
-                                      "gear_twist", "straps"});
+    const ElementReader r(path, e, {"name", "when", "gear", "armature", "heating", "suit_geometry", "sensor_delay",
+                                      "band_model", "gear_twist", "straps"});
     io::rejectUnknownChildren(path, e, {});
     Evaluator ev;
     ev.name = r.text("name");
@@ -208,7 +208,48 @@ SweepSpec readSweep(const std::string& path) {
     if (ev.name.empty() || ev.name.find_first_of("/,\" \t") != std::string::npos) {
       r.failAttribute("name", "must be a word without '/', ',' or quotes: it heads columns of the table");
     }
-    if (!evaluator_names.insert(ev.name).second) r.failAttribute("name", "'" + ev.name + "' names another evaluator too");
+    if (r.has("when")) {
+      // "PARAMETER=V1 V2 ...": the points where it applies.
+      const std::string when = r.text("when");
+      const std::size_t eq = when.find('=');
+      ev.when_parameter = eq == std::string::npos ? "" : when.substr(0, eq);
+      if (eq != std::string::npos) ev.when_values = io::words(when.substr(eq + 1));
+      const Parameter* p = nullptr;
+      for (const Parameter& q : spec.parameters) {
+        if (q.name == ev.when_parameter) p = &q;
+      }
+      if (!p || ev.when_values.empty()) {
+        r.failAttribute("when", "must be PARAMETER=VALUE ... naming a <parameter> and some of its values (got '" +
+                                    when + "')");
+      }
+      std::set<std::string> seen;
+      for (const std::string& v : ev.when_values) {
+        if (std::find(p->values.begin(), p->values.end(), v) == p->values.end()) {
+          r.failAttribute("when", "'" + v + "' is not a value of parameter '" + p->name + "'");
+        }
+        if (!seen.insert(v).second) r.failAttribute("when", "lists '" + v + "' twice");
+      }
+    }
+    // Elements sharing a name share its columns: each must say where it
+    // applies, on the same parameter, and no point may have two.
+    for (const Evaluator& other : spec.evaluators) {
+      if (other.name != ev.name) continue;
+      if (other.when_parameter.empty() || ev.when_parameter.empty()) {
+        r.failAttribute("name", "'" + ev.name + "' names another evaluator too (line " + std::to_string(other.line) +
+                                    "); elements sharing a name each need when=\"PARAMETER=VALUE ...\"");
+      }
+      if (other.when_parameter != ev.when_parameter) {
+        r.failAttribute("when", "chooses by '" + ev.when_parameter + "', but the '" + ev.name + "' of line " +
+                                    std::to_string(other.line) + " by '" + other.when_parameter +
+                                    "': one name chooses by one parameter");
+      }
+      for (const std::string& v : ev.when_values) {
+        if (std::find(other.when_values.begin(), other.when_values.end(), v) != other.when_values.end()) {
+          r.failAttribute("when", "'" + v + "' has an '" + ev.name + "' already (line " + std::to_string(other.line) +
+                                      ")");
+        }
+      }
+    }
     ev.gear = r.text("gear", ev.gear);
     ev.armature = r.text("armature", ev.armature);
     ev.heating = r.text("heating", ev.heating);
@@ -262,6 +303,45 @@ SweepSpec readSweep(const std::string& path) {
                          ": <sweep> varies nothing: add a <parameter> or <seeds>");
   }
   return spec;
+}
+
+std::vector<std::string> evaluatorNames(const SweepSpec& spec) {
+  std::vector<std::string> names;
+  for (const Evaluator& e : spec.evaluators) {
+    if (std::find(names.begin(), names.end(), e.name) == names.end()) names.push_back(e.name);
+  }
+  return names;
+}
+
+std::string evaluatorSettings(const Evaluator& ev) {
+  const Evaluator d;
+  std::string out;
+  const auto add = [&out](const char* key, const std::string& value, const std::string& fallback) {
+    if (value == fallback) return;
+    if (!out.empty()) out += ' ';
+    out.append(key).append("=").append(value);
+  };
+  add("gear", ev.gear, d.gear);
+  add("armature", ev.armature, d.armature);
+  add("heating", ev.heating, d.heating);
+  add("suit_geometry", ev.suit_geometry, d.suit_geometry);
+  add("sensor_delay", ev.sensor_delay, d.sensor_delay);
+  add("gear_twist", ev.gear_twist, d.gear_twist);
+  add("band_model", ev.band_model, d.band_model);
+  add("straps", ev.straps, d.straps);
+  return out.empty() ? "default" : out;
+}
+
+const Evaluator* evaluatorAt(const SweepSpec& spec, const std::string& name, const std::vector<std::string>& values) {
+  for (const Evaluator& e : spec.evaluators) {
+    if (e.name != name) continue;
+    if (e.when_parameter.empty()) return &e;
+    for (std::size_t p = 0; p < spec.parameters.size() && p < values.size(); ++p) {
+      if (spec.parameters[p].name != e.when_parameter) continue;
+      if (std::find(e.when_values.begin(), e.when_values.end(), values[p]) != e.when_values.end()) return &e;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace suitsim::sweep

@@ -76,6 +76,10 @@ TEST_F(BudgetCommand, GearsAloneAndNoneWithTheirRemedyOverOneSeed) {
   // Without the gear source the two evaluations see the same streams and
   // both work: every band identified by approach A.
   const json& none = budget["sources"][0];
+  // The gear fit finds nothing to fit where the gears lose nothing, so the
+  // row without sources takes it too; the budget says what each row ran.
+  EXPECT_EQ(none["settings"]["remedied"], "gear=fit");
+  EXPECT_EQ(budget["sources"][1]["settings"]["remedied"], "gear=fit");
   for (const auto& [band, cell] : none["bands"].items()) {
     EXPECT_EQ(cell["approach_a"]["n"], 1) << band;
     EXPECT_EQ(cell["remedied/approach_a"]["n"], 1) << band;

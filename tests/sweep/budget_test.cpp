@@ -100,6 +100,10 @@ TEST_F(Budget, StrapsAreCorrectedWhereTheSceneStatesTheirTensileTest) {
   spec = readSweep(writeBudgetSweep(tested.string(), strapped, {2, 1, true}, out).string());
   ASSERT_EQ(spec.evaluators.size(), 1u);
   EXPECT_EQ(spec.evaluators[0].straps, "corrected");
+  // The correction assumes the straps are there: the row without them
+  // (`none`, rigid straps) is not read behind straps.
+  EXPECT_NE(evaluatorAt(spec, "remedied", {"attachments"}), nullptr);
+  EXPECT_EQ(evaluatorAt(spec, "remedied", {"none"}), nullptr);
 }
 
 TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
@@ -120,12 +124,33 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
   ASSERT_EQ(spec.seeds.paths.size(), 2u);  // the realism's draws and the sensors' noise
   EXPECT_EQ(spec.seeds.paths[0].text, "realism@seed");
   EXPECT_EQ(spec.seeds.paths[1].text, "robot/sensors@seed");
-  ASSERT_EQ(spec.evaluators.size(), 1u);  // the gear and the logger have remedies
-  EXPECT_EQ(spec.evaluators[0].name, "remedied");
-  EXPECT_EQ(spec.evaluators[0].gear, "fit");
-  EXPECT_EQ(spec.evaluators[0].sensor_delay, "compensated");
-  EXPECT_EQ(spec.evaluators[0].band_model, "viscoelastic-capstan");
-  EXPECT_EQ(spec.evaluators[0].suit_geometry, "designed");  // the base logs no band lengths
+  // Each row is remedied for its own sources: `none` takes every remedy
+  // that does nothing where its source is off (base.xml logs no band
+  // lengths and states no straps or gear stiffness, so the via points, the
+  // straps and the compliance have none), `all` every remedy, and a source
+  // without a remedy (motor heating: no temperatures logged) none.
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"none", "gear=fit sensor_delay=compensated band_model=viscoelastic-capstan"},
+      {"via_points", ""},
+      {"gear", "gear=fit"},
+      {"motor_heating", ""},
+      {"sensor_chain", "sensor_delay=compensated"},
+      {"attachments", ""},
+      {"hysteresis", "band_model=viscoelastic"},
+      {"capstan", "band_model=capstan"},
+      {"compliance", ""},
+      {"all", "gear=fit sensor_delay=compensated band_model=viscoelastic-capstan"}};
+  EXPECT_EQ(evaluatorNames(spec), std::vector<std::string>{"remedied"});
+  for (const auto& [source, settings] : expected) {
+    const Evaluator* ev = evaluatorAt(spec, "remedied", {source});
+    if (settings.empty()) {
+      EXPECT_EQ(ev, nullptr) << source;
+    } else {
+      ASSERT_NE(ev, nullptr) << source;
+      EXPECT_EQ(evaluatorSettings(*ev), settings) << source;
+    }
+  }
+  EXPECT_EQ(spec.evaluators.size(), 5u);  // none and all share one element
 
   // Each point's scene switches its source alone on, with the preset's
   // magnitudes written out, and its files still resolve beside the base.
@@ -233,6 +258,37 @@ TEST(BudgetStatistics, CellIsTheMeanAndTheIntervalOfTheMean) {
   EXPECT_NEAR(c.half_width, studentT975(2) * 0.02 / std::sqrt(3.0), 1e-15);  // sd 0.02
   EXPECT_TRUE(std::isinf(budgetCell({0.02}, 0).half_width));             // one seed: no interval
   EXPECT_EQ(budgetCell({}, 2).n, 0);
+}
+
+// A row that no remedied evaluation applies to (its NAME/settings cell is
+// empty) is left out of that evaluation's cells, not counted as not
+// identifiable, and the budget lists what each row's remedies were.
+TEST_F(Budget, TablesLeaveOutTheRowsWithoutRemedies) {
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / "results.csv")
+      << "point,id,source,seed,status,n.A.true_stiffness,n.A.approach_a.stiffness,n.A.approach_a.relative_error,"
+         "remedied/n.A.approach_a.stiffness,remedied/n.A.approach_a.relative_error,remedied/validation.torque_rmse,"
+         "remedied/settings,wall_time_s\n"
+         "0,p0,none,1,ok,1,1,0.01,1,0.02,0.5,gear=fit,1\n"
+         "1,p1,none,2,ok,1,1,0.03,1,0.04,0.5,gear=fit,1\n"
+         "2,p2,attachments,1,ok,1,1,-0.10,1,0.01,0.5,straps=corrected,1\n"
+         "3,p3,motor_heating,1,ok,1,1,0.05,,,,,1\n";
+  writeBudgetSummary(dir_, false, {});
+  std::ifstream in(dir_ / "budget.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["sources"].size(), 3u);
+  EXPECT_NEAR(j["sources"][0]["bands"]["n.A"]["remedied/approach_a"]["mean"].get<double>(), 0.03, 1e-12);
+  EXPECT_EQ(j["sources"][0]["settings"]["remedied"], "gear=fit");
+  EXPECT_EQ(j["sources"][1]["settings"]["remedied"], "straps=corrected");
+  const auto& heating = j["sources"][2];
+  EXPECT_EQ(heating["bands"]["n.A"]["remedied/approach_a"]["n"], 0);
+  EXPECT_EQ(heating["bands"]["n.A"]["remedied/approach_a"]["not_identifiable"], 0);
+  EXPECT_TRUE(heating["settings"]["remedied"].is_null());
+  EXPECT_EQ(heating["bands"]["n.A"]["approach_a"]["n"], 1);
+  const std::string md = readText(dir_ / "budget.md");
+  EXPECT_NE(md.find("| attachments | `straps=corrected` |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| motor_heating | none |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("n.i."), md.find("n.i.\": not identifiable")) << md;  // no cell says n.i.
 }
 
 // The tables from a results table alone: per source, the mean |error| over

@@ -224,6 +224,47 @@ TEST_F(SweepFiles, EvaluatorsAddTheirColumnsAndBadOnesNameTheLine) {
                         {"names another evaluator"}));
 }
 
+// <evaluator when="PARAMETER=VALUE ...">: elements sharing a name, each at
+// its own values of one parameter (the budget's per-row remedies); a point
+// none of them matches has no evaluation of that name, and the table one
+// set of columns per name, with the settings that ran.
+TEST_F(SweepFiles, EvaluatorsChosenByAParameterShareTheirColumns) {
+  const std::string parameter =
+      "  <parameter name=\"k\" values=\"10 20 30\" attribute=\"robot/suit/band[@group='A']@stiffness\"/>\n";
+  const SweepSpec s = readSweep(write(parameter +
+                                      "  <evaluator name=\"r\" when=\"k=10 30\" gear=\"fit\"/>\n"
+                                      "  <evaluator name=\"r\" when=\"k=20\" straps=\"corrected\" heating=\"corrected\"/>\n"
+                                      "  <evaluator name=\"plain\"/>\n"));
+  ASSERT_EQ(s.evaluators.size(), 3u);
+  EXPECT_EQ(evaluatorNames(s), (std::vector<std::string>{"r", "plain"}));
+  EXPECT_EQ(s.evaluators[0].when_parameter, "k");
+  EXPECT_EQ(s.evaluators[0].when_values, (std::vector<std::string>{"10", "30"}));
+  EXPECT_EQ(evaluatorAt(s, "r", {"10"}), &s.evaluators[0]);
+  EXPECT_EQ(evaluatorAt(s, "r", {"20"}), &s.evaluators[1]);
+  EXPECT_EQ(evaluatorAt(s, "r", {"30"}), &s.evaluators[0]);
+  EXPECT_EQ(evaluatorAt(s, "plain", {"20"}), &s.evaluators[2]);
+  EXPECT_EQ(evaluatorSettings(s.evaluators[1]), "heating=corrected straps=corrected");
+  EXPECT_EQ(evaluatorSettings(s.evaluators[2]), "default");
+  const std::vector<std::string> h = resultsHeader(s, ResultLayout{{{"normal", {"A", "B"}}}});
+  EXPECT_EQ(std::count(h.begin(), h.end(), "r/normal.A.approach_a.relative_error"), 1);
+  EXPECT_EQ(std::count(h.begin(), h.end(), "r/settings"), 1);
+  EXPECT_EQ(std::count(h.begin(), h.end(), "plain/settings"), 1);
+  // Only 10 has an element: 20 and 30 have no evaluation named "one".
+  const SweepSpec partial = readSweep(write(parameter + "  <evaluator name=\"one\" when=\"k=10\" gear=\"fit\"/>\n"));
+  EXPECT_EQ(evaluatorAt(partial, "one", {"20"}), nullptr);
+
+  EXPECT_TRUE(failsWith(parameter + "  <evaluator name=\"r\" when=\"j=10\"/>\n", 4,
+                        {"when", "PARAMETER=VALUE", "j=10"}));
+  EXPECT_TRUE(failsWith(parameter + "  <evaluator name=\"r\" when=\"k\"/>\n", 4, {"when", "PARAMETER=VALUE"}));
+  EXPECT_TRUE(failsWith(parameter + "  <evaluator name=\"r\" when=\"k=15\"/>\n", 4,
+                        {"when", "'15' is not a value of parameter 'k'"}));
+  EXPECT_TRUE(failsWith(parameter + "  <evaluator name=\"r\" when=\"k=10 10\"/>\n", 4, {"when", "'10' twice"}));
+  EXPECT_TRUE(failsWith(parameter + "  <evaluator name=\"r\" when=\"k=10 20\"/>\n  <evaluator name=\"r\" when=\"k=20\"/>\n",
+                        5, {"when", "'20' has an 'r' already (line 4)"}));
+  EXPECT_TRUE(failsWith(parameter + "  <evaluator name=\"r\" when=\"k=10\"/>\n  <evaluator name=\"r\"/>\n", 5,
+                        {"names another evaluator too (line 4)", "each need when="}));
+}
+
 TEST_F(SweepFiles, EveryBadInputNamesFileAndLine) {
   EXPECT_TRUE(failsWith("  <parameter name=\"k\" values=\"1\" attribute=\"robot/suit/band[@group='C']@stiffness\"/>\n",
                         3, {"<parameter>", "names no element of the base scene", "band[@group='C']"}));

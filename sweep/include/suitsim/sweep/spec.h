@@ -69,9 +69,15 @@ struct Seeds {
 /// One more evaluation of every point's streams, with other evaluator
 /// settings (a remedy: `--gear fit`, `--heating corrected`, `--armature ...`,
 /// `--suit-geometry measured`, `--sensor-delay compensated`); its columns are the
-/// default evaluation's with "NAME/" in front of the suit.
+/// default evaluation's with "NAME/" in front of the suit. With `when`
+/// ("PARAMETER=V1 V2 ...") an element applies only at the points where that
+/// parameter takes one of those values; several elements may then share a
+/// name, one setting per value (the budget's per-row remedies), and a point
+/// that none of them matches leaves the name's columns empty.
 struct Evaluator {
   std::string name;
+  std::string when_parameter;            ///< empty: every point
+  std::vector<std::string> when_values;  ///< the parameter's values it applies at
   std::string gear = "ideal";    ///< eval::parseGear's words
   std::string armature = "fit";  ///< eval::parseArmature's words
   std::string heating = "ignored";  ///< eval::parseHeating's words
@@ -92,6 +98,19 @@ struct SweepSpec {
   Seeds seeds;
   std::vector<Evaluator> evaluators;  ///< besides the default evaluation
 };
+
+/// The evaluators' names in order of first appearance: the columns' prefixes.
+std::vector<std::string> evaluatorNames(const SweepSpec& spec);
+
+/// What `ev` changes from the default evaluation, as its attributes
+/// ("gear=fit straps=corrected"; "default" when nothing): the table's
+/// NAME/settings column.
+std::string evaluatorSettings(const Evaluator& ev);
+
+/// The element of evaluator `name` that applies at a point with these
+/// parameter values (one per parameter); nullptr when none does.
+const Evaluator* evaluatorAt(const SweepSpec& spec, const std::string& name,
+                             const std::vector<std::string>& values);
 
 /// Reads and checks a sweep file: its syntax (io::SceneError "path:line:
 /// problem", as for scenes), that the base scene is readable XML, and that
