@@ -82,6 +82,7 @@ void Sensors::setUpChain(double dt) {
   device("currents", spec_.currents.hinges.size(), 3);
   device("winding_temperatures", spec_.winding_temperatures.hinges.size(), 0);
   device("band_lengths", spec_.band_lengths.bands.size(), 0);
+  for (const AttitudeSpec& a : spec_.attitudes) device(a.name, 3, 0);
   if (c != n) throw std::logic_error("sensor chain: column count mismatch");
 
   // The largest timing error, in whole steps: 3 sigma, at most half a

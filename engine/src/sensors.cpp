@@ -162,13 +162,18 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
     add(name + ".length[m]", spec_.band_lengths.noise, spec_.band_lengths.bias, spec_.band_lengths.resolution);
   }
 
+  for (const AttitudeSpec& a : spec_.attitudes) {
+    checkBody(model, a.body, a.name);
+    for (int k = 0; k < 3; ++k) add(a.name + ".gravity." + kAxis[k] + "[m/s^2]", 0.0, 0.0, 0.0);
+  }
+
   truth_.assign(columns_.size(), 0.0);
   window_sum_.assign(columns_.size(), 0.0);
   instant_.assign(columns_.size(), 0.0);
   pending_.assign(columns_.size(), 0.0);
   averaged_.assign(columns_.size(), 1);
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
-  // Thermistors and band length sensors (last) read at the sample instant.
+  // Thermistors, band length and attitude sensors (last) read at the sample instant.
   for (std::size_t c = static_cast<std::size_t>(temperature_column); c < columns_.size(); ++c) averaged_[c] = 0;
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;
@@ -403,6 +408,17 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
   if (!spec_.band_lengths.bands.empty() && !averaged_only) {
     const PhasePoint x = detail::phasePoint(state.position, state.velocity);
     for (int b : spec_.band_lengths.bands) *t++ = detail::evaluateBand(m, x, state, b).length;
+  }
+
+  for (const AttitudeSpec& a : spec_.attitudes) {
+    if (!averaged_only) {
+      Eigen::Matrix3d R;
+      Eigen::Vector3d origin;
+      sensorPose(m, state, a.body, a.frame, &R, &origin);
+      const Eigen::Vector3d g = R.transpose() * toEigen(m.gravity);
+      for (int k = 0; k < 3; ++k) t[k] = g[k];
+    }
+    t += 3;
   }
 }
 

@@ -38,6 +38,71 @@ std::vector<std::string> strapJoints(const RigidModel& model, const DeviceDesign
 
 namespace {
 
+// The second derivatives of the natural cubic spline through y at the
+// uniform spacing h, by Thomas's algorithm on its tridiagonal system
+// (Eigen's unsupported Splines module fits by a dense solve: cubic in a
+// trial's thousands of samples).
+VectorXd splineCurvature(const VectorXd& y, double h) {
+  const Eigen::Index n = y.size();
+  VectorXd m = VectorXd::Zero(n);
+  if (n < 3) return m;
+  // M_{i-1} + 4 M_i + M_{i+1} = 6 (y_{i+1} - 2 y_i + y_{i-1}) / h^2, M_0 = M_{n-1} = 0.
+  VectorXd c(n), d(n);
+  for (Eigen::Index i = 1; i + 1 < n; ++i) {
+    const double rhs = 6.0 * (y[i + 1] - 2.0 * y[i] + y[i - 1]) / (h * h);
+    const double pivot = 4.0 - (i > 1 ? c[i - 1] : 0.0);
+    c[i] = 1.0 / pivot;
+    d[i] = (rhs - (i > 1 ? d[i - 1] : 0.0)) / pivot;
+  }
+  for (Eigen::Index i = n - 2; i >= 1; --i) m[i] = d[i] - c[i] * (i + 2 < n ? m[i + 1] : 0.0);
+  return m;
+}
+
+// What the controller read (exoskeleton.h) at every log stamp: its rate,
+// and its acceleration estimate, the rate differenced over its period
+// through its first-order filter, each held from its last tick before the
+// stamp. The controller runs faster than the log (1 kHz against 200 Hz),
+// so both are formed at its own ticks from the encoder log interpolated by
+// a natural cubic spline, the rate as the spline's slope: the cuffs ring on
+// their straps at 10-13 Hz, well inside the log's band, and differencing
+// the log at its own rate delayed the acceleration estimate by 2 ms more
+// than the controller's, enough to put the hips' viscosity 15-30 % off on
+// noise-free streams.
+void controllerRates(const VectorXd& time, const VectorXd& angle, const DeviceDesign& design,
+                     Eigen::Ref<VectorXd> rate, Eigen::Ref<VectorXd> accel) {
+  const Eigen::Index n = time.size();
+  if (n < 2) {
+    rate.setZero();
+    accel.setZero();
+    return;
+  }
+  const double h = (time[n - 1] - time[0]) / static_cast<double>(n - 1);
+  const VectorXd m = splineCurvature(angle, h);
+  const auto slope = [&](double x) {
+    const Eigen::Index i = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(std::floor((x - time[0]) / h)), 0, n - 2);
+    const double a = time[i + 1] - x, b = x - time[i];
+    return -m[i] * a * a / (2.0 * h) + m[i + 1] * b * b / (2.0 * h) + (angle[i + 1] - angle[i]) / h -
+           (m[i + 1] - m[i]) * h / 6.0;
+  };
+  const double period = 1.0 / design.control_rate_hz;
+  const double alpha = 1.0 - std::exp(-2.0 * 3.14159265358979323846 * design.acceleration_cutoff_hz / design.control_rate_hz);
+  // Ticks at whole periods of the trial's clock, as the controller's.
+  long tick = static_cast<long>(std::ceil(time[0] / period - 1e-9));
+  double held_rate = slope(time[0]), held_accel = 0.0, previous = held_rate;
+  bool started = false;
+  for (Eigen::Index t = 0; t < n; ++t) {
+    for (; static_cast<double>(tick) * period <= time[t] + 1e-9; ++tick) {
+      const double qd = slope(static_cast<double>(tick) * period);
+      if (started) held_accel += alpha * ((qd - previous) / period - held_accel);
+      previous = qd;
+      held_rate = qd;
+      started = true;
+    }
+    rate[t] = held_rate;
+    accel[t] = held_accel;
+  }
+}
+
 // The fit's columns: the five settings, a constant; then y.
 constexpr int kColumns = kImpedanceParameters + 1;
 
@@ -68,7 +133,6 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
   fixed.floating_base = false;  // its root held in its worn link's frame; gravity turns with it
   RigidModel device = makeRigidModel(fixed);
   RigidData device_data(device);
-  RigidData robot_data(model);
   const int nh = static_cast<int>(design.joints.size());
   std::vector<int> device_joint(nh), robot_joint(nh);
   std::vector<Datasheet> sheet(nh);
@@ -83,8 +147,10 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
     const JointActuation& a = fixed.joints[static_cast<std::size_t>(dj)].actuation;
     sheet[k] = {a.motor_constant, a.torque_offset, a.viscous, a.coulomb, a.armature};
   }
-  const int root_frame = frameIndex(model, design.root_link);
-  if (root_frame < 0) throw std::invalid_argument("device '" + design.name + "': link '" + design.root_link + "' is no link of the robot");
+  if (!(design.control_rate_hz > 0.0)) {
+    throw std::invalid_argument("device '" + design.name + "': its controller's rate is not stated (control_rate_hz)");
+  }
+  if (frameIndex(model, design.root_link) < 0) throw std::invalid_argument("device '" + design.name + "': link '" + design.root_link + "' is no link of the robot");
   std::vector<std::string> channels;
   for (const std::string& j : design.joints) channels.push_back(j + ".encoder");
   for (const std::string& j : design.joints) channels.push_back(j + ".current");
@@ -93,36 +159,17 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
   // Clear motion: well past the smoothed sign's width and the rest threshold.
   const double moving = std::max(options.identification.stop_velocity, 10.0 * design.coulomb_velocity);
   const ConditioningOptions& cond = options.conditioning;
-  // Where gravity points, as the device's root sees it. With a sole on the
-  // ground (the designed contact points of the first foot, three or more),
-  // the sole's plane is level: gravity is along its normal, carried to the
-  // root through the joint angles. This is exact while the foot is flat,
-  // whatever the base accelerates. Without soles: the IMU's specific force
-  // turned into base axes and negated, which carries the base's own
-  // acceleration too (a few hundredths of g in a squat: G_d that much off).
-  const int imu_frame = frameIndex(model, inputs.layout.imu.link);
-  if (imu_frame < 0) throw std::invalid_argument("IMU on unknown link '" + inputs.layout.imu.link + "'");
-  const Eigen::Matrix3d R_base_imu = model.frame_R[imu_frame] * inputs.layout.imu.R;
-  int sole_frame = -1;
-  Vector3d gravity_sole = Vector3d::Zero();
-  if (!inputs.soles.empty()) {
-    std::vector<Vector3d> points;
-    for (const ContactPoint& c : inputs.soles) {
-      if (c.frame == inputs.soles.front().frame) points.push_back(c.point_F);
-    }
-    Vector3d mean = Vector3d::Zero();
-    for (const Vector3d& p : points) mean += p;
-    mean /= static_cast<double>(points.size());
-    // Newell's normal: the plane of any polygon, however its points are ordered.
-    Vector3d normal = Vector3d::Zero();
-    for (std::size_t i = 0; i < points.size(); ++i) normal += (points[i] - mean).cross(points[(i + 1) % points.size()] - mean);
-    if (points.size() >= 3 && normal.norm() > 0.0) {
-      normal.normalize();
-      if (normal.dot(-mean) < 0.0) normal = -normal;  // up: from the sole toward the foot's frame
-      sole_frame = inputs.soles.front().frame;
-      gravity_sole = -model.gravity.norm() * normal;
-    }
+  // Where gravity points, as the device's root sees it: the attitude its
+  // controller read, logged with its encoders (DEVICE.ROOT.gravity). Not the
+  // robot's link it is worn on carried through the robot's joint angles: the
+  // root gives on its straps under the hinges' reaction torques (JVRC-1's
+  // belt a few milliradians, G_d's gradient times that: more than the
+  // viscosity's share of the law at slow hip speeds).
+  std::string root;
+  for (const RobotLink& l : design.description.links) {
+    if (l.parent_joint < 0) root = l.name;
   }
+  for (const char* axis : {"x", "y", "z"}) channels.push_back(root + ".gravity." + axis);
   for (const TrialPair& p : pairs) {
     const TrialInfo& trial = *p.worn;
     const SensorStream s =
@@ -131,28 +178,16 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
     const int N = s.numSamples();
     if (s.current.rows() == 0) throw std::invalid_argument("device '" + design.name + "': the robot logs no currents (the assist's input)");
     // The law's columns sample by sample, from the unfiltered logs, the way
-    // the controller forms them: rate by central differences, its
-    // acceleration estimate by differencing that rate through the
-    // controller's first-order filter (its phase lag is part of the law).
-    const double alpha = 1.0 - std::exp(-2.0 * 3.14159265358979323846 * design.acceleration_cutoff_hz / rate);
+    // the controller forms them (controllerRates): its rate and its
+    // acceleration estimate at its own ticks, held to each stamp.
     std::vector<MatrixXd> columns(nh, MatrixXd::Zero(N, kColumns + 1));
     MatrixXd rate_raw(N, nh), accel(N, nh);
     for (int k = 0; k < nh; ++k) {
-      for (int t = 0; t < N; ++t) {
-        const int a = std::max(0, t - 1), b = std::min(N - 1, t + 1);
-        rate_raw(t, k) = (s.extra(b, k) - s.extra(a, k)) / (s.time[b] - s.time[a]);
-      }
-      double filtered = 0.0;
-      for (int t = 0; t < N; ++t) {
-        if (t > 0) filtered += alpha * ((rate_raw(t, k) - rate_raw(t - 1, k)) * rate - filtered);
-        accel(t, k) = filtered;
-      }
+      const VectorXd angle = s.extra.col(k);
+      controllerRates(s.time, angle, design, rate_raw.col(k), accel.col(k));
     }
     for (int t = 0; t < N; ++t) {
-      forwardKinematics(model, robot_data, Configuration(s.joint_angle.row(t).transpose()));
-      const Vector3d g_base = sole_frame >= 0 ? Vector3d(robot_data.frame_R_W[sole_frame] * gravity_sole)
-                                              : Vector3d(-(R_base_imu * s.accel.row(t).transpose()));
-      device.gravity = robot_data.frame_R_W[root_frame].transpose() * g_base;
+      device.gravity = Vector3d(s.extra(t, 2 * nh), s.extra(t, 2 * nh + 1), s.extra(t, 2 * nh + 2));
       VectorXd dq = VectorXd::Zero(device.num_joints);
       for (int k = 0; k < nh; ++k) dq[device_joint[k]] = s.extra(t, k);
       const Configuration config(dq);

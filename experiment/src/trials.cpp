@@ -244,6 +244,12 @@ void writeSensorHeader(std::FILE* f, const io::Scene& scene, const Sensors& sens
   if (!spec.currents.hinges.empty()) {
     std::fprintf(f, "# currents: commanded motor current (noise %.9g A)\n", spec.noise ? spec.currents.noise : 0.0);
   }
+  for (const AttitudeSpec& a : spec.attitudes) {
+    std::fprintf(f,
+                 "# %s: gravity = the gravity vector in the device segment's frame, the attitude its controller "
+                 "reads (idealised, as the controller's: exact, at the stamp)\n",
+                 a.name.c_str());
+  }
   std::fprintf(f, "time[s]");
   for (const std::string& c : sensors.columns()) std::fprintf(f, ",%s", c.c_str());
   std::fputc('\n', f);

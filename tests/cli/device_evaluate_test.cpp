@@ -79,20 +79,21 @@ TEST_F(DeviceEvaluate, Jvrc1ExoskeletonSupportAndSettingsAgainstTheTruth) {
     EXPECT_EQ(h["parameters"]["assist"]["truth"].get<double>(), 0.2);
   }
   // Every hinge's virtual inertia, Coulomb friction and gravity share within
-  // 8 % (measured 1.2-1.9, 0-4.1 and 1.3-4.8 %); the knees' viscosity within
-  // 5 % (measured 1 %; the hips' is not determined: 26 %, and its relative
-  // std says so).
+  // 5 % (measured 0-1.8 %); the knees' viscosity within 5 % (measured 0.1 and
+  // 0.5 %), the hips' within 15 % (measured +5.2 and +8.9 %, relative std
+  // 8.7 and 8.4 %: at slow hip speeds b_v q' is a hundredth of a newton
+  // metre). The hips' viscosity was 26 % low while the evaluator took the
+  // device's attitude from the pelvis (the belt gives on its straps) and
+  // formed the controller's rate and acceleration at the log's rate.
   for (const char* hinge : {"exo.thigh_R", "exo.thigh_L", "exo.shank_R", "exo.shank_L"}) {
     SCOPED_TRACE(hinge);
     const json& p = d["impedance"][hinge]["parameters"];
     for (const char* key : {"inertia", "coulomb", "gravity"}) {
-      EXPECT_LT(std::abs(p[key]["relative_error"].get<double>()), 0.08) << key;
+      EXPECT_LT(std::abs(p[key]["relative_error"].get<double>()), 0.05) << key;
     }
+    const bool knee = std::string(hinge).find("shank") != std::string::npos;
+    EXPECT_LT(std::abs(p["viscous"]["relative_error"].get<double>()), knee ? 0.05 : 0.15);
   }
-  for (const char* hinge : {"exo.shank_R", "exo.shank_L"}) {
-    EXPECT_LT(std::abs(d["impedance"][hinge]["parameters"]["viscous"]["relative_error"].get<double>()), 0.05) << hinge;
-  }
-  EXPECT_GT(d["impedance"]["exo.thigh_R"]["parameters"]["viscous"]["relative_std"].get<double>(), 0.1);
   // The device trials' curves with their truth.
   EXPECT_TRUE(fs::exists(out / "curves" / "squat_exo.csv"));
   // The balance effect is keyed by what is worn.
@@ -110,7 +111,7 @@ TEST_F(DeviceEvaluate, H1ExoskeletonSupportAndAssist) {
   // Measured: A 1.6 %, B 5.2 %; the assist share 2-3 % low.
   EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.04);
   EXPECT_LT(d["supporting_torque"]["approach_b"]["relative_rmse_moving"].get<double>(), 0.1);
-  // Measured: every setting within 2.1 % but the shanks' gravity share (6 %).
+  // Measured: every setting within 2 % but the shanks' gravity share (4-5 %, relative std 6.5 %).
   for (const char* hinge : {"exo.thigh_R", "exo.thigh_L", "exo.shank_R", "exo.shank_L"}) {
     const json& p = d["impedance"][hinge]["parameters"];
     for (const char* key : {"inertia", "viscous", "coulomb", "assist"}) {

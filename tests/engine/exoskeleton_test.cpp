@@ -7,6 +7,7 @@
 // carries nothing, and the assist gives k_a of the wearer's own torque.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "suitsim/exoskeleton.h"
 #include "suitsim/experiment/runner.h"
 #include "suitsim/io/scene.h"
+#include "suitsim/sensors.h"
 #include "suitsim/step.h"
 
 namespace suitsim {
@@ -138,7 +140,8 @@ TEST(Straps, DampingOnlyTakesEnergyAway) {
 // strapped to the base, its cuff to the upper arm, its hinge on the shoulder.
 // The servo holds the shoulder at its initial 0.6 rad. The device's joint
 // has no friction, so a still device's motor torque is -(1 - g_v) G_d + k_a s.
-std::string armScene(double virtual_gravity, double assist) {
+std::string armScene(double virtual_gravity, double assist, const std::string& robot_extra = "",
+                     const std::string& sensors = "") {
   char device[1200];
   std::snprintf(device, sizeof device, R"(
     <exoskeleton name="dev" rate="1000">
@@ -153,14 +156,14 @@ std::string armScene(double virtual_gravity, double assist) {
   return std::string(R"(<?xml version="1.0"?>
 <scene name="arm_device">
   <simulation integrator="velocity_verlet" dt="1e-4" duration="3"/>
-  <robot name="arm" base="fixed">
+  <robot name="arm" base="fixed")" + robot_extra + R"(>
     <link name="base"/>
     <link name="upper" mass="1.2" com="0 0 -0.15" inertia="0.01 0.011 0.002 0 0 0"/>
     <joint name="shoulder" type="revolute" parent="base" child="upper" axis="0 1 0" lower="-2" upper="2"/>
     <initial angles="shoulder:0.6"/>
     <actuation motor_constant="0.15"/>
     <servo kp="400" kd="8" rate="1000"/>)") +
-         device + R"(
+         device + sensors + R"(
   </robot>
 </scene>
 )";
@@ -234,6 +237,40 @@ TEST(Exoskeleton, TheAssistGivesItsShareOfTheWearersTorque) {
   ASSERT_GT(std::abs(h.wearer_torque), 0.1);
   EXPECT_NEAR(h.strap_torque, 0.3 * h.wearer_torque, 3e-3 * std::abs(h.wearer_torque))
       << "wearer " << h.wearer_torque;
+}
+
+// The device logs the attitude its controller reads with its encoders: the
+// gravity vector in its root segment's frame. The arm's fixed base is
+// rolled by 0.3 rad, the mount strapped on it, so the mount's frame is the
+// base's but for the straps' give under the mount's and the hinge's loads
+// (stiff straps: well under a milliradian).
+TEST(Exoskeleton, LogsTheAttitudeOfItsRootWithItsEncoders) {
+  const fs::path path = fs::path(::testing::TempDir()) / "suitsim_exo_attitude.xml";
+  std::ofstream(path) << armScene(0.5, 0.0, " rpy=\"0.3 0 0\"",
+                                  "<sensors rate=\"1000\" noise=\"off\"><encoders/></sensors>");
+  const io::Scene scene = io::loadScene(path.string());
+  ASSERT_TRUE(scene.robot && scene.robot->sensors);
+  ASSERT_EQ(scene.robot->sensors->attitudes.size(), 1u);
+  EXPECT_EQ(scene.robot->sensors->attitudes[0].name, "dev.mount");
+  experiment::TrialRunner runner(scene, scene.simulation.dt, 1);
+  runner.start();
+  for (int k = 0; k < 2000; ++k) runner.advance();
+  Sensors sensors(scene.model, *scene.robot->sensors, scene.simulation.dt);
+  std::vector<double> row(sensors.columns().size());
+  sensors.sample(runner.state(), row.data());
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(sensors.columns().begin(), sensors.columns().end(), name);
+    EXPECT_NE(it, sensors.columns().end()) << name;
+    return row[static_cast<std::size_t>(it - sensors.columns().begin())];
+  };
+  const double g = 9.81, roll = 0.3;
+  // R_x(roll)^T (0, 0, -g).
+  EXPECT_NEAR(column("dev.mount.gravity.x[m/s^2]"), 0.0, 5e-3);
+  EXPECT_NEAR(column("dev.mount.gravity.y[m/s^2]"), -g * std::sin(roll), 5e-3);
+  EXPECT_NEAR(column("dev.mount.gravity.z[m/s^2]"), -g * std::cos(roll), 5e-3);
+  // Without encoders the device logs nothing of its own.
+  std::ofstream(path, std::ios::trunc) << armScene(0.5, 0.0, "", "<sensors rate=\"1000\"><currents/></sensors>");
+  EXPECT_TRUE(io::loadScene(path.string()).robot->sensors->attitudes.empty());
 }
 
 }  // namespace

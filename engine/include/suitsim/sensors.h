@@ -63,6 +63,17 @@ struct ImuSpec {
   Vec3 accel_bias{0.0, 0.0, 0.0};  ///< (m/s^2)
 };
 
+/// The attitude a powered device's controller reads (exoskeleton.h): the
+/// gravity vector in a body's frame, as its inclinometer or attitude filter
+/// gives it. Idealised, as the controller's own attitude sensing is: exact,
+/// read at the sample instant. A device logs the inputs its controller
+/// used, so that its settings can be identified from its logs.
+struct AttitudeSpec {
+  std::string name;              ///< column prefix: "NAME.gravity.x" ...
+  int body = -1;                 ///< model body index
+  Pose frame;                    ///< its frame in the body frame
+};
+
 /// A 6-axis force/torque sensor fixed on a body with ground contacts.
 struct ForceSensorSpec {
   std::string name;
@@ -149,6 +160,7 @@ struct SensorSpec {
   CurrentSpec currents;      ///< empty hinges: no current channels
   WindingTemperatureSpec winding_temperatures;  ///< empty hinges: none
   BandLengthSpec band_lengths;                  ///< empty bands: none
+  std::vector<AttitudeSpec> attitudes;          ///< a worn device's attitude (last columns)
   SensorChainSpec chain;                        ///< causal: replaces anti_alias's windows
 };
 

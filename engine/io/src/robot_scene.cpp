@@ -1015,8 +1015,18 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
   }
   // A worn device logs its own joints like the robot's (exoskeleton.h): its
-  // encoders and current sensors are the robot's kind, with their settings.
+  // encoders and current sensors are the robot's kind, with their settings;
+  // with its encoders, the attitude its controller reads (its root
+  // segment's: the gravity vector in that segment's frame).
   if (setup.sensors && setup.exoskeleton) {
+    if (!setup.sensors->encoders.hinges.empty()) {
+      const CompiledExoskeleton& device = setup.exoskeleton_compiled;
+      AttitudeSpec attitude;
+      attitude.name = exoPartName(*setup.exoskeleton, 0);
+      attitude.body = device.compiled.link_body[device.segment_link[0]];
+      attitude.frame = device.compiled.link_in_body[device.segment_link[0]];  // the segment's own frame
+      setup.sensors->attitudes.push_back(attitude);
+    }
     for (int s = 1; s < static_cast<int>(setup.exoskeleton->segments.size()); ++s) {
       const std::string part = exoPartName(*setup.exoskeleton, s);
       const int h = setup.exoskeleton_compiled.compiled.joint_hinge[setup.exoskeleton_compiled.description.findJoint(part)];

@@ -90,6 +90,7 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       for (const ExoStrap& strap : spec.straps) d.strap_links.push_back(robot.truth.links[spec.segments[strap.segment].link].name);
       d.coulomb_velocity = spec.coulomb_velocity;
       d.acceleration_cutoff_hz = spec.acceleration_cutoff_hz;
+      d.control_rate_hz = spec.rate_hz;
       in.devices.push_back(std::move(d));
     }
     t.purpose = scene.trial.purpose;

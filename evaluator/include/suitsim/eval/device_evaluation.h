@@ -17,13 +17,12 @@
 // hinge over the samples where it moves (at rest the sign is unknown)
 // gives the five settings and their relative standard deviations.
 //
-// The device's pose: its joints' encoders, and its root's attitude as the
-// link it is worn on has it: gravity along the normal of the first sole's
-// designed contact points (level while that foot is flat on the ground),
-// carried through the robot's joint angles. Without soles, the IMU's
-// specific force (which carries the base's own acceleration: read from it,
-// a squat's 5 % of g put the hips' G_d and with it three settings 10-300 %
-// off).
+// The device's pose: its joints' encoders, and the attitude its controller
+// read (the gravity vector in its root segment's frame, logged with the
+// encoders as DEVICE.ROOT.gravity). Taking the root's attitude from the
+// robot's link it is worn on (through the robot's joint angles and a flat
+// sole) misses the root's give on its straps under the hinges' reactions:
+// on JVRC-1 that put the hips' viscosity 26 % off.
 #pragma once
 
 #include <array>

@@ -58,6 +58,7 @@ struct DeviceDesign {
   std::vector<std::string> strap_links;     ///< robot link each strap holds, in strap order
   double coulomb_velocity = 0.0;            ///< the controller's smoothed sign, tanh(q'/v_c) (rad/s)
   double acceleration_cutoff_hz = 0.0;      ///< the controller's filter on its differenced rate (firmware)
+  double control_rate_hz = 0.0;             ///< the controller's rate (firmware)
 };
 
 struct EvaluationInputs {
