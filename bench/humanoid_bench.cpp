@@ -15,6 +15,9 @@ void humanoid(benchmark::State& bench, const std::string& scene_file) { suitsim:
 BENCHMARK_CAPTURE(humanoid, stand, std::string("jvrc1_stand.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(humanoid, bend, std::string("jvrc1_bend.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(humanoid, h1_stand, std::string("h1_stand.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
+// The same robot with its motors' rotors at 1 ms, one evaluation a step
+// (drift-kick-drift): goal 2's standing humanoid (docs/benchmarks.md).
+BENCHMARK_CAPTURE(humanoid, stand_1ms, std::string("jvrc1_stand_1ms.xml"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 // The two link models on the same robot (docs/engine.md, "The two link
 // models"): Toda and Sankai's spring links at the stiffest link_frequency

@@ -3,13 +3,17 @@
 // and under the same PD law.
 //
 // suitsim: scenes/jvrc1_stand.xml as bench/humanoid_bench.cpp runs it
-// (humanoid/stand, velocity Verlet). MuJoCo: the same robot read by MuJoCo's
+// (humanoid/stand, velocity Verlet), and scenes/jvrc1_stand_1ms.xml (the
+// motors' rotors, drift-kick-drift at 1 ms: humanoid/stand_1ms). MuJoCo: the
+// same robot read by MuJoCo's
 // own URDF reader from models/jvrc1/jvrc1.urdf, edited as text to match the
 // scene's truth: the scene's inertials (the URDF's plus its payloads), its
 // frozen fingers welded, a floating base, a floor (a box on the world link)
 // and a 5 mm sphere at each sole corner the scene names as a contact point,
 // joint damping and friction loss from the scene's viscous and Coulomb
-// friction (MuJoCo has no static-friction peak). The PD law holds the
+// friction (MuJoCo has no static-friction peak), and the rotors' armature
+// where the scene has them (MuJoCo's dof_armature is suitsim's rotor row,
+// cross-checked in tests/engine/mujoco_fidelity_test.cpp). The PD law holds the
 // scene's initial pose with the scene's gains at the scene's servo rate:
 // tau = kp (q0 - q) - kd qd, held between updates, as JointServo does.
 // Contact differs in kind (suitsim: penalty springs and friction anchors;
@@ -38,6 +42,7 @@ using suitsim::testing::MujocoData;
 using suitsim::testing::MujocoModel;
 
 const std::string kScene = "jvrc1_stand.xml";
+const std::string kScene1ms = "jvrc1_stand_1ms.xml";
 const std::string kUrdf = SUITSIM_SOURCE_DIR "/models/jvrc1/jvrc1.urdf";
 constexpr double kSphereRadius = 0.005;  // (m)
 
@@ -87,14 +92,17 @@ std::string mujocoStandText(const suitsim::io::Scene& scene, const std::vector<s
           truth.links[truth.root_link].name + "\"/></joint>\n");
 }
 
-void mujocoStand(benchmark::State& bench, mjtIntegrator integrator) {
-  const suitsim::io::Scene scene = suitsim::io::loadScene(std::string(SUITSIM_SOURCE_DIR) + "/scenes/" + kScene);
+// `scene_file`'s robot in MuJoCo, at the scene's step with `integrator`.
+void mujocoScene(benchmark::State& bench, const std::string& scene_file, mjtIntegrator integrator) {
+  const suitsim::io::Scene scene = suitsim::io::loadScene(std::string(SUITSIM_SOURCE_DIR) + "/scenes/" + scene_file);
   const suitsim::io::RobotSetup& robot = *scene.robot;
-  // The sole corners of scenes/jvrc1_stand.xml's <contact> elements, in the
-  // ankle links' frames (the scene reader keeps them only as particle weights).
+  // The sole corners of the standing scenes' <contact> elements (the same in
+  // both), in the ankle links' frames (the scene reader keeps them only as
+  // particle weights).
   const std::vector<suitsim::Vec3> corners = {
       {-0.07, -0.055, -0.1}, {0.13, -0.055, -0.1}, {0.13, 0.055, -0.1}, {-0.07, 0.055, -0.1}};
   MujocoModel model = suitsim::testing::loadMujocoText(mujocoStandText(scene, corners), "jvrc1_stand.urdf");
+  double armature = 0.0;  // the largest, as a counter
   mjModel* m = model.get();
   const double dt = scene.simulation.dt;
   m->opt.timestep = dt;
@@ -125,6 +133,8 @@ void mujocoStand(benchmark::State& bench, mjtIntegrator integrator) {
     const suitsim::JointActuation& a = robot.truth.joints[robot.truth.findJoint(sm.hinge_name[h])].actuation;
     m->dof_damping[dof.back()] = a.viscous;
     m->dof_frictionloss[dof.back()] = a.coulomb;
+    m->dof_armature[dof.back()] = a.armature;
+    armature = std::max(armature, a.armature);
     d->qpos[qpos.back()] = hold.back();
   }
   double mass = 0.0;
@@ -173,9 +183,13 @@ void mujocoStand(benchmark::State& bench, mjtIntegrator integrator) {
   bench.counters["hinges"] = static_cast<double>(qpos.size());
   bench.counters["contacts"] = d->ncon;
   bench.counters["mass_kg"] = mass;
+  bench.counters["armature_max"] = armature;
   // The base's height change over the run (mm): a few mm means it stood.
   bench.counters["base_drop_mm"] = 1e3 * (start_height - d->qpos[2]);
 }
+
+void mujocoStand(benchmark::State& bench, mjtIntegrator integrator) { mujocoScene(bench, kScene, integrator); }
+void mujocoStand1ms(benchmark::State& bench, mjtIntegrator integrator) { mujocoScene(bench, kScene1ms, integrator); }
 
 void humanoid(benchmark::State& bench, const std::string& scene_file) { suitsim::bench::humanoidScene(bench, scene_file); }
 
@@ -229,6 +243,10 @@ void linkModelAgainstMujoco(benchmark::State& bench, double link_frequency, doub
 BENCHMARK_CAPTURE(humanoid, stand, kScene)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(mujocoStand, euler, mjINT_EULER)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(mujocoStand, rk4, mjINT_RK4)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+// With the rotors at 1 ms (MuJoCo's default step).
+BENCHMARK_CAPTURE(humanoid, stand_1ms, kScene1ms)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(mujocoStand1ms, euler, mjINT_EULER)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(mujocoStand1ms, rk4, mjINT_RK4)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 // link_frequency 0: the rigid links. 6.5e4 rad/s is about the stiffest a 2e-5 s step follows.
 BENCHMARK_CAPTURE(linkModelAgainstMujoco, rigid_dt2e-5, 0.0, 2e-5)->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK_CAPTURE(linkModelAgainstMujoco, springs_6e4_dt2e-5, 6e4, 2e-5)->Iterations(1)->Unit(benchmark::kSecond);
