@@ -7,11 +7,12 @@
 #include "forces.h"
 #include "hinge_friction.h"
 #include "hinge_geometry.h"
+#include "isa_clones.h"
 #include "solver_workspace.h"
 
 namespace suitsim::detail {
 
-void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
+SUITSIM_HOT void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
   for (int h = 0; h < model.num_hinges; ++h) {
     HingeGeometry g;
     geometry(model, x, h, g);

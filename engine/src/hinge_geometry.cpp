@@ -1,5 +1,6 @@
 // Reading joint angles and rates from the particles (forces.h).
 #include "hinge_geometry.h"
+#include "isa_clones.h"
 
 namespace suitsim::detail {
 
@@ -15,7 +16,7 @@ double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
   return g.theta_dot;
 }
 
-void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
+SUITSIM_HOT void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
                            double* velocity) {
   HingeGeometry g;
   geometry(model, x, h, g);

@@ -37,7 +37,7 @@ inline void hingePoints(const Model& m, const PhasePoint& x, int h, HingeGeometr
     const int first = m.body_particle_begin[side == 0 ? m.hinge_parent_body[h] : m.hinge_child_body[h]];
     // A particle's position and velocity as one vector (two lanes unused),
     // so each point is four vector multiply-adds.
-    Row q[4];
+    Row q[4] = {};
     for (int k = 0; k < 4; ++k) {
       const int i = first + k;
       q[k] = Row{x.px[i], x.py[i], x.pz[i], x.vx[i], x.vy[i], x.vz[i]};  // padding lanes zero

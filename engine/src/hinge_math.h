@@ -54,7 +54,12 @@ constexpr int kStride = 8;  // a block row: six values, two zeros
 // extension, with AVX-512 one register, with AVX2 two.
 typedef double Row __attribute__((vector_size(kStride * sizeof(double))));
 
-inline Row loadRow(const double* p) {
+// Always inlined: a Row returned by value is passed in a register where
+// AVX-512 is on and in memory where it is not, so an out-of-line copy would
+// not be callable from both the baseline and the cloned functions
+// (isa_clones.h). Inlined everywhere, the difference GCC notes (-Wpsabi,
+// silenced in engine/CMakeLists.txt) does not arise.
+__attribute__((always_inline)) inline Row loadRow(const double* p) {
   Row r;
   std::memcpy(&r, p, sizeof r);
   return r;

@@ -5,12 +5,13 @@
 
 #include "forces.h"
 #include "hinge_math.h"
+#include "isa_clones.h"
 
 namespace suitsim::detail {
 
 namespace {
 
-void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
+SUITSIM_HOT void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
   if (out[kMovable] == 0.0) return;
   // Scalar code doing Eigen's operations in Eigen's order (it replaced
   // Eigen's Vector3d and Matrix3d here: the same bits, fewer shuffles).
@@ -99,7 +100,7 @@ void spreadBodyForces(const Model& m, const PhasePoint& x, Workspace& ws, int b)
 
 }  // namespace
 
-void flushBodyWrenches(const Model& m, Workspace& ws) {
+SUITSIM_HOT void flushBodyWrenches(const Model& m, Workspace& ws) {
   for (int b = 0; b < m.num_bodies; ++b) {
     if (ws.solver->body_hinges[b].empty() || !movable(ws, b)) continue;
     double* w = &ws.solver->hinge_body_wrench[b * 6];
@@ -120,7 +121,7 @@ void flushBodyWrenches(const Model& m, Workspace& ws) {
   }
 }
 
-void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
+SUITSIM_HOT void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
   if (model.num_hinges == 0) return;
   // A body's particles take its forces together: one thread, body by body
   // (a few dozen bodies, less than a parallel loop's barrier costs).
