@@ -295,7 +295,7 @@ inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
 // ---- one force evaluation's stages ----------------------------------------
 
 // Rows, targets, wrenches and the applied torques of hinge h.
-SUITSIM_HOT void prepareHinge(const Model& model, const State& state, const PhasePoint& x, Workspace& ws, int h,
+void prepareHinge(const Model& model, const State& state, const PhasePoint& x, Workspace& ws, int h,
                   const HingeGeometry& g) {
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
@@ -456,7 +456,7 @@ SUITSIM_HOT void prepareHinge(const Model& model, const State& state, const Phas
 // Right-hand side of hinge h: its targets minus what the free accelerations
 // (every force so far, over the particle masses) give the rows.
 // The hinge points' accelerations under the forces so far.
-SUITSIM_HOT void pointAccelerations(const Model& model, const Workspace& ws, int h, V3* acc) {
+void pointAccelerations(const Model& model, const Workspace& ws, int h, V3* acc) {
   const std::array<double, 4>* weights[kNumPoints] = {
       &model.hinge_centre_parent[h], &model.hinge_centre_child[h], &model.hinge_axis_point[h],
       &model.hinge_parent_arm[h],    &model.hinge_child_arm[h],    &model.hinge_child_arm2[h]};
@@ -484,7 +484,7 @@ double angleAcceleration(const Workspace& ws, int h, const V3* acc) {
          vec(point_grad + kThetaJp).dot(acc[kJp]);
 }
 
-SUITSIM_HOT void rightHandSide(const Model& model, Workspace& ws, int h) {
+void rightHandSide(const Model& model, Workspace& ws, int h) {
   V3 acc[kNumPoints];
   pointAccelerations(model, ws, h, acc);
   const double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
@@ -508,7 +508,7 @@ SUITSIM_HOT void rightHandSide(const Model& model, Workspace& ws, int h) {
 // I^-1 on the moment, by block rows. A pass of its own, after all hinges
 // are prepared: loading the wrench rows right after their scalar stores
 // would stall on store forwarding.
-SUITSIM_HOT void applyMobility(const Model& model, Workspace& ws) {
+void applyMobility(const Model& model, Workspace& ws) {
   for (int h = 0; h < model.num_hinges; ++h) {
     for (int side = 0; side < 2; ++side) {
       const int b = bodyOf(model, h, side);
@@ -533,7 +533,7 @@ SUITSIM_HOT void applyMobility(const Model& model, Workspace& ws) {
 // M_b^-1 (G_a M^-1 G_b^T over its four particles for a body with a fixed
 // particle). Only pairs with a eliminated first are formed. A hinge meets
 // itself on both its bodies, so diagonal blocks start from zero.
-SUITSIM_HOT void assembleBlocks(const Model& model, Workspace& ws) {
+void assembleBlocks(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   for (int h = 0; h < nh; ++h) {
     double* k = diagonalBlock(ws, h);
@@ -602,7 +602,7 @@ SUITSIM_HOT void assembleBlocks(const Model& model, Workspace& ws) {
 // Eliminates hinge h, its block K_hh already factored (K_hh = L D L^T):
 // Y_a = L^-1 K_ha stored over K_ha, rhs_a -= Y_a^T D^-1 L^-1 rhs_h and
 // K_ca -= Y_c^T D^-1 Y_a for the hinges a, c it couples to.
-SUITSIM_HOT void eliminate(const Model& model, Workspace& ws, int h) {
+void eliminate(const Model& model, Workspace& ws, int h) {
   const double* l = diagonalBlock(ws, h);
   double inv_d[kRows];
   for (int q = 0; q < kRows; ++q) inv_d[q] = l[q * kStride + q];
@@ -642,7 +642,7 @@ SUITSIM_HOT void eliminate(const Model& model, Workspace& ws, int h) {
 // The back substitution from the root, lambda_h = L^-T D^-1 (z_h - sum_a
 // Y_a lambda_a), z = ws.solver->hinge_rhs as the forward elimination (and the
 // couplings, solveCouplings) left it: ws.solver->hinge_lambda.
-SUITSIM_HOT void backSubstitute(const Model& model, Workspace& ws) {
+void backSubstitute(const Model& model, Workspace& ws) {
   const double* z = ws.solver->hinge_rhs.data();
   double* out = ws.solver->hinge_lambda.data();
   constexpr int stride = kRows;
@@ -671,7 +671,7 @@ SUITSIM_HOT void backSubstitute(const Model& model, Workspace& ws) {
 // Block L D L^T elimination, leaves first (see the design note): the
 // factors, and the right-hand sides eliminated (z = L^-1 rhs, in
 // ws.solver->hinge_rhs); backSubstitute then gives ws.solver->hinge_lambda.
-SUITSIM_HOT void solveBlocks(const Model& model, Workspace& ws) {
+void solveBlocks(const Model& model, Workspace& ws) {
   const int num_batches = static_cast<int>(ws.solver->hinge_batch_begin.size()) - 1;
   for (int batch = 0; batch < num_batches; ++batch) {
     // No hinge of a batch changes another's block: their factors, issued
@@ -968,7 +968,7 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.solver->coupling_lambda.assign(nc, 0.0);
 }
 
-SUITSIM_HOT void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
+SUITSIM_HOT_FLAT void applyHinges(const Model& model, const State& state, const PhasePoint& x, Workspace& ws) {
   const int nh = model.num_hinges;
   if (nh == 0) return;
   // The hinge systems are coupled: one thread solves them all.

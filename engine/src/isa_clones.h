@@ -24,3 +24,7 @@
 #else
 #define SUITSIM_HOT
 #endif
+
+// A cloned function with everything it calls inlined into each clone (GCC's
+// flatten): its helpers then run with the clone's vector width too.
+#define SUITSIM_HOT_FLAT SUITSIM_HOT __attribute__((flatten))

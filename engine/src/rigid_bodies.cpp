@@ -11,7 +11,7 @@ namespace suitsim::detail {
 
 namespace {
 
-SUITSIM_HOT void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
+void rigidBodyData(const Model& m, const PhasePoint& x, int b, double* out) {
   if (out[kMovable] == 0.0) return;
   // Scalar code doing Eigen's operations in Eigen's order (it replaced
   // Eigen's Vector3d and Matrix3d here: the same bits, fewer shuffles).
@@ -121,7 +121,7 @@ SUITSIM_HOT void flushBodyWrenches(const Model& m, Workspace& ws) {
   }
 }
 
-SUITSIM_HOT void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
+SUITSIM_HOT_FLAT void spreadBodyForcesRigidly(const Model& model, const PhasePoint& x, Workspace& ws) {
   if (model.num_hinges == 0) return;
   // A body's particles take its forces together: one thread, body by body
   // (a few dozen bodies, less than a parallel loop's barrier costs).
