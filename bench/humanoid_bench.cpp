@@ -53,12 +53,11 @@ BENCHMARK_CAPTURE(standAt1ms, velocity_verlet, std::string("velocity_verlet"))->
 BENCHMARK_CAPTURE(standAt1ms, position_verlet, std::string("position_verlet"))->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 // A batch of trials, one thread each (as `suitsim evaluate` runs its
-// trials): two standing trials at 1 ms with drift-kick-drift, on one
-// thread and on two. Wall time: the counters are rates of the whole batch.
+// trials): two standing trials of scenes/jvrc1_stand_1ms.xml (rotors,
+// drift-kick-drift at 1 ms), on one thread and on two. Wall time: the
+// counters are rates of the whole batch.
 void batch(benchmark::State& bench, int threads) {
-  suitsim::bench::humanoidBatch(
-      bench, suitsim::bench::editedScene("jvrc1_stand.xml", "rigid", 1e3, 1e-3, "position_verlet", kConstraintFrequency),
-      2, threads);
+  suitsim::bench::humanoidBatch(bench, SUITSIM_SOURCE_DIR "/scenes/jvrc1_stand_1ms.xml", 2, threads);
 }
 
 BENCHMARK_CAPTURE(batch, stand_1ms_2trials_1thread, 1)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime()->MeasureProcessCPUTime();
