@@ -13,6 +13,8 @@
 //   forces/<springs>/threads:<t>              computeAcceleration alone (one
 //                                             force evaluation, no integrator)
 //   triad/threads:<t>                         a[i] = b[i] + s * c[i]
+//   peak/sqrt_div, peak/fma                   the arithmetic yardsticks, one core
+//                                             (AVX-512 builds)
 
 #include <benchmark/benchmark.h>
 
@@ -22,6 +24,10 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "suitsim/builder.h"
 #include "suitsim/model.h"
@@ -161,6 +167,56 @@ void benchTriad(benchmark::State& bench, int threads) {
       static_cast<double>(bench.iterations()) * n * 3 * sizeof(double), benchmark::Counter::kIsRate);
 }
 
+#ifdef __AVX512F__
+// The arithmetic yardsticks, one core: how many square roots and divisions
+// (one of each per spring) and how many fused multiply-adds 8-lane vectors
+// retire per second, each from 8 (12) independent chains so that
+// throughput, not latency, limits them.
+using Wide = __m512d;
+constexpr int kWideLanes = 8;
+inline Wide wideSet(double v) { return _mm512_set1_pd(v); }
+inline Wide wideSqrtDiv(Wide c, Wide v, Wide one) { return _mm512_div_pd(c, _mm512_sqrt_pd(_mm512_add_pd(v, one))); }
+inline Wide wideFma(Wide f, Wide m, Wide a) { return _mm512_fmadd_pd(f, m, a); }
+inline double wideFirst(Wide v) { return _mm512_cvtsd_f64(v); }
+
+constexpr std::int64_t kPeakRounds = 1 << 22;
+
+void benchSqrtDiv(benchmark::State& bench) {
+  Wide v[8];
+  const Wide one = wideSet(1.0), c = wideSet(2.25);
+  for (int i = 0; i < 8; ++i) v[i] = wideSet(1.5 + i);
+  for (auto _ : bench) {
+    for (std::int64_t k = 0; k < kPeakRounds; ++k) {
+      for (int i = 0; i < 8; ++i) {
+        v[i] = wideSqrtDiv(c, v[i], one);
+        asm volatile("" : "+v"(v[i]));  // kept in a register, never folded
+      }
+    }
+  }
+  benchmark::DoNotOptimize(wideFirst(v[0]));
+  // One square root and one division per lane: a spring's worth.
+  bench.counters["springs_per_s"] = benchmark::Counter(
+      static_cast<double>(bench.iterations()) * kPeakRounds * 8 * kWideLanes, benchmark::Counter::kIsRate);
+}
+
+void benchFma(benchmark::State& bench) {
+  Wide f[12];
+  const Wide m = wideSet(0.999999), a = wideSet(1e-7);
+  for (int i = 0; i < 12; ++i) f[i] = wideSet(0.5 + 1e-3 * i);
+  for (auto _ : bench) {
+    for (std::int64_t k = 0; k < kPeakRounds; ++k) {
+      for (int i = 0; i < 12; ++i) {
+        f[i] = wideFma(f[i], m, a);
+        asm volatile("" : "+v"(f[i]));
+      }
+    }
+  }
+  benchmark::DoNotOptimize(wideFirst(f[0]));
+  bench.counters["flops_per_s"] = benchmark::Counter(
+      static_cast<double>(bench.iterations()) * kPeakRounds * 12 * 2 * kWideLanes, benchmark::Counter::kIsRate);
+}
+#endif
+
 void registerAll() {
   for (long target : kSpringTargets) {
     for (Integrator integrator : kIntegrators) {
@@ -190,6 +246,10 @@ void registerAll() {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
+#ifdef __AVX512F__
+  benchmark::RegisterBenchmark("peak/sqrt_div", benchSqrtDiv)->Iterations(10)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("peak/fma", benchFma)->Iterations(10)->Unit(benchmark::kMillisecond);
+#endif
 }
 
 }  // namespace
