@@ -1,48 +1,66 @@
-// Spring forces, T(6)-(10), in two passes.
+// Spring forces, T(6)-(10).
 //
-// Design note. Pass 1 evaluates every spring on its own and writes its
-// force on the `a` end, T u, to a slot of its own: no scatter, so any
-// thread or SIMD lane may take any spring. Pass 2 gives each particle its
-// springs' forces, +T u at an `a` end and -T u at a `b` end, in the order of
-// its incidence list (Model::spring_incidence). One writer per particle and
-// an order fixed by the Model, so the sums are the same for any thread count.
+// Design note. Every spring's force is T u on its `a` end and -T u on its
+// `b` end. Each particle sums its springs' terms in the order of its
+// incidence list (Model::spring_incidence), which the Model fixes, so the
+// sums are the same for any thread count. Two ways in:
 //
-// The builder stores springs by tile of 1024 particles (of the spring's
-// lower index), then index offset b - a, then a (layoutSprings). Two things
-// follow. The passes go tile by tile: a tile's springs, then its particles,
-// whose springs have their lower end in this tile or an earlier one, so pass
-// 2 reads forces pass 1 has just written, from cache. And a lattice's
-// springs come in runs whose four ends are consecutive particles, so a
-// block of four loads each coordinate with one vector load; blocks that are
-// no run (any irregular network) gather with scalar loads. Threads take
-// contiguous shares of the tiles; a particle with a spring from an earlier
-// share is summed after a barrier, the only one besides the closing one.
+// Fused blocks. Wherever a network is a lattice, its springs come in runs:
+// eight springs whose `a` ends are consecutive particles, and so are their
+// `b` ends. The builder takes such runs lying wholly in one tile out as
+// blocks at the front of the tile (layoutSprings). A block loads each
+// coordinate of its ends with one vector load, evaluates the eight springs
+// in the lanes, and adds +T u and -T u straight into the particles' forces
+// with vector read-modify-writes: no slots, no second pass. The particles'
+// lists start with these terms, block by block, `a` ends before `b` ends.
+// A block whose offset b - a is below 8 (neighbours along a row) overlaps
+// its own `a` ends and the next block's: it keeps those terms in registers
+// and carries them on (fusedBlocks).
 //
-// Measured on the development machine (AMD Zen 5, one core, the other core
-// busy, docs/benchmarks.md), force evaluations alone: 1.4-1.8x the springs
-// per second of the scheme it replaced on networks in cache, 1.2-1.4x at
-// 1e6 springs. Of that, the vector loads of runs give about 1.2x in cache
-// (1.07x at 1e6), and going tile by tile 1.15-1.2x at 1e6 (nothing in
-// cache); storing springs by particle instead (most local, no runs) was
-// 20 % slower. The replaced scheme sorted springs by an edge colouring (no
-// two springs of a colour share a particle) and scattered each colour's
-// forces straight into the particles, a barrier per colour: per spring 12
-// scalar loads and 6 read-modify-writes at unrelated indices, about 60
-// instructions against some 10 of arithmetic, and the colours cut the
-// lattice's runs apart. Tried with it and dropped: vgatherdpd (slower than
-// scalar loads combined pairwise), AVX-512 with 8 lanes (slower: more index
-// registers than there are, and no less traffic), gathering the forces and
-// adding in vectors (no faster than scalar adds). Tried with this one and
-// dropped: writing -T u beside T u so that pass 2 needs no sign (no faster
-// in cache, slower at 1e6 springs: twice the writes). The integrators' kick
-// and drift in one pass (integrators.cpp) measured within the noise. What
-// limits the kernel now is instructions, not arithmetic or memory: pass 2
-// costs about as much as pass 1.
+// Everything else (irregular networks, a lattice's runs that cross a tile
+// edge or are cut short) goes in two passes. Pass 1 evaluates each spring
+// on its own and writes T u to a slot of its own; pass 2 adds a particle's
+// slots, in the rest of its list, ascending. Blocks of four gather their
+// ends' coordinates with scalar loads, or load runs as vectors.
 //
-// Bit-identity. The SIMD body does exactly the scalar reference's IEEE
-// operations in the same order; sqrt and division are correctly rounded in
-// both, and x + (-t) is x - t exactly. The build's -ffp-contract=off keeps
-// the compiler from fusing a multiply-add in one path and not in the other.
+// The builder stores springs by tile of 4096 particles (of the spring's
+// lower index), then offset b - a, then a. The kernel goes tile by tile:
+// a tile's fused blocks, which touch only the tile's particles, its other
+// springs, then its particles' pass 2, which reads slots just written.
+// Threads take contiguous shares of the tiles; a particle with a slot from
+// an earlier share is summed after a barrier, the only one besides the
+// closing one.
+//
+// Measured (docs/benchmarks.md; AMD Zen 5, one core, the other core busy,
+// force evaluations alone, before and after alternating in one run): the
+// fused blocks give 1.45-1.9x the springs per second at 1e3 springs,
+// 2.0-2.7x at 1e4, 1.6-2.5x at 1e5 and 1.05-1.3x at 1e6 of the two-pass
+// scheme alone, whose pass 2 cost about as much as pass 1. Of that: the carry
+// for offsets below 8 is worth 4-15 % in cache (plain read-modify-writes
+// of both ends load lines a store in flight covers in part), nothing at
+// 1e6; 8 lanes against two halves of 4 about 14 % at 1e4, nothing
+// measurable at 1e3 and 1e5, 10-12 % slower at 1e6 (kept for the sizes in
+// cache); tiles of 4096 rather than 1024 particles 17 % at 1e5 and 12 % at
+// 1e6 (fewer runs cross a tile edge; 2048 and 16384 were slower). At 1e6
+// the kernel waits on the spring parameters coming from DRAM, not on
+// bandwidth (prefetching 512 springs ahead rather than 128 changed
+// nothing). Tried and dropped: 1/length by _mm512_rcp14_pd and the length
+// as q * _mm512_rsqrt14_pd(q), each refined by two Newton steps (free of
+// sqrt and division, but 2-3 % slower in cache, 10 % faster at 1e6 in one
+// run: the square root and division are about a fifth of the kernel at the
+// 2.4e9 springs/s a core retires them, and the refinement adds a dozen
+// operations; it would also have cost the bit identity below). From the
+// schemes before: an edge colouring with a scatter per colour (60
+// instructions a spring, a barrier per colour), vgatherdpd (slower than
+// pairwise scalar loads), writing -T u beside T u (twice the writes),
+// springs stored by particle (20 % slower), the integrators' kick and
+// drift in one pass (within the noise).
+//
+// Bit-identity. The SIMD paths do exactly the scalar reference's IEEE
+// operations in the same order (the vector types' operators are those
+// operations); sqrt and division are correctly rounded in both, and
+// x + (-t) is x - t exactly. The build's -ffp-contract=off keeps the
+// compiler from fusing a multiply-add in one path and not in the other.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
