@@ -13,6 +13,8 @@
 //   forces/<springs>/threads:<t>              computeAcceleration alone (one
 //                                             force evaluation, no integrator)
 //   triad/threads:<t>                         a[i] = b[i] + s * c[i]
+//   peak/sqrt_div, peak/fma, peak/mul_add     the arithmetic yardsticks, one core
+//                                             (AVX-512 builds)
 
 #include <benchmark/benchmark.h>
 
@@ -22,6 +24,10 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "suitsim/builder.h"
 #include "suitsim/model.h"
@@ -161,6 +167,55 @@ void benchTriad(benchmark::State& bench, int threads) {
       static_cast<double>(bench.iterations()) * n * 3 * sizeof(double), benchmark::Counter::kIsRate);
 }
 
+#ifdef __AVX512F__
+// The arithmetic yardsticks, one core: how many 8-lane square roots and
+// divisions (one of each per spring), fused multiply-adds, or separate
+// multiplies and adds (what the kernel does: it fuses none, to stay bit
+// for bit with its scalar reference) a core retires per second, each from
+// 12 independent chains so that throughput, not latency, limits them.
+constexpr int kChains = 12;
+constexpr std::int64_t kPeakRounds = 1 << 22;
+
+// Runs `op` on each chain kPeakRounds times per iteration; returns the
+// 8-lane operations done.
+template <class Op>
+double runChains(benchmark::State& bench, Op op) {
+  __m512d v[kChains];
+  for (int i = 0; i < kChains; ++i) v[i] = _mm512_set1_pd(1.5 + 1e-3 * i);
+  for (auto _ : bench) {
+    for (std::int64_t k = 0; k < kPeakRounds; ++k) {
+      for (int i = 0; i < kChains; ++i) {
+        v[i] = op(v[i], i);
+        asm volatile("" : "+v"(v[i]));  // kept in a register, never folded
+      }
+    }
+  }
+  benchmark::DoNotOptimize(_mm512_cvtsd_f64(v[0]));
+  return static_cast<double>(bench.iterations()) * kPeakRounds * kChains;
+}
+
+void benchSqrtDiv(benchmark::State& bench) {
+  const __m512d one = _mm512_set1_pd(1.0), c = _mm512_set1_pd(2.25);
+  const double ops =
+      runChains(bench, [&](__m512d v, int) { return _mm512_div_pd(c, _mm512_sqrt_pd(_mm512_add_pd(v, one))); });
+  // One square root and one division per lane: a spring's worth.
+  bench.counters["springs_per_s"] = benchmark::Counter(ops * 8, benchmark::Counter::kIsRate);
+}
+
+void benchFma(benchmark::State& bench) {
+  const __m512d m = _mm512_set1_pd(0.999999), a = _mm512_set1_pd(1e-7);
+  const double ops = runChains(bench, [&](__m512d v, int) { return _mm512_fmadd_pd(v, m, a); });
+  bench.counters["flops_per_s"] = benchmark::Counter(ops * 8 * 2, benchmark::Counter::kIsRate);
+}
+
+void benchMulAdd(benchmark::State& bench) {
+  const __m512d m = _mm512_set1_pd(0.999999), a = _mm512_set1_pd(1e-7);
+  const double ops =
+      runChains(bench, [&](__m512d v, int i) { return i % 2 ? _mm512_mul_pd(v, m) : _mm512_add_pd(v, a); });
+  bench.counters["flops_per_s"] = benchmark::Counter(ops * 8, benchmark::Counter::kIsRate);
+}
+#endif
+
 void registerAll() {
   for (long target : kSpringTargets) {
     for (Integrator integrator : kIntegrators) {
@@ -190,6 +245,11 @@ void registerAll() {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
+#ifdef __AVX512F__
+  benchmark::RegisterBenchmark("peak/sqrt_div", benchSqrtDiv)->Iterations(10)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("peak/fma", benchFma)->Iterations(10)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("peak/mul_add", benchMulAdd)->Iterations(10)->Unit(benchmark::kMillisecond);
+#endif
 }
 
 }  // namespace

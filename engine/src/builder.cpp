@@ -72,32 +72,65 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
 // springs and then sums them into the particles), then by the
 // index offset b - a, then by a. Springs of one offset with consecutive a
 // then sit next to each other, and wherever a network has such runs (any
-// lattice does, whatever its shape) the kernel loads four springs'
-// particles as one vector. Each particle also gets its incident springs in
-// ascending stored order: the order in which its force sums them.
-constexpr int kSpringTile = 1024;
+// lattice does, whatever its shape) the kernel loads a block's particles
+// as one vector. Runs of Model::kSpringFusedBlock whose ends all lie in the
+// tile are taken out as fused blocks, in order, to the front of the tile:
+// the kernel adds their forces straight into the particles. Each particle
+// sums its fused blocks' springs first, in the kernel's order, then the
+// rest in ascending stored order.
+constexpr int kSpringTile = 4096;
 
 void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Model& m) {
+  constexpr int kBlock = Model::kSpringFusedBlock;
   const int ns = static_cast<int>(springs.size());
-  std::vector<std::int32_t> order(ns);
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<std::int32_t> sorted(ns);
+  std::iota(sorted.begin(), sorted.end(), 0);
   auto key = [&springs](int s) {
     const SpringSpec& spec = springs[s];
     return std::make_tuple(std::min(spec.a, spec.b) / kSpringTile, spec.b - spec.a, spec.a, s);
   };
-  std::sort(order.begin(), order.end(), [&key](int l, int r) { return key(l) < key(r); });
+  std::sort(sorted.begin(), sorted.end(), [&key](int l, int r) { return key(l) < key(r); });
+  const int num_tiles = (num_particles + kSpringTile - 1) / kSpringTile;
+  m.spring_tile_particles = kSpringTile;
+  m.spring_tile_begin.assign(num_tiles + 1, 0);
+  for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
+  for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
+  // Each tile: its fused blocks, taken greedily in sorted order, then the rest.
+  std::vector<std::int32_t> order;
+  order.reserve(ns);
+  std::vector<std::int32_t> rest;
+  m.spring_tile_fused_end.assign(num_tiles, 0);
+  for (int t = 0; t < num_tiles; ++t) {
+    const int lo = t * kSpringTile, hi = std::min(num_particles, lo + kSpringTile);
+    const int end = m.spring_tile_begin[t + 1];
+    auto fusedAt = [&](int s) {
+      if (s + kBlock > end) return false;
+      const SpringSpec& first = springs[sorted[s]];
+      for (int j = 0; j < kBlock; ++j) {
+        const SpringSpec& spec = springs[sorted[s + j]];
+        if (spec.a != first.a + j || spec.b != first.b + j) return false;
+        if (spec.a < lo || spec.a >= hi || spec.b < lo || spec.b >= hi) return false;
+      }
+      return true;
+    };
+    rest.clear();
+    for (int s = m.spring_tile_begin[t]; s < end;) {
+      if (fusedAt(s)) {
+        order.insert(order.end(), sorted.begin() + s, sorted.begin() + s + kBlock);
+        s += kBlock;
+      } else {
+        rest.push_back(sorted[s++]);
+      }
+    }
+    m.spring_tile_fused_end[t] = static_cast<std::int32_t>(order.size());
+    order.insert(order.end(), rest.begin(), rest.end());
+  }
   m.num_springs = ns;
   m.spring_a.resize(ns);
   m.spring_b.resize(ns);
   m.spring_stiffness.resize(ns);
   m.spring_damping.resize(ns);
   m.spring_rest_length.resize(ns);
-  m.spring_input_index = order;
-  const int num_tiles = (num_particles + kSpringTile - 1) / kSpringTile;
-  m.spring_tile_particles = kSpringTile;
-  m.spring_tile_begin.assign(num_tiles + 1, 0);
-  for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
-  for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
   for (int d = 0; d < ns; ++d) {
     const SpringSpec& spec = springs[order[d]];
     m.spring_a[d] = spec.a;
@@ -106,8 +139,10 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
     m.spring_damping[d] = spec.damping;
     m.spring_rest_length[d] = spec.rest_length;
   }
-  // Incidence lists by counting sort; visiting springs in stored order
-  // leaves each particle's list ascending.
+  m.spring_input_index = std::move(order);
+  // Incidence lists by counting sort: the fused blocks first, in stored
+  // order, a block's `a` ends before its `b` ends (the kernel adds them so),
+  // then the other springs in stored order, which leaves that part ascending.
   m.spring_incidence_begin.assign(num_particles + 1, 0);
   for (int s = 0; s < ns; ++s) {
     ++m.spring_incidence_begin[m.spring_a[s] + 1];
@@ -116,9 +151,18 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
   for (int i = 0; i < num_particles; ++i) m.spring_incidence_begin[i + 1] += m.spring_incidence_begin[i];
   std::vector<std::int32_t> next(m.spring_incidence_begin.begin(), m.spring_incidence_begin.end() - 1);
   m.spring_incidence.resize(2 * static_cast<std::size_t>(ns));
-  for (int s = 0; s < ns; ++s) {
-    m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
-    m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
+  for (int t = 0; t < num_tiles; ++t) {
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; s += kBlock) {
+      for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_a[s + j]]++] = 2 * (s + j);
+      for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_b[s + j]]++] = 2 * (s + j) + 1;
+    }
+  }
+  m.spring_incidence_fused_end = next;
+  for (int t = 0; t < num_tiles; ++t) {
+    for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_begin[t + 1]; ++s) {
+      m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
+      m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
+    }
   }
 }
 

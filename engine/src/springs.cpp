@@ -1,48 +1,66 @@
-// Spring forces, T(6)-(10), in two passes.
+// Spring forces, T(6)-(10).
 //
-// Design note. Pass 1 evaluates every spring on its own and writes its
-// force on the `a` end, T u, to a slot of its own: no scatter, so any
-// thread or SIMD lane may take any spring. Pass 2 gives each particle its
-// springs' forces, +T u at an `a` end and -T u at a `b` end, in the order of
-// its incidence list (Model::spring_incidence). One writer per particle and
-// an order fixed by the Model, so the sums are the same for any thread count.
+// Design note. Every spring's force is T u on its `a` end and -T u on its
+// `b` end. Each particle sums its springs' terms in the order of its
+// incidence list (Model::spring_incidence), which the Model fixes, so the
+// sums are the same for any thread count. Two ways in:
 //
-// The builder stores springs by tile of 1024 particles (of the spring's
-// lower index), then index offset b - a, then a (layoutSprings). Two things
-// follow. The passes go tile by tile: a tile's springs, then its particles,
-// whose springs have their lower end in this tile or an earlier one, so pass
-// 2 reads forces pass 1 has just written, from cache. And a lattice's
-// springs come in runs whose four ends are consecutive particles, so a
-// block of four loads each coordinate with one vector load; blocks that are
-// no run (any irregular network) gather with scalar loads. Threads take
-// contiguous shares of the tiles; a particle with a spring from an earlier
-// share is summed after a barrier, the only one besides the closing one.
+// Fused blocks. Wherever a network is a lattice, its springs come in runs:
+// eight springs whose `a` ends are consecutive particles, and so are their
+// `b` ends. The builder takes such runs lying wholly in one tile out as
+// blocks at the front of the tile (layoutSprings). A block loads each
+// coordinate of its ends with one vector load, evaluates the eight springs
+// in the lanes, and adds +T u and -T u straight into the particles' forces
+// with vector read-modify-writes: no slots, no second pass. The particles'
+// lists start with these terms, block by block, `a` ends before `b` ends.
+// A block whose offset b - a is below 8 (neighbours along a row) overlaps
+// its own `a` ends and the next block's: it keeps those terms in registers
+// and carries them on (fusedBlocks).
 //
-// Measured on the development machine (AMD Zen 5, one core, the other core
-// busy, docs/benchmarks.md), force evaluations alone: 1.4-1.8x the springs
-// per second of the scheme it replaced on networks in cache, 1.2-1.4x at
-// 1e6 springs. Of that, the vector loads of runs give about 1.2x in cache
-// (1.07x at 1e6), and going tile by tile 1.15-1.2x at 1e6 (nothing in
-// cache); storing springs by particle instead (most local, no runs) was
-// 20 % slower. The replaced scheme sorted springs by an edge colouring (no
-// two springs of a colour share a particle) and scattered each colour's
-// forces straight into the particles, a barrier per colour: per spring 12
-// scalar loads and 6 read-modify-writes at unrelated indices, about 60
-// instructions against some 10 of arithmetic, and the colours cut the
-// lattice's runs apart. Tried with it and dropped: vgatherdpd (slower than
-// scalar loads combined pairwise), AVX-512 with 8 lanes (slower: more index
-// registers than there are, and no less traffic), gathering the forces and
-// adding in vectors (no faster than scalar adds). Tried with this one and
-// dropped: writing -T u beside T u so that pass 2 needs no sign (no faster
-// in cache, slower at 1e6 springs: twice the writes). The integrators' kick
-// and drift in one pass (integrators.cpp) measured within the noise. What
-// limits the kernel now is instructions, not arithmetic or memory: pass 2
-// costs about as much as pass 1.
+// Everything else (irregular networks, a lattice's runs that cross a tile
+// edge or are cut short) goes in two passes. Pass 1 evaluates each spring
+// on its own and writes T u to a slot of its own; pass 2 adds a particle's
+// slots, in the rest of its list, ascending. Blocks of four gather their
+// ends' coordinates with scalar loads, or load runs as vectors.
 //
-// Bit-identity. The SIMD body does exactly the scalar reference's IEEE
-// operations in the same order; sqrt and division are correctly rounded in
-// both, and x + (-t) is x - t exactly. The build's -ffp-contract=off keeps
-// the compiler from fusing a multiply-add in one path and not in the other.
+// The builder stores springs by tile of 4096 particles (of the spring's
+// lower index), then offset b - a, then a. The kernel goes tile by tile:
+// a tile's fused blocks, which touch only the tile's particles, its other
+// springs, then its particles' pass 2, which reads slots just written.
+// Threads take contiguous shares of the tiles; a particle with a slot from
+// an earlier share is summed after a barrier, the only one besides the
+// closing one.
+//
+// Measured (docs/benchmarks.md; AMD Zen 5, one core, the other core busy,
+// force evaluations alone, before and after alternating in one run): the
+// fused blocks give 1.45-1.9x the springs per second at 1e3 springs,
+// 2.0-2.7x at 1e4, 1.6-2.5x at 1e5 and 1.05-1.3x at 1e6 of the two-pass
+// scheme alone, whose pass 2 cost about as much as pass 1. Of that: the carry
+// for offsets below 8 is worth 4-15 % in cache (plain read-modify-writes
+// of both ends load lines a store in flight covers in part), nothing at
+// 1e6; 8 lanes against two halves of 4 about 14 % at 1e4, nothing
+// measurable at 1e3 and 1e5, 10-12 % slower at 1e6 (kept for the sizes in
+// cache); tiles of 4096 rather than 1024 particles 17 % at 1e5 and 12 % at
+// 1e6 (fewer runs cross a tile edge; 2048 and 16384 were slower). At 1e6
+// the kernel waits on the spring parameters coming from DRAM, not on
+// bandwidth (prefetching 512 springs ahead rather than 128 changed
+// nothing). Tried and dropped: 1/length by _mm512_rcp14_pd and the length
+// as q * _mm512_rsqrt14_pd(q), each refined by two Newton steps (free of
+// sqrt and division, but 2-3 % slower in cache, 10 % faster at 1e6 in one
+// run: the square root and division are about a fifth of the kernel at the
+// 2.4e9 springs/s a core retires them, and the refinement adds a dozen
+// operations; it would also have cost the bit identity below). From the
+// schemes before: an edge colouring with a scatter per colour (60
+// instructions a spring, a barrier per colour), vgatherdpd (slower than
+// pairwise scalar loads), writing -T u beside T u (twice the writes),
+// springs stored by particle (20 % slower), the integrators' kick and
+// drift in one pass (within the noise).
+//
+// Bit-identity. The SIMD paths do exactly the scalar reference's IEEE
+// operations in the same order (the vector types' operators are those
+// operations); sqrt and division are correctly rounded in both, and
+// x + (-t) is x - t exactly. The build's -ffp-contract=off keeps the
+// compiler from fusing a multiply-add in one path and not in the other.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -70,8 +88,9 @@ struct SpringArrays {
   int last;     // index of the last spring (prefetches stay inside the arrays)
 };
 
-// One spring: the reference that the SIMD path must reproduce bit for bit.
-inline void springForce(const SpringArrays& sp, const PhasePoint& x, int s) {
+// One spring's force on its `a` end, T u: the reference that the SIMD
+// paths must reproduce bit for bit.
+inline void springTension(const SpringArrays& sp, const PhasePoint& x, int s, double t[3]) {
   const int a = sp.a[s];
   const int b = sp.b[s];
   const double dx = x.px[b] - x.px[a];
@@ -86,11 +105,36 @@ inline void springForce(const SpringArrays& sp, const PhasePoint& x, int s) {
   const double stretch_rate =
       (x.vx[b] - x.vx[a]) * ux + (x.vy[b] - x.vy[a]) * uy + (x.vz[b] - x.vz[a]) * uz;
   const double tension = sp.k[s] * (length - sp.l0[s]) + sp.c[s] * stretch_rate;
-  double* t = sp.out + 4 * static_cast<std::size_t>(s);
   t[0] = tension * ux;
   t[1] = tension * uy;
   t[2] = tension * uz;
+}
+
+inline void springForce(const SpringArrays& sp, const PhasePoint& x, int s) {
+  double* t = sp.out + 4 * static_cast<std::size_t>(s);
+  springTension(sp, x, s, t);
   t[3] = 0.0;
+}
+
+// A fused block (Model::spring_tile_fused_end): every `a` end takes +T u,
+// then every `b` end -T u, straight into the particles' forces. The two
+// runs may overlap (offsets below the block size); all the `a` ends first
+// is the order the Model's incidence lists state.
+inline void fusedBlockScalar(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
+  constexpr int kBlock = Model::kSpringFusedBlock;
+  double t[kBlock][3];
+  for (int j = 0; j < kBlock; ++j) springTension(sp, x, s + j, t[j]);
+  const int a = sp.a[s], b = sp.b[s];
+  for (int j = 0; j < kBlock; ++j) {
+    f.x[a + j] += t[j][0];
+    f.y[a + j] += t[j][1];
+    f.z[a + j] += t[j][2];
+  }
+  for (int j = 0; j < kBlock; ++j) {
+    f.x[b + j] -= t[j][0];
+    f.y[b + j] -= t[j][1];
+    f.z[b + j] -= t[j][2];
+  }
 }
 
 #ifdef __AVX2__
@@ -123,33 +167,60 @@ inline bool consecutive(const std::int32_t* index) {
 
 inline void prefetch(const void* address) { _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0); }
 
-// Springs s .. s+3; the same operations as springForce, lane-wise.
+// length > 0 ? 1 / length : 0 lane-wise, as in the scalar path (a NaN length gives 0 too).
+inline __m256d inverseOrZero(__m256d length) {
+  const __m256d positive = _mm256_cmp_pd(length, _mm256_setzero_pd(), _CMP_GT_OQ);
+  return _mm256_and_pd(positive, _mm256_div_pd(_mm256_set1_pd(1.0), length));
+}
+inline __m256d squareRoot(__m256d v) { return _mm256_sqrt_pd(v); }
+
+#ifdef __AVX512F__
+inline __m512d inverseOrZero(__m512d length) {
+  const __mmask8 positive = _mm512_cmp_pd_mask(length, _mm512_setzero_pd(), _CMP_GT_OQ);
+  return _mm512_maskz_div_pd(positive, _mm512_set1_pd(1.0), length);
+}
+inline __m512d squareRoot(__m512d v) { return _mm512_sqrt_pd(v); }
+#endif
+
+// T u of one vector of springs, lane-wise: the operations of springTension
+// in its order (the vector types' operators are the IEEE ones, never fused
+// under -ffp-contract=off). at_a and at_b load a particle array at the
+// springs' ends, spring a per-spring array.
+template <class V, class AtA, class AtB, class Spring>
+inline void tensions(const SpringArrays& sp, const PhasePoint& x, AtA at_a, AtB at_b, Spring spring, V& tx, V& ty,
+                     V& tz) {
+  const V dx = at_b(x.px) - at_a(x.px);
+  const V dy = at_b(x.py) - at_a(x.py);
+  const V dz = at_b(x.pz) - at_a(x.pz);
+  const V length = squareRoot(dx * dx + dy * dy + dz * dz);
+  const V inv_length = inverseOrZero(length);
+  const V ux = dx * inv_length;
+  const V uy = dy * inv_length;
+  const V uz = dz * inv_length;
+  const V stretch_rate =
+      (at_b(x.vx) - at_a(x.vx)) * ux + (at_b(x.vy) - at_a(x.vy)) * uy + (at_b(x.vz) - at_a(x.vz)) * uz;
+  const V tension = spring(sp.k) * (length - spring(sp.l0)) + spring(sp.c) * stretch_rate;
+  tx = tension * ux;
+  ty = tension * uy;
+  tz = tension * uz;
+}
+
+// Springs s .. s+3, each end a run (one vector load) or gathered.
 template <bool kRunA, bool kRunB>
-inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
+inline void tensions4(const SpringArrays& sp, const PhasePoint& x, int s, __m256d& tx, __m256d& ty, __m256d& tz) {
   const std::int32_t* ia = sp.a + s;
   const std::int32_t* ib = sp.b + s;
-  const __m256d dx = _mm256_sub_pd(load4<kRunB>(x.px, ib), load4<kRunA>(x.px, ia));
-  const __m256d dy = _mm256_sub_pd(load4<kRunB>(x.py, ib), load4<kRunA>(x.py, ia));
-  const __m256d dz = _mm256_sub_pd(load4<kRunB>(x.pz, ib), load4<kRunA>(x.pz, ia));
-  const __m256d length = _mm256_sqrt_pd(
-      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz)));
-  // length > 0 ? 1 / length : 0, as in the scalar path (a NaN length gives 0 too).
-  const __m256d positive = _mm256_cmp_pd(length, _mm256_setzero_pd(), _CMP_GT_OQ);
-  const __m256d inv_length = _mm256_and_pd(positive, _mm256_div_pd(_mm256_set1_pd(1.0), length));
-  const __m256d ux = _mm256_mul_pd(dx, inv_length);
-  const __m256d uy = _mm256_mul_pd(dy, inv_length);
-  const __m256d uz = _mm256_mul_pd(dz, inv_length);
-  const __m256d dvx = _mm256_sub_pd(load4<kRunB>(x.vx, ib), load4<kRunA>(x.vx, ia));
-  const __m256d dvy = _mm256_sub_pd(load4<kRunB>(x.vy, ib), load4<kRunA>(x.vy, ia));
-  const __m256d dvz = _mm256_sub_pd(load4<kRunB>(x.vz, ib), load4<kRunA>(x.vz, ia));
-  const __m256d stretch_rate =
-      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dvx, ux), _mm256_mul_pd(dvy, uy)), _mm256_mul_pd(dvz, uz));
-  const __m256d tension =
-      _mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(sp.k + s), _mm256_sub_pd(length, _mm256_loadu_pd(sp.l0 + s))),
-                    _mm256_mul_pd(_mm256_loadu_pd(sp.c + s), stretch_rate));
-  const __m256d tx = _mm256_mul_pd(tension, ux);
-  const __m256d ty = _mm256_mul_pd(tension, uy);
-  const __m256d tz = _mm256_mul_pd(tension, uz);
+  const auto at_a = [ia](const double* p) { return load4<kRunA>(p, ia); };
+  const auto at_b = [ib](const double* p) { return load4<kRunB>(p, ib); };
+  const auto spring = [s](const double* p) { return _mm256_loadu_pd(p + s); };
+  tensions<__m256d>(sp, x, at_a, at_b, spring, tx, ty, tz);
+}
+
+// Springs s .. s+3 into their slots.
+template <bool kRunA, bool kRunB>
+inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
+  __m256d tx, ty, tz;
+  tensions4<kRunA, kRunB>(sp, x, s, tx, ty, tz);
   // Lanes are springs; the output is one (x, y, z, 0) vector per spring, so
   // the second pass adds a spring's force to a particle in one instruction.
   const __m256d xy_even = _mm256_unpacklo_pd(tx, ty);  // x0 y0 x2 y2
@@ -163,16 +234,125 @@ inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
   _mm256_storeu_pd(out + 12, _mm256_permute2f128_pd(xy_odd, z_odd, 0x31));
 }
 
-inline void springForceBlock(const SpringArrays& sp, const PhasePoint& x, int s, bool prefetch_ahead) {
-  if (prefetch_ahead) {
-    // One line of each double array covers 8 springs, so every other block.
-    const int ahead = std::min(s + kPrefetchAhead, sp.last);
-    prefetch(sp.k + ahead);
-    prefetch(sp.c + ahead);
-    prefetch(sp.l0 + ahead);
-    prefetch(sp.a + ahead);
-    prefetch(sp.b + ahead);
+inline void prefetchParameters(const SpringArrays& sp, int s) {
+  const int ahead = std::min(s + kPrefetchAhead, sp.last);
+  prefetch(sp.k + ahead);
+  prefetch(sp.c + ahead);
+  prefetch(sp.l0 + ahead);
+  prefetch(sp.a + ahead);
+  prefetch(sp.b + ahead);
+}
+
+inline void addTo(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_add_pd(_mm256_loadu_pd(f), t)); }
+inline void subtractFrom(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_sub_pd(_mm256_loadu_pd(f), t)); }
+
+#ifdef __AVX512F__
+
+// Springs s .. s+7 of a fused block, whose ends are the runs from a and b.
+inline void tensions8(const SpringArrays& sp, const PhasePoint& x, int s, int a, int b, __m512d& tx, __m512d& ty,
+                      __m512d& tz) {
+  const auto at_a = [a](const double* p) { return _mm512_loadu_pd(p + a); };
+  const auto at_b = [b](const double* p) { return _mm512_loadu_pd(p + b); };
+  const auto spring = [s](const double* p) { return _mm512_loadu_pd(p + s); };
+  tensions<__m512d>(sp, x, at_a, at_b, spring, tx, ty, tz);
+}
+
+// The fused blocks [begin, end) of a tile in 8 lanes, with the adds of
+// fusedBlockScalar as vector read-modify-writes. A block whose offset
+// d = b - a is below 8 (a lattice's neighbours along a row) would store its
+// `a` ends and then load its `b` ends from the same lines, and the next
+// block likewise: loads that overlap a store in flight only in part wait
+// for it to retire. Such a block instead subtracts -T u of lanes d..7 in
+// the register, lane-rotated, and carries lanes 0..d-1 into the next block
+// when that block continues the run (else stores them): each particle
+// still takes the same operations in the same order.
+inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
+  static_assert(Model::kSpringFusedBlock == 8);
+  double* fx = f.x.data();
+  double* fy = f.y.data();
+  double* fz = f.z.data();
+  const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  __m512d carry_x = _mm512_setzero_pd(), carry_y = carry_x, carry_z = carry_x;
+  __mmask8 carry_lanes = 0;
+  int carry_at = -1;  // first particle the carry belongs to, -1 for none
+  const auto flush = [&] {
+    if (carry_at < 0) return;
+    _mm512_mask_storeu_pd(fx + carry_at, carry_lanes,
+                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fx + carry_at), carry_x));
+    _mm512_mask_storeu_pd(fy + carry_at, carry_lanes,
+                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fy + carry_at), carry_y));
+    _mm512_mask_storeu_pd(fz + carry_at, carry_lanes,
+                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fz + carry_at), carry_z));
+    carry_at = -1;
+  };
+  for (int s = begin; s < end; s += 8) {
+    prefetchParameters(sp, s);
+    const int a = sp.a[s], b = sp.b[s];
+    __m512d tx, ty, tz;
+    tensions8(sp, x, s, a, b, tx, ty, tz);
+    const int d = b - a;
+    if (carry_at >= 0 && (carry_at != a || d <= 0 || d >= 8)) flush();
+    if (d > 0 && d < 8) {
+      __m512d lo_x = _mm512_loadu_pd(fx + a), lo_y = _mm512_loadu_pd(fy + a), lo_z = _mm512_loadu_pd(fz + a);
+      if (carry_at == a) {  // the previous block's `b` ends come first
+        lo_x = _mm512_mask_sub_pd(lo_x, carry_lanes, lo_x, carry_x);
+        lo_y = _mm512_mask_sub_pd(lo_y, carry_lanes, lo_y, carry_y);
+        lo_z = _mm512_mask_sub_pd(lo_z, carry_lanes, lo_z, carry_z);
+      }
+      lo_x = _mm512_add_pd(lo_x, tx);
+      lo_y = _mm512_add_pd(lo_y, ty);
+      lo_z = _mm512_add_pd(lo_z, tz);
+      // Lane j takes spring j - d's term (mod 8): lanes d..7 here, 0..d-1 carried.
+      const __m512i from = _mm512_and_si512(_mm512_sub_epi64(lane, _mm512_set1_epi64(d)), _mm512_set1_epi64(7));
+      carry_x = _mm512_permutexvar_pd(from, tx);
+      carry_y = _mm512_permutexvar_pd(from, ty);
+      carry_z = _mm512_permutexvar_pd(from, tz);
+      carry_lanes = static_cast<__mmask8>((1u << d) - 1u);
+      const __mmask8 here = static_cast<__mmask8>(~carry_lanes);
+      _mm512_storeu_pd(fx + a, _mm512_mask_sub_pd(lo_x, here, lo_x, carry_x));
+      _mm512_storeu_pd(fy + a, _mm512_mask_sub_pd(lo_y, here, lo_y, carry_y));
+      _mm512_storeu_pd(fz + a, _mm512_mask_sub_pd(lo_z, here, lo_z, carry_z));
+      carry_at = a + 8;
+    } else {
+      _mm512_storeu_pd(fx + a, _mm512_add_pd(_mm512_loadu_pd(fx + a), tx));
+      _mm512_storeu_pd(fy + a, _mm512_add_pd(_mm512_loadu_pd(fy + a), ty));
+      _mm512_storeu_pd(fz + a, _mm512_add_pd(_mm512_loadu_pd(fz + a), tz));
+      _mm512_storeu_pd(fx + b, _mm512_sub_pd(_mm512_loadu_pd(fx + b), tx));
+      _mm512_storeu_pd(fy + b, _mm512_sub_pd(_mm512_loadu_pd(fy + b), ty));
+      _mm512_storeu_pd(fz + b, _mm512_sub_pd(_mm512_loadu_pd(fz + b), tz));
+    }
   }
+  flush();
+}
+
+#else
+
+// A fused block as two halves of four lanes: the `a` ends of both, then
+// the `b` ends, as in fusedBlockScalar.
+inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
+  static_assert(Model::kSpringFusedBlock == 2 * kLanes);
+  prefetchParameters(sp, s);
+  __m256d t[2][3];
+  for (int h = 0; h < 2; ++h) tensions4<true, true>(sp, x, s + h * kLanes, t[h][0], t[h][1], t[h][2]);
+  double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
+  const int a = sp.a[s], b = sp.b[s];
+  for (int h = 0; h < 2; ++h) {
+    for (int c = 0; c < 3; ++c) addTo(f3[c] + a + h * kLanes, t[h][c]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    for (int c = 0; c < 3; ++c) subtractFrom(f3[c] + b + h * kLanes, t[h][c]);
+  }
+}
+
+inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
+  for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlock(sp, x, f, s);
+}
+
+#endif  // __AVX512F__
+
+inline void springForceBlock(const SpringArrays& sp, const PhasePoint& x, int s, bool prefetch_ahead) {
+  // One line of each double array covers 8 springs, so every other block.
+  if (prefetch_ahead) prefetchParameters(sp, s);
   const bool run_a = consecutive(sp.a + s);
   const bool run_b = consecutive(sp.b + s);
   if (run_a && run_b) {
@@ -193,7 +373,7 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
   alignas(32) static const double kSign[2][4] = {{0.0, 0.0, 0.0, 0.0}, {-0.0, -0.0, -0.0, -0.0}};
   __m256d f = _mm256_setr_pd(force.x[i], force.y[i], force.z[i], 0.0);
   const std::int32_t* incidence = model.spring_incidence.data();
-  for (int e = model.spring_incidence_begin[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
+  for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
     const int code = incidence[e];
     const __m256d t = _mm256_loadu_pd(spring_force + 4 * static_cast<std::size_t>(code >> 1));
     f = _mm256_add_pd(f, _mm256_xor_pd(t, _mm256_load_pd(kSign[code & 1])));
@@ -207,9 +387,13 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
 
 #else
 
+inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
+  for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlockScalar(sp, x, f, s);
+}
+
 inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
   double fx = force.x[i], fy = force.y[i], fz = force.z[i];
-  for (int e = model.spring_incidence_begin[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
+  for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
     const int code = model.spring_incidence[e];
     const double* t = spring_force + 4 * static_cast<std::size_t>(code >> 1);
     if (code & 1) {
@@ -243,10 +427,11 @@ inline void springForces(const SpringArrays& sp, const PhasePoint& x, int begin,
 #endif
 }
 
-// True when every spring of particle i is stored at `first_spring` or later
-// (its incidence list is ascending, so the first entry decides).
+// True when every spring that particle i sums in pass 2 is stored at
+// `first_spring` or later (that part of its list is ascending, so its first
+// entry decides).
 inline bool springsFrom(const Model& model, int i, int first_spring) {
-  const int e = model.spring_incidence_begin[i];
+  const int e = model.spring_incidence_fused_end[i];
   return e == model.spring_incidence_begin[i + 1] || (model.spring_incidence[e] >> 1) >= first_spring;
 }
 
@@ -273,7 +458,9 @@ void addSpringForces(const Model& model, const PhasePoint& x, double* spring_for
   const int end_tile = static_cast<int>(static_cast<long>(num_tiles) * (me + 1) / threads);
   const int first_spring = model.spring_tile_begin[first_tile];
   for (int t = first_tile; t < end_tile; ++t) {
-    springForces(sp, x, model.spring_tile_begin[t], model.spring_tile_begin[t + 1]);
+    const int fused_end = model.spring_tile_fused_end[t];
+    fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end);
+    springForces(sp, x, fused_end, model.spring_tile_begin[t + 1]);
     const int last = std::min(np, (t + 1) * tile);
     for (int i = t * tile; i < last; ++i) {
       if (springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);

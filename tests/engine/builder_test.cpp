@@ -26,32 +26,52 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   const int r = m.springIndexFromInput(reversed);
   EXPECT_EQ(m.spring_a[r], 5);
   EXPECT_EQ(m.spring_b[r], 2);
+  // Springs come by tile of their lower particle, which the kernel relies
+  // on, and each tile's fused blocks are runs at both ends within the tile.
+  const int tile = m.spring_tile_particles;
+  const int num_tiles = (m.num_particles + tile - 1) / tile;
+  ASSERT_EQ(static_cast<int>(m.spring_tile_begin.size()), num_tiles + 1);
+  ASSERT_EQ(static_cast<int>(m.spring_tile_fused_end.size()), num_tiles);
+  ASSERT_EQ(m.spring_tile_begin.back(), added);
+  std::vector<char> fused(added, 0);
+  for (int t = 0; t < num_tiles; ++t) {
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_begin[t + 1]; ++s) {
+      EXPECT_EQ(std::min(m.spring_a[s], m.spring_b[s]) / tile, t) << "spring " << s;
+    }
+    ASSERT_EQ((m.spring_tile_fused_end[t] - m.spring_tile_begin[t]) % Model::kSpringFusedBlock, 0);
+    ASSERT_LE(m.spring_tile_fused_end[t], m.spring_tile_begin[t + 1]);
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; ++s) {
+      const int first = s - (s - m.spring_tile_begin[t]) % Model::kSpringFusedBlock;
+      EXPECT_EQ(m.spring_a[s], m.spring_a[first] + (s - first));
+      EXPECT_EQ(m.spring_b[s], m.spring_b[first] + (s - first));
+      EXPECT_EQ(m.spring_a[s] / tile, t);
+      EXPECT_EQ(m.spring_b[s] / tile, t);
+      fused[s] = 1;
+    }
+  }
   // Every spring appears exactly once in the list of each of its ends, as
-  // that end, and each list is ascending (the order forces are summed in).
+  // that end: first the fused ones, then the rest ascending (the order
+  // forces are summed in).
   ASSERT_EQ(static_cast<int>(m.spring_incidence_begin.size()), m.num_particles + 1);
+  ASSERT_EQ(static_cast<int>(m.spring_incidence_fused_end.size()), m.num_particles);
   ASSERT_EQ(m.spring_incidence_begin.back(), 2 * added);
   std::vector<int> seen(2 * added, 0);
   for (int i = 0; i < m.num_particles; ++i) {
+    const int fused_end = m.spring_incidence_fused_end[i];
+    ASSERT_GE(fused_end, m.spring_incidence_begin[i]);
+    ASSERT_LE(fused_end, m.spring_incidence_begin[i + 1]);
     for (int e = m.spring_incidence_begin[i]; e < m.spring_incidence_begin[i + 1]; ++e) {
       const int code = m.spring_incidence[e];
       const int s = code / 2;
       EXPECT_EQ(code % 2 == 0 ? m.spring_a[s] : m.spring_b[s], i);
-      if (e > m.spring_incidence_begin[i]) {
+      EXPECT_EQ(fused[s] == 1, e < fused_end) << "particle " << i << ", spring " << s;
+      if (e > fused_end) {
         EXPECT_LT(m.spring_incidence[e - 1], code);
       }
       ++seen[code];
     }
   }
   for (int count : seen) EXPECT_EQ(count, 1);
-  // Springs come by tile of their lower particle, which the kernel relies on.
-  const int tile = m.spring_tile_particles;
-  ASSERT_EQ(static_cast<int>(m.spring_tile_begin.size()), (m.num_particles + tile - 1) / tile + 1);
-  ASSERT_EQ(m.spring_tile_begin.back(), added);
-  for (int t = 0; t + 1 < static_cast<int>(m.spring_tile_begin.size()); ++t) {
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_begin[t + 1]; ++s) {
-      EXPECT_EQ(std::min(m.spring_a[s], m.spring_b[s]) / tile, t) << "spring " << s;
-    }
-  }
 }
 
 TEST(Builder, ClothAndBlockSpringCounts) {

@@ -1,6 +1,7 @@
 // The same run on 1 and 2 threads gives bit-identical states. The model is
 // large enough to take the parallel path (see kParallelWork in forces.cpp)
-// and has springs, ground contacts with friction and fixed particles.
+// and to give each thread a spring tile of its own, and has springs, ground
+// contacts with friction and fixed particles.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,7 +16,7 @@ namespace {
 Model bigScene() {
   ModelBuilder b;
   b.setGround(testing::groundModel(5e3, 5.0, 0.6, 0.4));
-  b.addCloth({.name = "cloth", .origin = {-0.5, 0, 0.3}, .u = {1, 0, 0}, .v = {0, 0.3, 1}, .nu = 48, .nv = 48,
+  b.addCloth({.name = "cloth", .origin = {-0.5, 0, 0.3}, .u = {1, 0, 0}, .v = {0, 0.3, 1}, .nu = 72, .nv = 72,
               .spacing = 0.02, .mass = 0.5, .stiffness = 200.0, .bend_stiffness = 20.0, .damping = 0.05,
               .pin = ClothSpec::Pin::kTopCorners});
   b.addBlock({.name = "box", .origin = {0.2, 0.2, 0.05}, .nx = 10, .ny = 10, .nz = 10, .spacing = 0.01, .mass = 1.0,
@@ -30,6 +31,7 @@ bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
 TEST(Determinism, OneAndTwoThreadsGiveBitIdenticalStates) {
   const Model model = bigScene();
   ASSERT_GE(model.num_springs + model.num_particles, 20000);  // takes the parallel path
+  ASSERT_GT(model.num_particles, model.spring_tile_particles);  // each thread has a tile of its own
   for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
     State one = makeState(model), two = makeState(model);
     Workspace ws1(model, 1), ws2(model, 2);

@@ -109,9 +109,20 @@ struct Model {
   int spring_tile_particles = 1;
   /// First stored spring whose lower particle lies in each tile, (num_tiles + 1).
   std::vector<std::int32_t> spring_tile_begin;
-  /// Each particle's incident springs: spring_incidence[spring_incidence_begin[i] ..
-  /// spring_incidence_begin[i + 1]), ascending, (num_particles + 1).
+  /// Springs in a fused block: kSpringFusedBlock of them, whose `a` ends are
+  /// consecutive particles, and so are their `b` ends, all in the tile.
+  static constexpr int kSpringFusedBlock = 8;
+  /// A tile's stored springs [spring_tile_begin[t], spring_tile_fused_end[t])
+  /// are fused blocks, the rest to spring_tile_begin[t + 1] are not, (num_tiles).
+  std::vector<std::int32_t> spring_tile_fused_end;
+  /// Each particle's incident springs, in the order its force sums them:
+  /// spring_incidence[spring_incidence_begin[i] .. spring_incidence_begin[i + 1]),
+  /// (num_particles + 1). First the springs of fused blocks, block by block
+  /// in stored order and within a block the `a` end before the `b` end, up
+  /// to spring_incidence_fused_end[i]; then the rest, ascending.
   std::vector<std::int32_t> spring_incidence_begin;
+  /// End of each particle's fused springs in spring_incidence, (num_particles).
+  std::vector<std::int32_t> spring_incidence_fused_end;
   /// 2 s for a spring s that the particle is the `a` end of (it takes +T),
   /// 2 s + 1 for the `b` end (it takes -T), (2 num_springs).
   std::vector<std::int32_t> spring_incidence;
