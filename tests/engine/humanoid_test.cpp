@@ -236,30 +236,37 @@ TEST(Humanoid, Jvrc1StandsStillFor30s) {
 // diverges within 0.1 s; with it, static friction catches the growth in a
 // stick-slip chatter at half the step rate (2.3 hinge solves an evaluation).
 // With the rotors (the next test) the two steps agree.
+/// The worst joint-angle difference (rad) between a run at 0.5 ms and one
+/// at 1 ms of the same robot over their first 2 s, and its joint.
+struct Worst {
+  double angle = 0.0;
+  std::string joint;
+};
+Worst worstOverTwoSeconds(ServoRun& half_ms, ServoRun& one_ms) {
+  EXPECT_EQ(half_ms.dt(), 5e-4);
+  EXPECT_EQ(one_ms.dt(), 1e-3);
+  const Model& m = half_ms.model();
+  Worst worst;
+  for (long ms = 1; ms <= 2000; ++ms) {
+    half_ms.advance();
+    half_ms.advance();
+    one_ms.advance();
+    for (int h = 0; h < m.num_hinges; ++h) {
+      const double d = std::abs(jointAngle(m, half_ms.state(), h) - jointAngle(m, one_ms.state(), h));
+      if (d > worst.angle) worst = {d, m.hinge_name[h]};
+    }
+  }
+  return worst;
+}
+
 constexpr double kStandingBound = 1e-2;  // (rad)
 TEST(Humanoid, Jvrc1StandsAtOneMillisecondWithDriftKickDrift) {
-  // The worst joint-angle difference (rad) from the scene as shipped over
-  // the first 2 s, stepping at 1 ms with `integrator`, and its joint.
-  struct Worst {
-    double angle = 0.0;
-    std::string joint;
-  };
+  // From the scene as shipped, stepping at 1 ms with `integrator`.
   auto worstAt1ms = [](Integrator integrator) {
     ServoRun shipped(SUITSIM_SOURCE_DIR "/scenes/jvrc1_stand.xml");
     ServoRun fast(SUITSIM_SOURCE_DIR "/scenes/jvrc1_stand.xml");
     fast.setStep(integrator, 1e-3, 500.0);
-    EXPECT_EQ(shipped.dt(), 5e-4);
-    const Model& m = shipped.model();
-    Worst worst;
-    for (long ms = 1; ms <= 2000; ++ms) {
-      shipped.advance();
-      shipped.advance();
-      fast.advance();
-      for (int h = 0; h < m.num_hinges; ++h) {
-        const double d = std::abs(jointAngle(m, shipped.state(), h) - jointAngle(m, fast.state(), h));
-        if (d > worst.angle) worst = {d, m.hinge_name[h]};
-      }
-    }
+    const Worst worst = worstOverTwoSeconds(shipped, fast);
     EXPECT_TRUE(stateIsFinite(fast.state())) << integratorName(integrator);
     return worst;
   };
@@ -284,25 +291,11 @@ TEST(Humanoid, Jvrc1WithRotorsStandsAtOneMillisecondLikeTheFineStep) {
   ASSERT_EQ(fast.scene().simulation.integrator, Integrator::kPositionVerlet);
   ASSERT_EQ(fast.dt(), 1e-3);
   fine.setStep(Integrator::kVelocityVerlet, 5e-4, 1000.0);
-  const Model& m = fast.model();
-  double worst = 0.0;
-  std::string joint;
-  for (long ms = 1; ms <= 2000; ++ms) {
-    fine.advance();
-    fine.advance();
-    fast.advance();
-    for (int h = 0; h < m.num_hinges; ++h) {
-      const double d = std::abs(jointAngle(m, fine.state(), h) - jointAngle(m, fast.state(), h));
-      if (d > worst) {
-        worst = d;
-        joint = m.hinge_name[h];
-      }
-    }
-  }
+  const Worst worst = worstOverTwoSeconds(fine, fast);
   ASSERT_TRUE(stateIsFinite(fast.state()));
   std::printf("[measured] standing with rotors 2 s, drift-kick-drift at 1 ms vs velocity Verlet at 0.5 ms: worst "
-              "joint-angle difference %.3g rad at %s\n", worst, joint.c_str());
-  EXPECT_LT(worst, 1e-3);
+              "joint-angle difference %.3g rad at %s\n", worst.angle, worst.joint.c_str());
+  EXPECT_LT(worst.angle, 1e-3);
 }
 
 // 8 s of standing, about 5 s wall. The robot starts with unloaded servos,
