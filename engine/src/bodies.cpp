@@ -7,12 +7,15 @@
 namespace suitsim {
 
 double jointAngle(const Model& model, const State& state, int hinge) {
-  return detail::hingeAngle(model, detail::phasePoint(state.position, state.velocity), hinge,
-                            state.hinge_angle[hinge]);
+  double angle = 0.0, rate = 0.0;
+  detail::readHinge(model, state, hinge, &angle, &rate);
+  return angle;
 }
 
 double jointVelocity(const Model& model, const State& state, int hinge) {
-  return detail::hingeVelocity(model, detail::phasePoint(state.position, state.velocity), hinge);
+  double angle = 0.0, rate = 0.0;
+  detail::readHinge(model, state, hinge, &angle, &rate);
+  return rate;
 }
 
 double encoderAngle(const Model& model, const State& state, int hinge) {

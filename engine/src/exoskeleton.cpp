@@ -292,7 +292,7 @@ void ExoskeletonController::update(const Model& model, State& state, const std::
   for (std::size_t k = 0; k < hinge_.size(); ++k) {
     const int h = hinge_[k];
     double q = 0.0, qd = 0.0;
-    detail::hingeAngleAndVelocity(model, x, h, state.hinge_angle[h], &q, &qd);
+    detail::readHinge(model, state, h, &q, &qd);
     // The acceleration a real controller has: the rate differenced over its
     // period through a first-order filter (cut-off acceleration_cutoff_hz).
     if (started_) accel_[k] += alpha_ * ((qd - previous_rate_[k]) / period_ - accel_[k]);

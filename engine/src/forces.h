@@ -73,6 +73,13 @@ double hingeVelocity(const Model& model, const PhasePoint& x, int h);
 /// Both at once (one evaluation of the hinge geometry).
 void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
                            double* velocity);
+/// Hinge h's angle (unwrapped against state.hinge_angle[h]) and rate at
+/// the state's own position and velocity: hingeAngleAndVelocity's values,
+/// bit for bit, from State::hinge_reading while it applies to the hinge.
+void readHinge(const Model& model, const State& state, int h, double* angle, double* velocity);
+/// Records the particles the hinge readings just taken at x came from
+/// (the end of updateHingeFriction).
+void keepHingeReading(const Model& model, const PhasePoint& x, State& state);
 
 double springPotentialEnergy(const Model& model, const State& state);
 double contactPotentialEnergy(const Model& model, const State& state);

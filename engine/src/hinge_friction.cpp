@@ -16,6 +16,9 @@ SUITSIM_HOT void updateHingeFriction(const Model& model, State& state, const Pha
   for (int h = 0; h < model.num_hinges; ++h) {
     HingeGeometry g;
     geometry(model, x, h, g);
+    // What a servo or sensor reading this state would compute (readHinge).
+    state.hinge_reading.wrapped_angle[h] = g.theta;
+    state.hinge_reading.rate[h] = g.theta_dot;
     // The tracked angle moves on by the wrapped change since the last step.
     g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
     state.hinge_angle[h] = g.theta;
@@ -35,6 +38,7 @@ SUITSIM_HOT void updateHingeFriction(const Model& model, State& state, const Pha
     }
     state.hinge_previous_velocity[h] = g.theta_dot;
   }
+  keepHingeReading(model, x, state);
 }
 
 }  // namespace suitsim::detail

@@ -118,6 +118,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
   moveCarriedState(model, s, half, ws, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
+  s.hinge_reading.filled = false;  // read at the half-step velocity: never the final state's
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
   rotor_acceleration = ws.rotor_acceleration;

@@ -106,6 +106,10 @@ State makeState(const Model& model) {
   s.acceleration_cache.rotor_acceleration.assign(nh, 0.0);
   detail::keepAccelerationInputs(s);
   s.acceleration_cache.filled = false;
+  // Sized for the same reason; the first step's friction update fills it.
+  s.hinge_reading.wrapped_angle.assign(nh, 0.0);
+  s.hinge_reading.rate.assign(nh, 0.0);
+  s.hinge_reading.body_particles.assign(24 * static_cast<std::size_t>(model.num_bodies), 0.0);
   return s;
 }
 

@@ -94,7 +94,6 @@ void JointServo::update(const Model& model, State& state) {
       reference_rate_[motion_.hinges()[j]] = motion_rate_[j];
     }
   }
-  const PhasePoint x = detail::phasePoint(state.position, state.velocity);
   for (int h = 0; h < model.num_hinges; ++h) {
     if (!driven_[h]) continue;
     double q = 0.0, qd = 0.0;  // the encoder's angle and rate: jointAngle and jointVelocity, from one look at the hinge
@@ -102,7 +101,7 @@ void JointServo::update(const Model& model, State& state) {
       q = state.rotor_angle[h];  // the loop closes on the motor's side of the gear
       qd = state.rotor_velocity[h];
     } else {
-      detail::hingeAngleAndVelocity(model, x, h, state.hinge_angle[h], &q, &qd);
+      detail::readHinge(model, state, h, &q, &qd);
     }
     desired_[h] = gains_[h].kp * (reference_[h] - q) + gains_[h].kd * (reference_rate_[h] - qd);
     // A(6) inverted: the current that makes the motor give the desired torque.

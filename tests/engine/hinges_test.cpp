@@ -3,6 +3,7 @@
 // cannot be inverted.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -109,6 +110,55 @@ TEST(HingeAngle, StartsAtThePoseAngle) {
   const Model model = builder.build();
   const State state = makeState(model);
   EXPECT_NEAR(jointAngle(model, state, compiled.joint_hinge[0]), 4.0, 1e-12);
+}
+
+// ---- joint readings kept from the step ---------------------------------------
+
+// After a step, jointAngle and jointVelocity serve the readings the step's
+// friction update took (State::hinge_reading) without evaluating the
+// geometry again, and only while the hinge's two bodies are as they were.
+// Each integrator: the served values equal a fresh reading bit for bit; a
+// planted rate is served while nothing moved (so the reading is really
+// used); moving one particle of a child body, or changing the velocities
+// (velocity Verlet's friction update runs at the half-step velocity), gets
+// the geometry's values instead.
+TEST(HingeReading, ServedOnlyWhileTheHingesBodiesAreUnchanged) {
+  const RobotDescription robot = testing::floatingHumanoid();
+  ModelBuilder builder;
+  builder.setGravity({0.0, 0.0, -9.81});
+  addRobot(builder, robot, {}, {}, {});
+  const Model model = builder.build();
+  ASSERT_GT(model.num_hinges, 2);
+  auto fresh = [&model](State s, int h) {  // a copy whose reading is voided
+    s.hinge_reading.filled = false;
+    return std::array<double, 2>{jointAngle(model, s, h), jointVelocity(model, s, h)};
+  };
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet,
+                                Integrator::kPositionVerlet, Integrator::kRk4}) {
+    SCOPED_TRACE(static_cast<int>(integrator));
+    State state = makeState(model);
+    Workspace ws(model);
+    for (int h = 0; h < model.num_hinges; ++h) state.hinge_current[h] = 0.5 * (h % 3 - 1);
+    for (int k = 0; k < 50; ++k) step(model, state, ws, integrator, 1e-4);
+    for (int h = 0; h < model.num_hinges; ++h) {
+      const std::array<double, 2> expected = fresh(state, h);
+      ASSERT_EQ(jointAngle(model, state, h), expected[0]) << "hinge " << h;
+      ASSERT_EQ(jointVelocity(model, state, h), expected[1]) << "hinge " << h;
+    }
+    // Velocity Verlet's closing kick changed the velocities after the
+    // friction update read the hinges: nothing may be served.
+    const int h = 1;
+    const double planted = 123.0;
+    const double true_rate = fresh(state, h)[1];
+    state.hinge_reading.rate[h] = planted;
+    EXPECT_EQ(jointVelocity(model, state, h), integrator == Integrator::kVelocityVerlet ? true_rate : planted);
+    // Moving the child body: the geometry reads the hinge anew.
+    const int i = model.body_particle_begin[model.hinge_child_body[h]] + 2;
+    state.position.x[i] += 1e-3;
+    EXPECT_EQ(jointVelocity(model, state, h), fresh(state, h)[1]);
+    EXPECT_NE(jointVelocity(model, state, h), planted);
+    EXPECT_EQ(jointAngle(model, state, h), fresh(state, h)[0]);
+  }
 }
 
 // ---- ball rows off the constraint -------------------------------------------

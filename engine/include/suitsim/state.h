@@ -29,6 +29,23 @@ struct AccelerationCache {
   std::vector<double> rotor_angle, rotor_velocity;
   std::vector<double> rotor_acceleration;  ///< the compliant gears' rotors' (not an input)
 };
+
+/// The joint angles and rates at the phase point of the last friction
+/// update (the end of every step: hinge_friction.cpp reads them there
+/// anyway), with the particles they were read from: each body's four frame
+/// particles (Model::body_particle_begin), whose positions and velocities
+/// are all a hinge's geometry reads. A hinge's reading is served
+/// (detail::readHinge) only while its two bodies' particles are unchanged,
+/// bit for bit, so a servo or a sensor reading the state after a step skips
+/// the geometry and its atan2, and a caller may still move particles.
+struct HingeReading {
+  bool filled = false;
+  std::vector<double> wrapped_angle;  ///< theta in (-pi, pi] before unwrapping (rad), (num_hinges)
+  std::vector<double> rate;           ///< (rad/s), (num_hinges)
+  /// Per body: x, y, z positions, then velocities, of its four frame
+  /// particles, 4 each, (24 num_bodies).
+  std::vector<double> body_particles;
+};
 }  // namespace detail
 
 struct State {
@@ -78,6 +95,9 @@ struct State {
   /// Velocity Verlet's acceleration and what it was computed from; read it
   /// through cachedAcceleration(), never directly.
   detail::AccelerationCache acceleration_cache;
+  /// The joint readings the last step left (detail::HingeReading); read
+  /// them through jointAngle() and the like, never directly.
+  detail::HingeReading hinge_reading;
 };
 
 /// A state at the model's initial configuration must come from the scene;
