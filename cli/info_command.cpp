@@ -264,6 +264,25 @@ Json balanceInfo(const io::Scene& scene) {
 // the 1-DOF sample-and-hold loop's ratios and bounds. "diverges" (the loop
 // reverses the joint every period) is what `run` refuses (exit 2), "lags"
 // (the held kp torque pumps energy in) what it warns about.
+// The servo and joint friction on the whole tree (servo_stability.h's
+// JointSpaceCheck), as `suitsim run` checks it.
+Json jointSpaceInfo(const io::Scene& scene) {
+  const io::SimulationSettings& sim = scene.simulation;
+  const bool servo = scene.robot && scene.robot->has_servo;
+  const JointSpaceCheck check =
+      checkJointSpace(scene.model, servo ? scene.robot->gains : std::vector<ServoGains>{},
+                      servo ? scene.robot->servo_rate : 0.0, sim.dt, sim.integrator);
+  Json joints = Json::array();
+  for (std::size_t k = 0; k < check.hinges.size(); ++k) {
+    joints.push_back({{"name", scene.model.hinge_name[check.hinges[k]]}, {"share", check.share[k]}});
+  }
+  return {{"period_s", check.period},
+          {"growth_per_period", check.growth},
+          {"grows", check.grows()},
+          {"joints", joints},
+          {"message", check.grows() ? Json(describeJointSpaceCheck(scene.model, check)) : Json(nullptr)}};
+}
+
 Json servoStabilityInfo(const io::Scene& scene) {
   if (!scene.robot || !scene.robot->has_servo) return nullptr;
   const io::RobotSetup& r = *scene.robot;
@@ -373,6 +392,7 @@ Json sceneInfo(const io::Scene& scene) {
   j["omega_max_rad_s"] = omega;
   j["omega_max_dt"] = omega * sim.dt;
   j["servo_stability"] = servoStabilityInfo(scene);
+  j["joint_space"] = jointSpaceInfo(scene);
   // The experiment's trials (the scene itself is the one trial otherwise);
   // the rest of the description is of the first trial.
   Json trials = Json::array();
@@ -686,6 +706,17 @@ void printScene(const Json& j) {
               num(j["omega_max_rad_s"].get<double>(), "%.4g").c_str(), num(omega_dt, "%.3g").c_str(),
               omega_dt > 1.0 ? " (large: explicit integrators need well below 2)" : " (ok)");
   printServoStability(j["servo_stability"]);
+  const Json& tree = j["joint_space"];
+  if (tree["grows"].get<bool>()) {
+    // `run` warns of it unless a joint fails alone (its own message says more).
+    const Json& servo = j["servo_stability"];
+    const bool alone = !servo.is_null() && servo["num_diverging"].get<int>() + servo["num_lagging"].get<int>() > 0;
+    std::printf("whole robot (servo and joint friction, joints coupled): GROWS%s: %s\n",
+                alone ? " (a joint alone already fails: see above)" : " (run warns)", str(tree["message"]).c_str());
+  } else {
+    std::printf("whole robot (servo and joint friction, joints coupled): no growing mode (largest x%s per period)\n",
+                num(tree["growth_per_period"].get<double>(), "%.6g").c_str());
+  }
   printDevices(j);
   const Json& trials = j["trials"];
   if (trials.size() == 1 && !trials[0].contains("motion")) {

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -71,12 +72,15 @@ struct Column {
   std::vector<Vector3d> v, w;
 };
 
-}  // namespace
+// The rigid tree's joint-space inertia M and each hinge's coordinate in it
+// (-1 for a <mimic> follower, which turns with its leader's).
+struct JointSpace {
+  Eigen::MatrixXd M;
+  std::vector<int> hinge_column;
+};
 
-std::vector<double> hingeEffectiveInertia(const Model& model) {
+JointSpace jointSpace(const Model& model) {
   const int nh = model.num_hinges, nb = model.num_bodies;
-  std::vector<double> result(nh, std::numeric_limits<double>::quiet_NaN());
-  if (nh == 0) return result;
   std::vector<RigidBody> bodies(nb);
   for (int b = 0; b < nb; ++b) bodies[b] = rigidBody(model, b);
   // The tree: each body's hinge to its parent (-1 for a root), children lists.
@@ -165,7 +169,19 @@ std::vector<double> hingeEffectiveInertia(const Model& model) {
       M(hinge_column[h], hinge_column[h]) += model.hinge_armature[h];
     }
   }
-  const Eigen::LDLT<Eigen::MatrixXd> ldlt(M);
+  return {std::move(M), std::move(hinge_column)};
+}
+
+}  // namespace
+
+std::vector<double> hingeEffectiveInertia(const Model& model) {
+  const int nh = model.num_hinges;
+  std::vector<double> result(nh, std::numeric_limits<double>::quiet_NaN());
+  if (nh == 0) return result;
+  const JointSpace space = jointSpace(model);
+  const std::vector<int>& hinge_column = space.hinge_column;
+  const int n = static_cast<int>(space.M.rows());
+  const Eigen::LDLT<Eigen::MatrixXd> ldlt(space.M);
   const Eigen::MatrixXd inverse = ldlt.solve(Eigen::MatrixXd::Identity(n, n));
   for (int h = 0; h < nh; ++h) {
     if (hinge_column[h] >= 0) result[h] = 1.0 / inverse(hinge_column[h], hinge_column[h]);
@@ -183,17 +199,16 @@ std::vector<double> hingeEffectiveInertia(const Model& model) {
 
 namespace {
 
-// The 1-DOF loop over one servo period from (theta, omega) with the held
-// torque u, stepped as integrators.cpp steps the particles: the joint's
-// viscous friction is a force like any other, the servo's torque is held.
-void propagate(const ServoLoop& loop, double u, double* theta, double* omega) {
-  const double h = loop.dt;
-  auto acc = [&](double w) { return (u - loop.viscous * w) / loop.inertia; };
-  double q = *theta, w = *omega;
-  double cached = 0.0;
+// One servo period of `steps` steps of h from (q, w), stepped as
+// integrators.cpp steps the particles, with the acceleration acc(w) (the
+// held servo torque and the friction at velocity w): for one joint (V =
+// double) and for the whole tree (V = a vector of coordinates).
+template <class V, class Acc>
+void stepPeriod(Integrator integrator, int steps, double h, const Acc& acc, V& q, V& w) {
+  V cached{};
   bool valid = false;  // the servo's update invalidates the cached acceleration
-  for (int k = 0; k < loop.steps_per_period; ++k) {
-    switch (loop.integrator) {
+  for (int k = 0; k < steps; ++k) {
+    switch (integrator) {
       case Integrator::kSemiImplicitEuler:
         w += h * acc(w);
         q += h * w;
@@ -212,18 +227,24 @@ void propagate(const ServoLoop& loop, double u, double* theta, double* omega) {
         q += 0.5 * h * w;
         break;
       case Integrator::kRk4: {
-        const double k1x = w, k1v = acc(w);
-        const double k2x = w + 0.5 * h * k1v, k2v = acc(k2x);
-        const double k3x = w + 0.5 * h * k2v, k3v = acc(k3x);
-        const double k4x = w + h * k3v, k4v = acc(k4x);
+        const V k1x = w, k1v = acc(w);
+        const V k2x = w + 0.5 * h * k1v, k2v = acc(k2x);
+        const V k3x = w + 0.5 * h * k2v, k3v = acc(k3x);
+        const V k4x = w + h * k3v, k4v = acc(k4x);
         q += h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
         w += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
         break;
       }
     }
   }
-  *theta = q;
-  *omega = w;
+}
+
+// The 1-DOF loop over one servo period from (theta, omega) with the held
+// torque u: the joint's viscous friction is a force like any other, the
+// servo's torque is held.
+void propagate(const ServoLoop& loop, double u, double* theta, double* omega) {
+  const auto acc = [&](double w) { return (u - loop.viscous * w) / loop.inertia; };
+  stepPeriod(loop.integrator, loop.steps_per_period, loop.dt, acc, *theta, *omega);
 }
 
 // Trace and determinant of the period map for gains (kp, kd), reference 0.
@@ -289,6 +310,81 @@ ServoLoopStability analyseServoLoop(const ServoLoop& loop) {
   // kp = kd = 0 without friction leaves det at 1: a free joint, not a servo.
   s.lags = !s.reverses && lag.at(a, b) <= 0.0 && (a > 0.0 || b > 0.0);
   return s;
+}
+
+JointSpaceCheck checkJointSpace(const Model& model, const std::vector<ServoGains>& gains, double rate_hz, double dt,
+                                Integrator integrator) {
+  const int nh = model.num_hinges;
+  if (!(dt > 0.0)) throw std::invalid_argument("joint-space check: dt must be > 0");
+  if (!gains.empty() && (static_cast<int>(gains.size()) != nh || !(rate_hz > 0.0))) {
+    throw std::invalid_argument("joint-space check: one gain per hinge and a servo rate > 0 are needed");
+  }
+  JointSpaceCheck out;
+  out.steps_per_period =
+      gains.empty() ? 1 : std::max(1, static_cast<int>(std::ceil(1.0 / (rate_hz * dt) - 1e-9)));  // as JointServo
+  out.period = out.steps_per_period * dt;
+  if (nh == 0) return out;
+  const JointSpace space = jointSpace(model);
+  const int n = static_cast<int>(space.M.rows());
+  // Friction and gains on the coordinates. A <mimic> follower turns mu
+  // times its leader's coordinate: a torque -c mu q' on it is -c mu^2 q' on
+  // the coordinate.
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(n), kp = b, kd = b;
+  for (int h = 0; h < nh; ++h) {
+    int column = space.hinge_column[h];
+    double mu = 1.0;
+    for (int c = 0; c < model.num_couplings; ++c) {
+      if (model.coupling_follower[c] != h) continue;
+      column = space.hinge_column[model.coupling_leader[c]];
+      mu = model.coupling_multiplier[c];
+    }
+    if (column < 0) continue;
+    b[column] += mu * mu * model.hinge_viscous[h];
+    if (gains.empty() || model.hinge_gear_stiffness[h] > 0.0) continue;
+    kp[column] += mu * mu * gains[h].kp;
+    kd[column] += mu * mu * gains[h].kd;
+  }
+  const Eigen::LDLT<Eigen::MatrixXd> ldlt(space.M);
+  const Eigen::MatrixXd inverse = ldlt.solve(Eigen::MatrixXd::Identity(n, n));
+  // The period map, column by column, stepped as the 1-DOF loop is.
+  Eigen::MatrixXd A(2 * n, 2 * n);
+  for (int col = 0; col < 2 * n; ++col) {
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(n), w = q;
+    (col < n ? q[col] : w[col - n]) = 1.0;
+    const Eigen::VectorXd u = -(kp.cwiseProduct(q) + kd.cwiseProduct(w));
+    const auto acc = [&](const Eigen::VectorXd& v) -> Eigen::VectorXd { return inverse * (u - b.cwiseProduct(v)); };
+    stepPeriod(integrator, out.steps_per_period, dt, acc, q, w);
+    A.col(col) << q, w;
+  }
+  const Eigen::EigenSolver<Eigen::MatrixXd> solver(A, true);
+  if (solver.info() != Eigen::Success) return out;
+  int largest = 0;
+  for (int i = 1; i < 2 * n; ++i) {
+    if (std::abs(solver.eigenvalues()[i]) > std::abs(solver.eigenvalues()[largest])) largest = i;
+  }
+  const std::complex<double> z = solver.eigenvalues()[largest];
+  out.growth = std::abs(z);
+  if (!out.grows()) return out;
+  out.reverses = z.real() < 0.0 && std::abs(z.imag()) <= 1e-9 * std::abs(z);
+  // The mode's joints: each hinge coordinate's share of its kinetic energy
+  // M_cc |q'_c|^2 (the root's coordinates left out).
+  const Eigen::VectorXcd mode = solver.eigenvectors().col(largest);
+  std::vector<std::pair<double, int>> parts;
+  double total = 0.0;
+  for (int hinge = 0; hinge < nh; ++hinge) {
+    const int column = space.hinge_column[hinge];
+    if (column < 0) continue;
+    const double e = space.M(column, column) * std::norm(mode[n + column]);
+    total += e;
+    parts.push_back({e, hinge});
+  }
+  std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (const auto& [e, hinge] : parts) {
+    if (!(total > 0.0) || e < 0.1 * total) break;
+    out.hinges.push_back(hinge);
+    out.share.push_back(e / total);
+  }
+  return out;
 }
 
 std::vector<GearMode> gearModes(const Model& model) {
@@ -461,6 +557,28 @@ std::string describeServoCheck(const Model& model, const ServoStability& stabili
                   s.kd_bound, s.kp_ratio, s.kp_bound);
   }
   return std::string(head) + body;
+}
+
+std::string describeJointSpaceCheck(const Model& model, const JointSpaceCheck& check) {
+  std::string joints;
+  for (std::size_t k = 0; k < check.hinges.size(); ++k) {
+    char part[160];
+    std::snprintf(part, sizeof part, "%s'%s' (%.0f %%)", k ? ", " : "", model.hinge_name[check.hinges[k]].c_str(),
+                  100.0 * check.share[k]);
+    joints += part;
+  }
+  char text[720];
+  std::snprintf(text, sizeof text,
+                "the servo and joint friction on the whole robot (joints coupled through their links, at the initial "
+                "pose, period T = %.3g s): a mode of joint%s %s grows x%.6g per period%s (e-folding in %.3g s)%s: "
+                "give %s motor%s rotor inertia (<actuation armature>), lower %s kd or friction, or take a shorter "
+                "step",
+                check.period, check.hinges.size() == 1 ? "" : "s", joints.c_str(), check.growth,
+                check.reverses ? ", flipping sign every period" : "", check.period / std::log(check.growth),
+                check.hinges.size() > 1 ? "; together the joints drive less inertia than each alone" : "",
+                check.hinges.size() > 1 ? "their" : "its", check.hinges.size() > 1 ? "s their" : " its",
+                check.hinges.size() > 1 ? "their" : "its");
+  return text;
 }
 
 }  // namespace suitsim

@@ -262,10 +262,19 @@ std::optional<ServoStability> servoCheck(const io::Scene& scene, const io::Simul
   return checkServoStability(scene.model, r.gains, r.servo_rate, sim.dt, sim.integrator);
 }
 
+// The servo and joint friction on the whole tree (servo_stability.h's
+// JointSpaceCheck): the coupled modes the per-joint check cannot see.
+JointSpaceCheck jointSpaceCheck(const io::Scene& scene, const io::SimulationSettings& sim) {
+  const bool servo = scene.robot && scene.robot->has_servo;
+  return checkJointSpace(scene.model, servo ? scene.robot->gains : std::vector<ServoGains>{},
+                         servo ? scene.robot->servo_rate : 0.0, sim.dt, sim.integrator);
+}
+
 // Why a run diverged, as far as the checks can tell: the servoed joint
 // closest to (or past) its bound, or the stiffest spring or contact, which
-// ever is nearer its own limit (omega dt against about 2, step.h). When
-// neither is past its limit, the message says so rather than blame one.
+// ever is nearer its own limit (omega dt against about 2, step.h), unless
+// the servo and friction on the whole tree grow where neither is past it.
+// When nothing is past its limit, the message says so rather than blame one.
 std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time) {
   const double omega_dt = maxNaturalFrequency(scene.model) * sim.dt;
   char head[200];
@@ -281,9 +290,13 @@ std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettin
                 omega_dt);
   const bool servo_first = worst && worst->bound_fraction >= 0.5 * omega_dt;
   const double nearest = servo_first ? worst->bound_fraction : 0.5 * omega_dt;
+  const JointSpaceCheck tree = jointSpaceCheck(scene, sim);
+  if (nearest < 1.0 && tree.grows()) {
+    return message + "likely culprit: " + describeJointSpaceCheck(scene.model, tree) + "; " + springs;
+  }
   message += nearest >= 1.0 ? "likely culprit: "
-                            : "no check put anything past its bound (they take each joint alone, at the initial "
-                              "pose); nearest to it: ";
+                            : "no check put anything past its bound (they take the robot at its initial pose, "
+                              "without contact); nearest to it: ";
   if (servo_first) {
     message += "the servo of " + describeServoCheck(scene.model, *servo, *worst) + "; " + springs;
   } else {
@@ -324,6 +337,24 @@ void refuseDivergingServo(const io::Scene& scene, const io::SimulationSettings& 
       warnings->push_back("the servo loop may diverge at " + describeServoCheck(scene.model, *servo, j));
     }
   }
+}
+
+// Before anything runs: the servo and friction on the whole tree
+// (JointSpaceCheck), unless a joint fails alone (its own message says
+// more). A coupled mode that grows under the linear model may
+// be held by static friction (as stick-slip chatter) or by contact, so it
+// is a warning naming the joints, not a refusal.
+void warnGrowingJointSpace(const io::Scene& scene, const io::SimulationSettings& sim,
+                           std::vector<std::string>* warnings) {
+  if (!warnings) return;
+  // A joint that fails alone was refused or warned of already (refuseDivergingServo).
+  const std::optional<ServoStability> servo = servoCheck(scene, sim);
+  if (servo && std::any_of(servo->joints.begin(), servo->joints.end(),
+                           [](const ServoJointCheck& j) { return !j.loop.stable(); })) {
+    return;
+  }
+  const JointSpaceCheck check = jointSpaceCheck(scene, sim);
+  if (check.grows()) warnings->push_back("the run may chatter or diverge: " + describeJointSpaceCheck(scene.model, check));
 }
 
 // Before anything runs: a compliant gear whose mode the step cannot follow
@@ -613,6 +644,7 @@ void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std:
   refuseDivergingServo(scene, scene.simulation, scene_path, warnings, &warned);
   refuseUnstableGears(scene, scene.simulation, scene_path);
   refuseUnstableLinks(scene, scene.simulation, scene_path, warnings);
+  warnGrowingJointSpace(scene, scene.simulation, warnings);
 }
 
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
@@ -668,6 +700,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
     refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);
     refuseUnstableGears(job.scene, job.sim, scene_path);
     refuseUnstableLinks(job.scene, job.sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
+    warnGrowingJointSpace(job.scene, job.sim, &job == &jobs.front() ? warnings : nullptr);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];

@@ -2,15 +2,17 @@
 // through cli/info_command.cpp and experiment/src/trials.cpp): `info` names
 // the joint and the gain that cannot be stable, `run` and `evaluate` refuse a
 // servo loop that reverses (exit 2, the <servo> line), warn about one that
-// lags, and a run that diverges names its likely culprit. The shipped scenes
-// pass the check in every trial.
+// lags, and a run that diverges names its likely culprit; coupled joints
+// that grow together are a warning and, when the run fails, the culprit.
+// The shipped scenes pass both checks in every trial.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -184,6 +186,55 @@ TEST_F(ServoCheck, DivergenceWithoutAServoCulpritNamesTheSprings) {
   suitsim::experiment::commitTrials(jobs, false);
 }
 
+// JVRC-1 standing at 1 ms under drift-kick-drift without its motors'
+// rotors: every joint alone passes the servo check, but the elbow-yaw and
+// wrist-yaw joints coupled through the light links grow (servo_stability.h's
+// JointSpaceCheck). `info` shows it, `run` warns naming those joints, and a
+// run without the joints' dry friction (which otherwise catches the growth
+// as chatter) diverges with them named as the likely culprit.
+TEST_F(ServoCheck, CoupledJointsThatGrowAreNamedBeforeAndWhenTheRunFails) {
+  std::string text = readFile(sourcePath("scenes/jvrc1_stand_1ms.xml"));
+  const std::size_t before = text.size();
+  text = std::regex_replace(text, std::regex(" armature=\"[^\"]*\""), "");
+  ASSERT_LT(text.size(), before);
+  text = std::regex_replace(text, std::regex("\\.\\./models/"), sourcePath("models") + "/");
+  const fs::path scene = dir_ / "jvrc1_no_rotors.xml";
+  std::ofstream(scene) << text;
+
+  const Json j = infoJson(scene.string());
+  EXPECT_EQ(j["servo_stability"]["num_diverging"], 0);
+  EXPECT_EQ(j["servo_stability"]["num_lagging"], 0);
+  const Json& tree = j["joint_space"];
+  ASSERT_TRUE(tree["grows"].get<bool>()) << tree.dump(2);
+  EXPECT_GT(tree["growth_per_period"].get<double>(), 1.2);
+  std::vector<std::string> named;
+  for (const Json& joint : tree["joints"]) named.push_back(joint["name"]);
+  for (const char* joint : {"R_WRIST_Y", "L_WRIST_Y", "R_ELBOW_Y", "L_ELBOW_Y"}) {
+    EXPECT_NE(std::find(named.begin(), named.end(), joint), named.end()) << joint << "\n" << tree.dump(2);
+  }
+
+  suitsim::experiment::SimulationOverrides overrides;
+  overrides.duration = 0.3;
+  std::vector<std::string> warnings;
+  std::vector<suitsim::experiment::TrialJob> jobs =
+      suitsim::experiment::prepareTrials(scene.string(), "", overrides, dir_ / "out", &warnings);
+  ASSERT_EQ(jobs.size(), 1u);
+  const auto warned = std::find_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("the run may chatter or diverge: the servo and joint friction on the whole robot") == 0;
+  });
+  ASSERT_NE(warned, warnings.end());
+  EXPECT_NE(warned->find("'R_WRIST_Y'"), std::string::npos) << *warned;
+  EXPECT_NE(warned->find("<actuation armature>"), std::string::npos) << *warned;
+  suitsim::Model& model = jobs[0].scene.model;
+  std::fill(model.hinge_coulomb.begin(), model.hinge_coulomb.end(), 0.0);
+  std::fill(model.hinge_static_max.begin(), model.hinge_static_max.end(), 0.0);
+  EXPECT_FALSE(suitsim::experiment::simulateTrials(jobs, 1));
+  const std::string& error = jobs[0].error;
+  EXPECT_NE(error.find("likely culprit: the servo and joint friction on the whole robot"), std::string::npos) << error;
+  EXPECT_NE(error.find("'L_ELBOW_Y'"), std::string::npos) << error;
+  suitsim::experiment::commitTrials(jobs, false);
+}
+
 // Every shipped scene, every trial, as `suitsim run` prepares it: no refusal,
 // no servo warning, and every servoed joint within its bounds.
 TEST_F(ServoCheck, ShippedScenesPass) {
@@ -206,6 +257,9 @@ TEST_F(ServoCheck, ShippedScenesPass) {
       for (const suitsim::ServoJointCheck& c : check.joints) {
         EXPECT_TRUE(c.loop.stable()) << suitsim::describeServoCheck(job.scene.model, check, c);
       }
+      const suitsim::JointSpaceCheck tree =
+          suitsim::checkJointSpace(job.scene.model, r.gains, r.servo_rate, job.sim.dt, job.sim.integrator);
+      EXPECT_FALSE(tree.grows()) << suitsim::describeJointSpaceCheck(job.scene.model, tree);
       const suitsim::ServoJointCheck& worst = check.joints[check.worst];
       std::printf("%s %s: worst %s at %.3g of its bound\n", e.path().filename().c_str(),
                   job.scene.trial.name.c_str(), job.scene.model.hinge_name[worst.hinge].c_str(),

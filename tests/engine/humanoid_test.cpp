@@ -12,9 +12,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,7 @@
 #include "suitsim/io/scene.h"
 #include "suitsim/io/urdf.h"
 #include "suitsim/servo.h"
+#include "suitsim/servo_stability.h"
 #include "suitsim/step.h"
 
 namespace suitsim {
@@ -80,6 +85,14 @@ class ServoRun {
     scene_.model.hinge_constraint_frequency = constraint_frequency;
   }
   const Workspace& workspace() const { return ws_; }
+  /// No Coulomb or static friction at any joint, none stuck (viscous
+  /// friction stays). Call before the first step.
+  void removeDryFriction() {
+    Model& m = scene_.model;
+    std::fill(m.hinge_coulomb.begin(), m.hinge_coulomb.end(), 0.0);
+    std::fill(m.hinge_static_max.begin(), m.hinge_static_max.end(), 0.0);
+    std::fill(state_.hinge_sticking.begin(), state_.hinge_sticking.end(), 0);
+  }
 
  private:
   io::Scene scene_;
@@ -229,10 +242,13 @@ TEST(Humanoid, Jvrc1StandsStillFor30s) {
 // of g'' = -2 w g' - w^2 g: spectral radius 1.62). About 1 s wall.
 // Measured 5.7e-3 rad (position Verlet) and 5.8e-5 rad (velocity Verlet).
 // Without the motors' rotors, drift-kick-drift at 1 ms is unstable on this
-// robot: it takes the joints' viscous friction on the light links once a
-// step at the starting velocity (v' = v (1 - b h / I), stable for b h / I <
-// 2), where velocity Verlet, evaluating twice a step, takes it in two halves
-// (v' = v (1 - b h / 2I)^2, stable to 4). Without joint friction the robot
+// robot: it takes the servo's kd (held over its 1 ms period) and the
+// joints' viscous friction once a step at the starting velocity (one joint:
+// v' = v (1 - (b + kd) h / I), stable below 2), and the elbow-yaw and
+// wrist-yaw joints, coupled through the light forearm and hand, exceed
+// that together though each alone does not (the test after next). Velocity
+// Verlet, evaluating twice a step, takes the friction in two halves
+// (v' = v (1 - b h / 2I)^2, stable to 4). Without dry friction the robot
 // diverges within 0.1 s; with it, static friction catches the growth in a
 // stick-slip chatter at half the step rate (2.3 hinge solves an evaluation).
 // With the rotors (the next test) the two steps agree.
@@ -296,6 +312,64 @@ TEST(Humanoid, Jvrc1WithRotorsStandsAtOneMillisecondLikeTheFineStep) {
   std::printf("[measured] standing with rotors 2 s, drift-kick-drift at 1 ms vs velocity Verlet at 0.5 ms: worst "
               "joint-angle difference %.3g rad at %s\n", worst.angle, worst.joint.c_str());
   EXPECT_LT(worst.angle, 1e-3);
+}
+
+// Without its rotors, JVRC-1's elbow-yaw and wrist-yaw joints couple
+// through the light forearm and hand into a mode that the 1 kHz servo and
+// the joints' friction, under drift-kick-drift at 1 ms, make grow, although
+// each joint alone is within its bounds (servo_stability.h's
+// JointSpaceCheck). The check names those joints; the engine agrees: with
+// the joints' dry friction off (static friction no longer turns the growth
+// into chatter) the robot runs away within 0.3 s. With the rotors (the scene as
+// shipped) no mode grows, and it stands (the test above).
+TEST(Humanoid, Jvrc1WithoutRotorsGrowsTheCoupledModeTheCheckFinds) {
+  std::ifstream in(SUITSIM_SOURCE_DIR "/scenes/jvrc1_stand_1ms.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string scene = std::regex_replace(text.str(), std::regex(" armature=\"[^\"]*\""), "");
+  scene = std::regex_replace(scene, std::regex("\\.\\./models/"), SUITSIM_SOURCE_DIR "/models/");
+  const std::string path = (std::filesystem::temp_directory_path() / "suitsim_test_jvrc1_no_rotors.xml").string();
+  std::ofstream(path) << scene;
+  ServoRun with_rotors(SUITSIM_SOURCE_DIR "/scenes/jvrc1_stand_1ms.xml");
+  ServoRun without(path);
+  const Model& m = without.model();
+  ASSERT_EQ(m.hinge_armature[findHinge(m, "R_WRIST_Y")], 0.0);
+  auto check = [](const ServoRun& run) {
+    return checkJointSpace(run.model(), run.robot().gains, run.robot().servo_rate, run.dt(),
+                           run.scene().simulation.integrator);
+  };
+  const JointSpaceCheck shipped = check(with_rotors);
+  const JointSpaceCheck bare = check(without);
+  std::printf("[measured] whole-robot servo and friction at 1 ms, drift-kick-drift: largest growth per period x%.6g "
+              "with rotors, x%.6g without (on %zu joints, first %s)\n",
+              shipped.growth, bare.growth, bare.hinges.size(),
+              bare.hinges.empty() ? "-" : m.hinge_name[bare.hinges[0]].c_str());
+  EXPECT_FALSE(shipped.grows());
+  ASSERT_TRUE(bare.grows());
+  EXPECT_GT(bare.growth, 1.2);
+  std::vector<std::string> named;
+  for (int h : bare.hinges) named.push_back(m.hinge_name[h]);
+  for (const char* joint : {"R_WRIST_Y", "L_WRIST_Y", "R_ELBOW_Y", "L_ELBOW_Y"}) {
+    EXPECT_NE(std::find(named.begin(), named.end(), joint), named.end()) << joint;
+  }
+  // Each joint alone is within its bounds: only the coupled check sees it.
+  const ServoStability alone = checkServoStability(m, without.robot().gains, without.robot().servo_rate, without.dt(),
+                                                   without.scene().simulation.integrator);
+  ASSERT_GE(alone.worst, 0);
+  EXPECT_LT(alone.joints[alone.worst].bound_fraction, 1.0);
+  // The engine: without dry friction the mode runs away.
+  ServoRun frictionless(path);
+  frictionless.removeDryFriction();
+  double largest = 0.0;
+  for (long k = 0; k < frictionless.stepsFor(0.3) && stateIsFinite(frictionless.state()); ++k) {
+    frictionless.advance();
+    for (int h : bare.hinges) {
+      largest = std::max(largest, std::abs(jointVelocity(m, frictionless.state(), h)));
+    }
+  }
+  std::printf("[measured] without rotors or dry joint friction, 0.3 s: fastest joint of the mode %.3g rad/s%s\n", largest,
+              stateIsFinite(frictionless.state()) ? "" : " (state non-finite)");
+  EXPECT_TRUE(!stateIsFinite(frictionless.state()) || largest > 100.0);
 }
 
 // 8 s of standing, about 5 s wall. The robot starts with unloaded servos,

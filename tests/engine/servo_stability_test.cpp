@@ -307,6 +307,51 @@ INSTANTIATE_TEST_SUITE_P(Integrators, PredictedBound,
                                            std::make_pair(Integrator::kSemiImplicitEuler, 1),
                                            std::make_pair(Integrator::kSemiImplicitEuler, 3)));
 
+// The whole-tree check on a tree of one joint (the fixed-base pendulum)
+// is the 1-DOF loop: the same period map, so the same spectral radius, for
+// every integrator and servo period, stable or not; a free joint (no servo,
+// no friction) stays at 1, neutral.
+TEST(JointSpace, OneJointIsTheOneJointLoop) {
+  RobotDescription robot = testing::singlePendulum();
+  robot.joints[0].actuation.viscous = 0.05;
+  ModelBuilder builder;
+  addRobot(builder, robot, {}, {}, {});
+  const Model model = builder.build();
+  const double I = hingeEffectiveInertia(model)[0];
+  const double dt = 1e-3;
+  int growing = 0, decaying = 0;
+  for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet,
+                                Integrator::kPositionVerlet, Integrator::kRk4}) {
+    for (int steps : {1, 3}) {
+      const double T = steps * dt;
+      for (double b : {0.5, 1.9, 2.5}) {  // kd T / I: within and past the reversal bounds
+        SCOPED_TRACE(std::to_string(static_cast<int>(integrator)) + " steps " + std::to_string(steps) + " b " +
+                     std::to_string(b));
+        const ServoGains gains{0.3 * I / (T * T), b * I / T};
+        const ServoLoopStability loop =
+            analyseServoLoop({I, gains.kp, gains.kd, model.hinge_viscous[0], dt, steps, integrator});
+        const JointSpaceCheck tree = checkJointSpace(model, {gains}, 1.0 / T, dt, integrator);
+        EXPECT_EQ(tree.steps_per_period, steps);
+        EXPECT_NEAR(tree.growth, loop.growth, 1e-9);
+        EXPECT_EQ(tree.grows(), loop.growth > 1.0 + 1e-6);
+        (tree.grows() ? growing : decaying) += 1;
+        if (tree.grows()) {
+          ASSERT_EQ(tree.hinges.size(), 1u);
+          EXPECT_EQ(tree.hinges[0], 0);
+        }
+      }
+    }
+  }
+  EXPECT_GE(growing, 8);
+  EXPECT_GE(decaying, 8);
+  RobotDescription free_joint = testing::singlePendulum();
+  ModelBuilder free_builder;
+  addRobot(free_builder, free_joint, {}, {}, {});
+  const JointSpaceCheck neutral = checkJointSpace(free_builder.build(), {}, 0.0, dt, Integrator::kPositionVerlet);
+  EXPECT_NEAR(neutral.growth, 1.0, 1e-12);
+  EXPECT_FALSE(neutral.grows());
+}
+
 TEST(ServoStability, NamesTheJointAndGain) {
   // Two pendulums: one with kd past the bound, one fine.
   ModelBuilder builder;

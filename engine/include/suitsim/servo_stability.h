@@ -68,6 +68,43 @@ struct LinkMode {
 /// whose springs only take out drift and do not limit the step).
 std::vector<LinkMode> linkModes(const Model& model);
 
+/// The servo and the joints' viscous friction on the whole rigid tree. The
+/// per-joint check (ServoLoop below) takes each joint alone on its least
+/// inertia; joints that share a light link couple, and their coupled modes
+/// can grow where each joint alone would not (JVRC-1 standing under
+/// position Verlet at 1 ms without its rotors: each wrist and elbow loop
+/// alone within its bounds, the robot diverging in 0.09 s without joint
+/// friction and chattering with it). This check linearises the tree about
+/// its initial pose: M q'' = tau_servo - B q', M the joint-space inertia of
+/// hingeEffectiveInertia (a floating root free, rotors included), B the
+/// joints' viscous friction (taken every step at the velocity the
+/// integrator has, as the engine does), tau_servo = -Kp q - Kd q' sampled
+/// once a period and held. Its period map, stepped with the integrator's
+/// own formulas, has the spectral radius `growth`; the modes of the free
+/// root and of joints without servo or friction stay at 1 (neutral).
+/// Contact, springs and gravity are left out; a compliant gear's servo
+/// drives its rotor, not the link, and is left out too.
+struct JointSpaceCheck {
+  double period = 0.0;        ///< T, the servo period in whole steps (s); dt without a servo
+  int steps_per_period = 1;
+  double growth = 1.0;        ///< per period; > 1 (beyond round-off) grows
+  bool reverses = false;      ///< that mode's eigenvalue is real and negative: it flips sign every period
+  std::vector<int> hinges;    ///< the joints the growing mode moves, largest share first, down to a tenth
+  std::vector<double> share;  ///< each one's share of the mode's kinetic energy
+  bool grows() const { return growth > 1.0 + 1e-6; }
+};
+
+/// The check at `dt` with `integrator`, for a servo with `gains` (one per
+/// hinge) at rate_hz, or friction alone when `gains` is empty. Throws
+/// std::invalid_argument when the gains do not match the hinges or rate_hz
+/// (with gains) or dt is not positive.
+JointSpaceCheck checkJointSpace(const Model& model, const std::vector<ServoGains>& gains, double rate_hz, double dt,
+                                Integrator integrator);
+
+/// One sentence on a growing mode, for messages: its joints, the growth
+/// per period and what to change.
+std::string describeJointSpaceCheck(const Model& model, const JointSpaceCheck& check);
+
 /// One joint under the servo, reduced to one degree of freedom.
 struct ServoLoop {
   double inertia = 0.0;     ///< I (kg m^2)
