@@ -1,4 +1,5 @@
 // Reading joint angles and rates from the particles (forces.h).
+#include <cstdint>
 #include <cstring>
 
 #include "hinge_geometry.h"
@@ -46,9 +47,18 @@ inline bool sameFrame(const Model& model, const PhasePoint& x, const double* kep
   frameArrays(x, arrays);
   const int first = model.body_particle_begin[b];
   const double* at = kept + static_cast<std::size_t>(b) * kFrameValues;
-  bool same = true;
-  for (int c = 0; c < 6; ++c) same = same && std::memcmp(arrays[c] + first, at + 4 * c, 4 * sizeof(double)) == 0;
-  return same;
+  // Bits, not values (-0.0 and 0.0 differ), compared all at once: no early
+  // exit, so the compiler keeps it to a few vector compares.
+  std::uint64_t differ = 0;
+  for (int c = 0; c < 6; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t now, then;
+      std::memcpy(&now, arrays[c] + first + k, sizeof now);
+      std::memcpy(&then, at + 4 * c + k, sizeof then);
+      differ |= now ^ then;
+    }
+  }
+  return differ == 0;
 }
 
 }  // namespace
@@ -65,7 +75,7 @@ void keepHingeReading(const Model& model, const PhasePoint& x, State& state) {
   r.filled = true;
 }
 
-void readHinge(const Model& model, const State& state, int h, double* angle, double* velocity) {
+SUITSIM_HOT void readHinge(const Model& model, const State& state, int h, double* angle, double* velocity) {
   const HingeReading& r = state.hinge_reading;
   const PhasePoint x = phasePoint(state.position, state.velocity);
   if (r.filled && sameFrame(model, x, r.body_particles.data(), model.hinge_parent_body[h]) &&
