@@ -1,6 +1,7 @@
 #include "suitsim/builder.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <cmath>
 #include <cstdint>
@@ -80,6 +81,44 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
 // rest in ascending stored order.
 constexpr int kSpringTile = 4096;
 
+// The fused blocks as the kernel reads them (Model::spring_blocks): the
+// ends once a block, and k, c and l0 once where the block's springs share
+// k and c bit for bit and their rest lengths lie within 32767 doubles of
+// the first's (the kernel rebuilds each exactly from its bit pattern).
+void fillSpringBlocks(Model& m) {
+  constexpr int kBlock = Model::kSpringFusedBlock;
+  static_assert(kSpringTile <= 32767, "a block's offset b - a is stored in 16 bits");
+  const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
+  const int num_tiles = static_cast<int>(m.spring_tile_fused_end.size());
+  m.spring_blocks.clear();
+  m.spring_tile_first_block.assign(num_tiles + 1, 0);
+  for (int t = 0; t < num_tiles; ++t) {
+    m.spring_tile_first_block[t] = static_cast<std::int32_t>(m.spring_blocks.size());
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; s += kBlock) {
+      SpringBlock block;
+      block.a = m.spring_a[s];
+      block.offset = static_cast<std::int16_t>(m.spring_b[s] - m.spring_a[s]);
+      bool shared = true;
+      for (int j = 0; j < kBlock && shared; ++j) {
+        const std::int64_t ulps = bits(m.spring_rest_length[s + j]) - bits(m.spring_rest_length[s]);
+        shared = bits(m.spring_stiffness[s + j]) == bits(m.spring_stiffness[s]) &&
+                 bits(m.spring_damping[s + j]) == bits(m.spring_damping[s]) && ulps >= -32767 && ulps <= 32767;
+        block.l0_ulps[j] = static_cast<std::int16_t>(shared ? ulps : 0);
+      }
+      if (shared) {
+        block.shared = 1;
+        block.k = m.spring_stiffness[s];
+        block.c = m.spring_damping[s];
+        block.l0 = m.spring_rest_length[s];
+      } else {
+        block.l0_ulps.fill(0);
+      }
+      m.spring_blocks.push_back(block);
+    }
+  }
+  m.spring_tile_first_block[num_tiles] = static_cast<std::int32_t>(m.spring_blocks.size());
+}
+
 void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Model& m) {
   constexpr int kBlock = Model::kSpringFusedBlock;
   const int ns = static_cast<int>(springs.size());
@@ -140,6 +179,7 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
     m.spring_rest_length[d] = spec.rest_length;
   }
   m.spring_input_index = std::move(order);
+  fillSpringBlocks(m);
   // Incidence lists by counting sort: the fused blocks first, in stored
   // order, a block's `a` ends before its `b` ends (the kernel adds them so),
   // then the other springs in stored order, which leaves that part ascending.

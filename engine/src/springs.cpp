@@ -71,6 +71,7 @@
 // x + (-t) is x - t exactly. The build's -ffp-contract=off keeps the
 // compiler from fusing a multiply-add in one path and not in the other.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 

@@ -17,8 +17,10 @@ struct SpringArrays {
   const double* k;
   const double* c;
   const double* l0;
-  double* out;  // T u of spring s at out[4 s .. 4 s + 2], 0 at out[4 s + 3]
-  int last;     // index of the last spring (prefetches stay inside the arrays)
+  const SpringBlock* blocks;  // the fused blocks' ends and shared parameters
+  double* out;                // T u of spring s at out[4 s .. 4 s + 2], 0 at out[4 s + 3]
+  int last;                   // index of the last spring (prefetches stay inside the arrays)
+  int last_block;             // index of the last block, -1 for none
 };
 
 // One spring's force on its `a` end, T u: the reference that the SIMD
@@ -115,13 +117,18 @@ inline __m512d inverseOrZero(__m512d length) {
 inline __m512d squareRoot(__m512d v) { return _mm512_sqrt_pd(v); }
 #endif
 
+// One vector of springs' k, c and l0 (a struct per vector type: a
+// template argument would drop the vector types' attributes).
+struct Parameters4 {
+  __m256d k, c, l0;
+};
+
 // T u of one vector of springs, lane-wise: the operations of springTension
 // in its order (the vector types' operators are the IEEE ones, never fused
 // under -ffp-contract=off). at_a and at_b load a particle array at the
-// springs' ends, spring a per-spring array.
-template <class V, class AtA, class AtB, class Spring>
-inline void tensions(const SpringArrays& sp, const PhasePoint& x, AtA at_a, AtB at_b, Spring spring, V& tx, V& ty,
-                     V& tz) {
+// springs' ends.
+template <class V, class AtA, class AtB, class P>
+inline void tensions(const PhasePoint& x, AtA at_a, AtB at_b, const P& p, V& tx, V& ty, V& tz) {
   const V dx = at_b(x.px) - at_a(x.px);
   const V dy = at_b(x.py) - at_a(x.py);
   const V dz = at_b(x.pz) - at_a(x.pz);
@@ -132,7 +139,7 @@ inline void tensions(const SpringArrays& sp, const PhasePoint& x, AtA at_a, AtB 
   const V uz = dz * inv_length;
   const V stretch_rate =
       (at_b(x.vx) - at_a(x.vx)) * ux + (at_b(x.vy) - at_a(x.vy)) * uy + (at_b(x.vz) - at_a(x.vz)) * uz;
-  const V tension = spring(sp.k) * (length - spring(sp.l0)) + spring(sp.c) * stretch_rate;
+  const V tension = p.k * (length - p.l0) + p.c * stretch_rate;
   tx = tension * ux;
   ty = tension * uy;
   tz = tension * uz;
@@ -145,8 +152,22 @@ inline void tensions4(const SpringArrays& sp, const PhasePoint& x, int s, __m256
   const std::int32_t* ib = sp.b + s;
   const auto at_a = [ia](const double* p) { return load4<kRunA>(p, ia); };
   const auto at_b = [ib](const double* p) { return load4<kRunB>(p, ib); };
-  const auto spring = [s](const double* p) { return _mm256_loadu_pd(p + s); };
-  tensions<__m256d>(sp, x, at_a, at_b, spring, tx, ty, tz);
+  const Parameters4 p{_mm256_loadu_pd(sp.k + s), _mm256_loadu_pd(sp.c + s), _mm256_loadu_pd(sp.l0 + s)};
+  tensions(x, at_a, at_b, p, tx, ty, tz);
+}
+
+// Springs s + 4 h .. s + 4 h + 3 of the fused block `block` starting at s:
+// k and c broadcast and l0 rebuilt from its bit pattern where the block
+// holds them (SpringBlock), else the per-spring arrays.
+inline Parameters4 blockParameters4(const SpringArrays& sp, const SpringBlock& block, int s, int h) {
+  const int first = s + kLanes * h;
+  if (!block.shared) {
+    return {_mm256_loadu_pd(sp.k + first), _mm256_loadu_pd(sp.c + first), _mm256_loadu_pd(sp.l0 + first)};
+  }
+  const __m256i ulps =
+      _mm256_cvtepi16_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(block.l0_ulps.data() + kLanes * h)));
+  const __m256i l0 = _mm256_add_epi64(_mm256_set1_epi64x(std::bit_cast<long long>(block.l0)), ulps);
+  return {_mm256_set1_pd(block.k), _mm256_set1_pd(block.c), _mm256_castsi256_pd(l0)};
 }
 
 // Springs s .. s+3 into their slots.
@@ -176,18 +197,38 @@ inline void prefetchParameters(const SpringArrays& sp, int s) {
   prefetch(sp.b + ahead);
 }
 
+// The block records a few blocks ahead (48 bytes each).
+constexpr int kBlocksAhead = 16;
+
+inline void prefetchBlock(const SpringArrays& sp, int n) { prefetch(sp.blocks + std::min(n + kBlocksAhead, sp.last_block)); }
+
 inline void addTo(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_add_pd(_mm256_loadu_pd(f), t)); }
 inline void subtractFrom(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_sub_pd(_mm256_loadu_pd(f), t)); }
 
 #if SUITSIM_SPRING_ISA >= 4
 
+struct Parameters8 {
+  __m512d k, c, l0;
+};
+
+// The eight springs' parameters of the fused block `block` starting at s,
+// as blockParameters4.
+inline Parameters8 blockParameters8(const SpringArrays& sp, const SpringBlock& block, int s) {
+  if (!block.shared) {
+    prefetchParameters(sp, s);
+    return {_mm512_loadu_pd(sp.k + s), _mm512_loadu_pd(sp.c + s), _mm512_loadu_pd(sp.l0 + s)};
+  }
+  const __m512i ulps = _mm512_cvtepi16_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block.l0_ulps.data())));
+  const __m512i l0 = _mm512_add_epi64(_mm512_set1_epi64(std::bit_cast<long long>(block.l0)), ulps);
+  return {_mm512_set1_pd(block.k), _mm512_set1_pd(block.c), _mm512_castsi512_pd(l0)};
+}
+
 // Springs s .. s+7 of a fused block, whose ends are the runs from a and b.
-inline void tensions8(const SpringArrays& sp, const PhasePoint& x, int s, int a, int b, __m512d& tx, __m512d& ty,
-                      __m512d& tz) {
+inline void tensions8(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int a, int b,
+                      __m512d& tx, __m512d& ty, __m512d& tz) {
   const auto at_a = [a](const double* p) { return _mm512_loadu_pd(p + a); };
   const auto at_b = [b](const double* p) { return _mm512_loadu_pd(p + b); };
-  const auto spring = [s](const double* p) { return _mm512_loadu_pd(p + s); };
-  tensions<__m512d>(sp, x, at_a, at_b, spring, tx, ty, tz);
+  tensions(x, at_a, at_b, blockParameters8(sp, block, s), tx, ty, tz);
 }
 
 // The fused blocks [begin, end) of a tile in 8 lanes, with the adds of
@@ -199,7 +240,8 @@ inline void tensions8(const SpringArrays& sp, const PhasePoint& x, int s, int a,
 // the register, lane-rotated, and carries lanes 0..d-1 into the next block
 // when that block continues the run (else stores them): each particle
 // still takes the same operations in the same order.
-inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
+inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
+                        int first_block) {
   static_assert(Model::kSpringFusedBlock == 8);
   double* fx = f.x.data();
   double* fy = f.y.data();
@@ -218,11 +260,12 @@ inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& 
                           _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fz + carry_at), carry_z));
     carry_at = -1;
   };
-  for (int s = begin; s < end; s += 8) {
-    prefetchParameters(sp, s);
-    const int a = sp.a[s], b = sp.b[s];
+  for (int s = begin, n = first_block; s < end; s += 8, ++n) {
+    prefetchBlock(sp, n);
+    const SpringBlock& block = sp.blocks[n];
+    const int a = block.a, b = block.a + block.offset;
     __m512d tx, ty, tz;
-    tensions8(sp, x, s, a, b, tx, ty, tz);
+    tensions8(sp, x, block, s, a, b, tx, ty, tz);
     const int d = b - a;
     if (carry_at >= 0 && (carry_at != a || d <= 0 || d >= 8)) flush();
     if (d > 0 && d < 8) {
@@ -262,13 +305,20 @@ inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& 
 
 // A fused block as two halves of four lanes: the `a` ends of both, then
 // the `b` ends, as in fusedBlockScalar.
-inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
+inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s, int n) {
   static_assert(Model::kSpringFusedBlock == 2 * kLanes);
-  prefetchParameters(sp, s);
+  prefetchBlock(sp, n);
+  const SpringBlock& block = sp.blocks[n];
+  if (!block.shared) prefetchParameters(sp, s);
+  const int a = block.a, b = block.a + block.offset;
   __m256d t[2][3];
-  for (int h = 0; h < 2; ++h) tensions4<true, true>(sp, x, s + h * kLanes, t[h][0], t[h][1], t[h][2]);
+  for (int h = 0; h < 2; ++h) {
+    const int first_a = a + h * kLanes, first_b = b + h * kLanes;
+    const auto at_a = [first_a](const double* p) { return _mm256_loadu_pd(p + first_a); };
+    const auto at_b = [first_b](const double* p) { return _mm256_loadu_pd(p + first_b); };
+    tensions(x, at_a, at_b, blockParameters4(sp, block, s, h), t[h][0], t[h][1], t[h][2]);
+  }
   double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
-  const int a = sp.a[s], b = sp.b[s];
   for (int h = 0; h < 2; ++h) {
     for (int c = 0; c < 3; ++c) addTo(f3[c] + a + h * kLanes, t[h][c]);
   }
@@ -277,8 +327,9 @@ inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
   }
 }
 
-inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
-  for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlock(sp, x, f, s);
+inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
+                        int first_block) {
+  for (int s = begin, n = first_block; s < end; s += Model::kSpringFusedBlock, ++n) fusedBlock(sp, x, f, s, n);
 }
 
 #endif  // SUITSIM_SPRING_ISA >= 4
@@ -320,7 +371,9 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
 
 #else
 
-inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
+// (The scalar path reads the per-spring arrays, not the block records.)
+inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
+                        int /*first_block*/) {
   for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlockScalar(sp, x, f, s);
 }
 
@@ -370,9 +423,15 @@ inline bool springsFrom(const Model& model, int i, int first_spring) {
 
 // The whole force pass (addSpringForces in forces.h), for this ISA.
 inline void springKernel(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
-  const SpringArrays sp{model.spring_a.data(),       model.spring_b.data(), model.spring_stiffness.data(),
-                        model.spring_damping.data(), model.spring_rest_length.data(), spring_force,
-                        model.num_springs - 1};
+  const SpringArrays sp{model.spring_a.data(),
+                        model.spring_b.data(),
+                        model.spring_stiffness.data(),
+                        model.spring_damping.data(),
+                        model.spring_rest_length.data(),
+                        model.spring_blocks.data(),
+                        spring_force,
+                        model.num_springs - 1,
+                        static_cast<int>(model.spring_blocks.size()) - 1};
   // Each thread takes a contiguous share of the tiles and goes through them
   // in order: a tile's springs (pass 1), then its particles (pass 2), whose
   // springs all have their lower end in this tile or an earlier one, so the
@@ -391,7 +450,7 @@ inline void springKernel(const Model& model, const PhasePoint& x, double* spring
   const int first_spring = model.spring_tile_begin[first_tile];
   for (int t = first_tile; t < end_tile; ++t) {
     const int fused_end = model.spring_tile_fused_end[t];
-    fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end);
+    fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end, model.spring_tile_first_block[t]);
     springForces(sp, x, fused_end, model.spring_tile_begin[t + 1]);
     const int last = std::min(np, (t + 1) * tile);
     for (int i = t * tile; i < last; ++i) {

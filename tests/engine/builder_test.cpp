@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <set>
 #include <vector>
 
@@ -49,6 +51,30 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
       fused[s] = 1;
     }
   }
+  // The kernel's block records repeat the fused springs' ends and, where
+  // the block's springs share them, their parameters, bit for bit.
+  ASSERT_EQ(static_cast<int>(m.spring_tile_first_block.size()), num_tiles + 1);
+  ASSERT_EQ(m.spring_tile_first_block.back(), static_cast<int>(m.spring_blocks.size()));
+  const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
+  int shared_blocks = 0;
+  for (int t = 0; t < num_tiles; ++t) {
+    int n = m.spring_tile_first_block[t];
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; s += Model::kSpringFusedBlock, ++n) {
+      ASSERT_LT(n, m.spring_tile_first_block[t + 1]);
+      const SpringBlock& block = m.spring_blocks[n];
+      shared_blocks += block.shared;
+      for (int j = 0; j < Model::kSpringFusedBlock; ++j) {
+        EXPECT_EQ(block.a + j, m.spring_a[s + j]);
+        EXPECT_EQ(block.a + block.offset + j, m.spring_b[s + j]);
+        if (!block.shared) continue;
+        EXPECT_EQ(bits(block.k), bits(m.spring_stiffness[s + j]));
+        EXPECT_EQ(bits(block.c), bits(m.spring_damping[s + j]));
+        EXPECT_EQ(bits(block.l0) + block.l0_ulps[j], bits(m.spring_rest_length[s + j]));
+      }
+    }
+    EXPECT_EQ(n, m.spring_tile_first_block[t + 1]);
+  }
+  EXPECT_GT(shared_blocks, 0);
   // Every spring appears exactly once in the list of each of its ends, as
   // that end: first the fused ones, then the rest ascending (the order
   // forces are summed in).
