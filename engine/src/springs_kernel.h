@@ -170,11 +170,8 @@ inline Parameters4 blockParameters4(const SpringArrays& sp, const SpringBlock& b
   return {_mm256_set1_pd(block.k), _mm256_set1_pd(block.c), _mm256_castsi256_pd(l0)};
 }
 
-// Springs s .. s+3 into their slots.
-template <bool kRunA, bool kRunB>
-inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
-  __m256d tx, ty, tz;
-  tensions4<kRunA, kRunB>(sp, x, s, tx, ty, tz);
+// T u of springs s .. s+3 (lanes) into their slots.
+inline void storeSlots4(const SpringArrays& sp, int s, __m256d tx, __m256d ty, __m256d tz) {
   // Lanes are springs; the output is one (x, y, z, 0) vector per spring, so
   // the second pass adds a spring's force to a particle in one instruction.
   const __m256d xy_even = _mm256_unpacklo_pd(tx, ty);  // x0 y0 x2 y2
@@ -186,6 +183,14 @@ inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
   _mm256_storeu_pd(out + 4, _mm256_permute2f128_pd(xy_odd, z_odd, 0x20));
   _mm256_storeu_pd(out + 8, _mm256_permute2f128_pd(xy_even, z_even, 0x31));
   _mm256_storeu_pd(out + 12, _mm256_permute2f128_pd(xy_odd, z_odd, 0x31));
+}
+
+// Springs s .. s+3 into their slots.
+template <bool kRunA, bool kRunB>
+inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
+  __m256d tx, ty, tz;
+  tensions4<kRunA, kRunB>(sp, x, s, tx, ty, tz);
+  storeSlots4(sp, s, tx, ty, tz);
 }
 
 inline void prefetchParameters(const SpringArrays& sp, int s) {
@@ -301,10 +306,38 @@ inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& 
   flush();
 }
 
+// The edge blocks [begin, end) of a tile (Model::spring_tile_edge_end):
+// +T u straight into the `a` ends, T u into the slots for the `b` ends,
+// which lie in later tiles.
+inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
+                       int first_block) {
+  for (int s = begin, n = first_block; s < end; s += 8, ++n) {
+    prefetchBlock(sp, n);
+    const SpringBlock& block = sp.blocks[n];
+    __m512d tx, ty, tz;
+    tensions8(sp, x, block, s, block.a, block.a + block.offset, tx, ty, tz);
+    double* const f3[3] = {f.x.data() + block.a, f.y.data() + block.a, f.z.data() + block.a};
+    const __m512d t[3] = {tx, ty, tz};
+    for (int c = 0; c < 3; ++c) _mm512_storeu_pd(f3[c], _mm512_add_pd(_mm512_loadu_pd(f3[c]), t[c]));
+    storeSlots4(sp, s, _mm512_castpd512_pd256(tx), _mm512_castpd512_pd256(ty), _mm512_castpd512_pd256(tz));
+    storeSlots4(sp, s + 4, _mm512_extractf64x4_pd(tx, 1), _mm512_extractf64x4_pd(ty, 1),
+                _mm512_extractf64x4_pd(tz, 1));
+  }
+}
+
 #else
 
 // A fused block as two halves of four lanes: the `a` ends of both, then
 // the `b` ends, as in fusedBlockScalar.
+// T u of springs s + 4 h .. s + 4 h + 3 of the block `block` starting at s.
+inline void blockTensions4(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int h,
+                           __m256d t[3]) {
+  const int first_a = block.a + h * kLanes, first_b = block.a + block.offset + h * kLanes;
+  const auto at_a = [first_a](const double* p) { return _mm256_loadu_pd(p + first_a); };
+  const auto at_b = [first_b](const double* p) { return _mm256_loadu_pd(p + first_b); };
+  tensions(x, at_a, at_b, blockParameters4(sp, block, s, h), t[0], t[1], t[2]);
+}
+
 inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s, int n) {
   static_assert(Model::kSpringFusedBlock == 2 * kLanes);
   prefetchBlock(sp, n);
@@ -312,12 +345,7 @@ inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
   if (!block.shared) prefetchParameters(sp, s);
   const int a = block.a, b = block.a + block.offset;
   __m256d t[2][3];
-  for (int h = 0; h < 2; ++h) {
-    const int first_a = a + h * kLanes, first_b = b + h * kLanes;
-    const auto at_a = [first_a](const double* p) { return _mm256_loadu_pd(p + first_a); };
-    const auto at_b = [first_b](const double* p) { return _mm256_loadu_pd(p + first_b); };
-    tensions(x, at_a, at_b, blockParameters4(sp, block, s, h), t[h][0], t[h][1], t[h][2]);
-  }
+  for (int h = 0; h < 2; ++h) blockTensions4(sp, x, block, s, h, t[h]);
   double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
   for (int h = 0; h < 2; ++h) {
     for (int c = 0; c < 3; ++c) addTo(f3[c] + a + h * kLanes, t[h][c]);
@@ -330,6 +358,23 @@ inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
 inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                         int first_block) {
   for (int s = begin, n = first_block; s < end; s += Model::kSpringFusedBlock, ++n) fusedBlock(sp, x, f, s, n);
+}
+
+// The edge blocks as in 8 lanes, in two halves of four.
+inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
+                       int first_block) {
+  double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
+  for (int s = begin, n = first_block; s < end; s += Model::kSpringFusedBlock, ++n) {
+    prefetchBlock(sp, n);
+    const SpringBlock& block = sp.blocks[n];
+    if (!block.shared) prefetchParameters(sp, s);
+    for (int h = 0; h < 2; ++h) {
+      __m256d t[3];
+      blockTensions4(sp, x, block, s, h, t);
+      for (int c = 0; c < 3; ++c) addTo(f3[c] + block.a + h * kLanes, t[c]);
+      storeSlots4(sp, s + h * kLanes, t[0], t[1], t[2]);
+    }
+  }
 }
 
 #endif  // SUITSIM_SPRING_ISA >= 4
@@ -375,6 +420,18 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
 inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                         int /*first_block*/) {
   for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlockScalar(sp, x, f, s);
+}
+
+inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
+                       int /*first_block*/) {
+  for (int s = begin; s < end; ++s) {
+    springForce(sp, x, s);
+    const double* t = sp.out + 4 * static_cast<std::size_t>(s);
+    const int a = sp.a[s];
+    f.x[a] += t[0];
+    f.y[a] += t[1];
+    f.z[a] += t[2];
+  }
 }
 
 inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
@@ -450,8 +507,12 @@ inline void springKernel(const Model& model, const PhasePoint& x, double* spring
   const int first_spring = model.spring_tile_begin[first_tile];
   for (int t = first_tile; t < end_tile; ++t) {
     const int fused_end = model.spring_tile_fused_end[t];
+    const int edge_end = model.spring_tile_edge_end[t];
+    const int first_edge_block =
+        model.spring_tile_first_block[t] + (fused_end - model.spring_tile_begin[t]) / Model::kSpringFusedBlock;
     fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end, model.spring_tile_first_block[t]);
-    springForces(sp, x, fused_end, model.spring_tile_begin[t + 1]);
+    edgeBlocks(sp, x, force, fused_end, edge_end, first_edge_block);
+    springForces(sp, x, edge_end, model.spring_tile_begin[t + 1]);
     const int last = std::min(np, (t + 1) * tile);
     for (int i = t * tile; i < last; ++i) {
       if (springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);

@@ -53,8 +53,8 @@ bool parseIntegrator(const std::string& name, Integrator* out);
 /// The canonical scene name of an integrator ("semi_implicit_euler", ...).
 const char* integratorName(Integrator integrator);
 
-/// A fused block of springs (Model::kSpringFusedBlock of them, see
-/// Model::spring_tile_fused_end) as the force kernel reads it: its ends
+/// A fused or edge block of springs (Model::kSpringFusedBlock of them, see
+/// Model::spring_tile_fused_end and spring_tile_edge_end) as the force kernel reads it: its ends
 /// once, and its parameters once where its springs share them, in 48 bytes
 /// where the per-spring arrays take 256. The per-spring arrays stay the
 /// reference; these repeat them exactly (the builder's fillSpringBlocks).
@@ -133,8 +133,14 @@ struct Model {
   /// A tile's stored springs [spring_tile_begin[t], spring_tile_fused_end[t])
   /// are fused blocks, the rest to spring_tile_begin[t + 1] are not, (num_tiles).
   std::vector<std::int32_t> spring_tile_fused_end;
-  /// The fused blocks of every tile, in stored order, (one per
-  /// kSpringFusedBlock springs of the tiles' fused ranges): what the
+  /// [spring_tile_fused_end[t], spring_tile_edge_end[t]) are the tile's edge
+  /// blocks: kSpringFusedBlock springs whose `a` ends are consecutive
+  /// particles of the tile and whose `b` ends consecutive particles of later
+  /// tiles (a lattice's rows across the tile's edge); the springs from there
+  /// to spring_tile_begin[t + 1] are in no block, (num_tiles).
+  std::vector<std::int32_t> spring_tile_edge_end;
+  /// The fused and edge blocks of every tile, in stored order, (one per
+  /// kSpringFusedBlock springs of [spring_tile_begin[t], spring_tile_edge_end[t])): what the
   /// kernel reads of them besides the particles. A cloth's blocks share
   /// their parameters; a network of varied springs has some that do not.
   std::vector<SpringBlock> spring_blocks;
@@ -143,8 +149,10 @@ struct Model {
   /// Each particle's incident springs, in the order its force sums them:
   /// spring_incidence[spring_incidence_begin[i] .. spring_incidence_begin[i + 1]),
   /// (num_particles + 1). First the springs of fused blocks, block by block
-  /// in stored order and within a block the `a` end before the `b` end, up
-  /// to spring_incidence_fused_end[i]; then the rest, ascending.
+  /// in stored order and within a block the `a` end before the `b` end,
+  /// then the edge blocks' springs whose `a` end it is, in stored order, up
+  /// to spring_incidence_fused_end[i]; then the rest (the edge blocks' `b`
+  /// ends among them), ascending.
   std::vector<std::int32_t> spring_incidence_begin;
   /// End of each particle's fused springs in spring_incidence, (num_particles).
   std::vector<std::int32_t> spring_incidence_fused_end;
