@@ -15,17 +15,26 @@
 // lists start with these terms, block by block, `a` ends before `b` ends.
 // A block whose offset b - a is below 8 (neighbours along a row) overlaps
 // its own `a` ends and the next block's: it keeps those terms in registers
-// and carries them on (fusedBlocks).
+// and carries them on (fusedBlocks). A block reads a record of 48 bytes
+// (Model::spring_blocks, SpringBlock): its `a` end and offset, and where
+// its eight springs share k and c, those once and the rest lengths as
+// 16-bit steps from the first in the bits of a double (rebuilt exactly by
+// an integer add); else the per-spring arrays, 256 bytes.
 //
-// Everything else (irregular networks, a lattice's runs that cross a tile
-// edge or are cut short) goes in two passes. Pass 1 evaluates each spring
-// on its own and writes T u to a slot of its own; pass 2 adds a particle's
-// slots, in the rest of its list, ascending. Blocks of four gather their
-// ends' coordinates with scalar loads, or load runs as vectors.
+// Edge blocks. A lattice's runs from a tile into later tiles follow the
+// tile's fused blocks: they add +T u straight into their `a` ends (the
+// tile's) and write T u to slots for their `b` ends (edgeBlocks).
+//
+// Everything else (irregular networks, runs cut short) goes in two
+// passes. Pass 1 evaluates each spring on its own and writes T u to a slot
+// of its own; pass 2 adds a particle's slots, in the rest of its list,
+// ascending. Blocks of four gather their ends' coordinates with scalar
+// loads, or load runs as vectors.
 //
 // The builder stores springs by tile of 4096 particles (of the spring's
 // lower index), then offset b - a, then a. The kernel goes tile by tile:
-// a tile's fused blocks, which touch only the tile's particles, its other
+// a tile's fused blocks, which touch only the tile's particles, its edge
+// blocks, which write only the tile's particles and slots, its other
 // springs, then its particles' pass 2, which reads slots just written.
 // Threads take contiguous shares of the tiles; a particle with a slot from
 // an earlier share is summed after a barrier, the only one besides the
@@ -55,6 +64,22 @@
 // pairwise scalar loads), writing -T u beside T u (twice the writes),
 // springs stored by particle (20 % slower), the integrators' kick and
 // drift in one pass (within the noise).
+//
+// Measured for issue 17, goal 3 (docs/benchmarks.md, the other core busy,
+// best of 5, M springs/s of one force evaluation, one thread): the
+// portable build, which ran the scalar path, 124-145 before and 354-442
+// after choosing the kernel per CPU; at 1e6 springs, the per-spring
+// arrays 214, the block records 302-328, with edge blocks 286-348 (ahead in
+// two rounds of three), native 254 -> 377 (two threads 438 -> 713). The
+// bytes a spring moves at 1e6 fell from about 58 (32 of spring data, the
+// two-pass springs' slots, the particles' share) to about 30, which puts
+// the bandwidth bound (1.06e9 springs/s a core) above the compute bound
+// (0.70e9, the 32 multiplies and adds without fusing): the kernel is at
+// 51-77 % of the compute bound at every size, one core. Not done: tiles
+// of 8192 (fewer edge blocks, but 1e5 springs' three tiles split badly
+// over two threads), prefetching the `b` ends' particles (a tile's stay in
+// L2 across its offsets), rest lengths in 8-bit steps (a cloth's differ by
+// up to a thousand doubles).
 //
 // Instruction sets. The kernel (springs_kernel.h) is written once with
 // intrinsics and compiled per instruction set: in the portable build
