@@ -327,8 +327,6 @@ inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
 
 #else
 
-// A fused block as two halves of four lanes: the `a` ends of both, then
-// the `b` ends, as in fusedBlockScalar.
 // T u of springs s + 4 h .. s + 4 h + 3 of the block `block` starting at s.
 inline void blockTensions4(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int h,
                            __m256d t[3]) {
@@ -338,6 +336,8 @@ inline void blockTensions4(const SpringArrays& sp, const PhasePoint& x, const Sp
   tensions(x, at_a, at_b, blockParameters4(sp, block, s, h), t[0], t[1], t[2]);
 }
 
+// A fused block as two halves of four lanes: the `a` ends of both, then
+// the `b` ends, as in fusedBlockScalar.
 inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s, int n) {
   static_assert(Model::kSpringFusedBlock == 2 * kLanes);
   prefetchBlock(sp, n);
