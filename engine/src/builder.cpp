@@ -1,6 +1,7 @@
 #include "suitsim/builder.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <cmath>
 #include <cstdint>
@@ -75,10 +76,52 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
 // lattice does, whatever its shape) the kernel loads a block's particles
 // as one vector. Runs of Model::kSpringFusedBlock whose ends all lie in the
 // tile are taken out as fused blocks, in order, to the front of the tile:
-// the kernel adds their forces straight into the particles. Each particle
-// sums its fused blocks' springs first, in the kernel's order, then the
-// rest in ascending stored order.
+// the kernel adds their forces straight into the particles. Runs whose `a`
+// ends lie in the tile and whose `b` ends all lie in later tiles (a
+// lattice's rows across the tile's edge) follow as edge blocks: the kernel
+// adds their forces straight into the `a` ends and leaves the `b` ends'
+// to the second pass. Each particle sums its fused blocks' springs first,
+// in the kernel's order, then its edge blocks' `a` ends, then the rest in
+// ascending stored order.
 constexpr int kSpringTile = 4096;
+
+// The fused and edge blocks as the kernel reads them (Model::spring_blocks): the
+// ends once a block, and k, c and l0 once where the block's springs share
+// k and c bit for bit and their rest lengths lie within 32767 doubles of
+// the first's (the kernel rebuilds each exactly from its bit pattern).
+void fillSpringBlocks(Model& m) {
+  constexpr int kBlock = Model::kSpringFusedBlock;
+  static_assert(kSpringTile <= 32767, "a block's offset b - a is stored in 16 bits");
+  const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
+  const int num_tiles = static_cast<int>(m.spring_tile_edge_end.size());
+  m.spring_blocks.clear();
+  m.spring_tile_first_block.assign(num_tiles + 1, 0);
+  for (int t = 0; t < num_tiles; ++t) {
+    m.spring_tile_first_block[t] = static_cast<std::int32_t>(m.spring_blocks.size());
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_edge_end[t]; s += kBlock) {
+      SpringBlock block;
+      block.a = m.spring_a[s];
+      block.offset = static_cast<std::int16_t>(m.spring_b[s] - m.spring_a[s]);
+      bool shared = true;
+      for (int j = 0; j < kBlock && shared; ++j) {
+        const std::int64_t ulps = bits(m.spring_rest_length[s + j]) - bits(m.spring_rest_length[s]);
+        shared = bits(m.spring_stiffness[s + j]) == bits(m.spring_stiffness[s]) &&
+                 bits(m.spring_damping[s + j]) == bits(m.spring_damping[s]) && ulps >= -32767 && ulps <= 32767;
+        block.l0_ulps[j] = static_cast<std::int16_t>(shared ? ulps : 0);
+      }
+      if (shared) {
+        block.shared = 1;
+        block.k = m.spring_stiffness[s];
+        block.c = m.spring_damping[s];
+        block.l0 = m.spring_rest_length[s];
+      } else {
+        block.l0_ulps.fill(0);
+      }
+      m.spring_blocks.push_back(block);
+    }
+  }
+  m.spring_tile_first_block[num_tiles] = static_cast<std::int32_t>(m.spring_blocks.size());
+}
 
 void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Model& m) {
   constexpr int kBlock = Model::kSpringFusedBlock;
@@ -95,34 +138,44 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
   m.spring_tile_begin.assign(num_tiles + 1, 0);
   for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
   for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
-  // Each tile: its fused blocks, taken greedily in sorted order, then the rest.
+  // Each tile: its fused blocks, taken greedily in sorted order, then its
+  // edge blocks (runs whose `b` ends lie in later tiles), then the rest.
   std::vector<std::int32_t> order;
   order.reserve(ns);
-  std::vector<std::int32_t> rest;
+  std::vector<std::int32_t> edge, rest;
   m.spring_tile_fused_end.assign(num_tiles, 0);
+  m.spring_tile_edge_end.assign(num_tiles, 0);
   for (int t = 0; t < num_tiles; ++t) {
     const int lo = t * kSpringTile, hi = std::min(num_particles, lo + kSpringTile);
     const int end = m.spring_tile_begin[t + 1];
-    auto fusedAt = [&](int s) {
+    // A run of kBlock from s whose `a` ends lie in the tile and whose `b`
+    // ends lie in it too (to_later false) or all in later tiles (true).
+    auto runAt = [&](int s, bool to_later) {
       if (s + kBlock > end) return false;
       const SpringSpec& first = springs[sorted[s]];
       for (int j = 0; j < kBlock; ++j) {
         const SpringSpec& spec = springs[sorted[s + j]];
         if (spec.a != first.a + j || spec.b != first.b + j) return false;
-        if (spec.a < lo || spec.a >= hi || spec.b < lo || spec.b >= hi) return false;
+        if (spec.a < lo || spec.a >= hi || spec.b < (to_later ? hi : lo) || (!to_later && spec.b >= hi)) return false;
       }
       return true;
     };
+    edge.clear();
     rest.clear();
     for (int s = m.spring_tile_begin[t]; s < end;) {
-      if (fusedAt(s)) {
+      if (runAt(s, false)) {
         order.insert(order.end(), sorted.begin() + s, sorted.begin() + s + kBlock);
+        s += kBlock;
+      } else if (runAt(s, true)) {
+        edge.insert(edge.end(), sorted.begin() + s, sorted.begin() + s + kBlock);
         s += kBlock;
       } else {
         rest.push_back(sorted[s++]);
       }
     }
     m.spring_tile_fused_end[t] = static_cast<std::int32_t>(order.size());
+    order.insert(order.end(), edge.begin(), edge.end());
+    m.spring_tile_edge_end[t] = static_cast<std::int32_t>(order.size());
     order.insert(order.end(), rest.begin(), rest.end());
   }
   m.num_springs = ns;
@@ -140,9 +193,12 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
     m.spring_rest_length[d] = spec.rest_length;
   }
   m.spring_input_index = std::move(order);
+  fillSpringBlocks(m);
   // Incidence lists by counting sort: the fused blocks first, in stored
   // order, a block's `a` ends before its `b` ends (the kernel adds them so),
-  // then the other springs in stored order, which leaves that part ascending.
+  // then the edge blocks' `a` ends (added next, in the same tile), then
+  // the other springs and the edge blocks' `b` ends in stored order, which
+  // leaves that part ascending.
   m.spring_incidence_begin.assign(num_particles + 1, 0);
   for (int s = 0; s < ns; ++s) {
     ++m.spring_incidence_begin[m.spring_a[s] + 1];
@@ -156,11 +212,14 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
       for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_a[s + j]]++] = 2 * (s + j);
       for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_b[s + j]]++] = 2 * (s + j) + 1;
     }
+    for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_edge_end[t]; ++s) {
+      m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
+    }
   }
   m.spring_incidence_fused_end = next;
   for (int t = 0; t < num_tiles; ++t) {
     for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_begin[t + 1]; ++s) {
-      m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
+      if (s >= m.spring_tile_edge_end[t]) m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
       m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
     }
   }

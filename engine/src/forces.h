@@ -20,6 +20,13 @@ namespace suitsim::detail {
 /// `spring_force` is scratch of 4 num_springs doubles.
 void addSpringForces(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force);
 
+/// addSpringForces with a given one of the kernels (springs_kernel.h), for
+/// tests: `isa` 4 (AVX-512), 3 (AVX2) or 0 (scalar). The portable build holds
+/// all three, a native one only the one its target allows. Returns false,
+/// and does nothing, when this build lacks that kernel or the CPU cannot run it.
+bool addSpringForcesWithIsa(int isa, const Model& model, const PhasePoint& x, double* spring_force,
+                            Vec3Array& force);
+
 /// The ground's force on contact c at phase point x.
 Vec3 contactForce(const Model& model, const State& state, const PhasePoint& x, int c);
 

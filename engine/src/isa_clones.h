@@ -18,10 +18,19 @@
 // compares a run with the baseline's).
 #pragma once
 
+//
+// SUITSIM_ISA_DISPATCH is 1 where the build makes such clones. Code
+// written with intrinsics cannot be cloned so (its vector path is chosen by
+// the preprocessor): the spring kernel (springs_kernel.h) is compiled once
+// per instruction set under `#pragma GCC target` instead and chosen by
+// __builtin_cpu_supports, the same test (springs.cpp). SUITSIM_NO_CLONES
+// (the baseline build of tests/engine) turns both off.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) && \
     !defined(SUITSIM_NO_CLONES)
+#define SUITSIM_ISA_DISPATCH 1
 #define SUITSIM_HOT __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
+#define SUITSIM_ISA_DISPATCH 0
 #define SUITSIM_HOT
 #endif
 

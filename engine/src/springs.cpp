@@ -15,17 +15,26 @@
 // lists start with these terms, block by block, `a` ends before `b` ends.
 // A block whose offset b - a is below 8 (neighbours along a row) overlaps
 // its own `a` ends and the next block's: it keeps those terms in registers
-// and carries them on (fusedBlocks).
+// and carries them on (fusedBlocks). A block reads a record of 48 bytes
+// (Model::spring_blocks, SpringBlock): its `a` end and offset, and where
+// its eight springs share k and c, those once and the rest lengths as
+// 16-bit steps from the first in the bits of a double (rebuilt exactly by
+// an integer add); else the per-spring arrays, 256 bytes.
 //
-// Everything else (irregular networks, a lattice's runs that cross a tile
-// edge or are cut short) goes in two passes. Pass 1 evaluates each spring
-// on its own and writes T u to a slot of its own; pass 2 adds a particle's
-// slots, in the rest of its list, ascending. Blocks of four gather their
-// ends' coordinates with scalar loads, or load runs as vectors.
+// Edge blocks. A lattice's runs from a tile into later tiles follow the
+// tile's fused blocks: they add +T u straight into their `a` ends (the
+// tile's) and write T u to slots for their `b` ends (edgeBlocks).
+//
+// Everything else (irregular networks, runs cut short) goes in two
+// passes. Pass 1 evaluates each spring on its own and writes T u to a slot
+// of its own; pass 2 adds a particle's slots, in the rest of its list,
+// ascending. Blocks of four gather their ends' coordinates with scalar
+// loads, or load runs as vectors.
 //
 // The builder stores springs by tile of 4096 particles (of the spring's
 // lower index), then offset b - a, then a. The kernel goes tile by tile:
-// a tile's fused blocks, which touch only the tile's particles, its other
+// a tile's fused blocks, which touch only the tile's particles, its edge
+// blocks, which write only the tile's particles and slots, its other
 // springs, then its particles' pass 2, which reads slots just written.
 // Threads take contiguous shares of the tiles; a particle with a slot from
 // an earlier share is summed after a barrier, the only one besides the
@@ -56,425 +65,142 @@
 // springs stored by particle (20 % slower), the integrators' kick and
 // drift in one pass (within the noise).
 //
+// Measured for issue 17, goal 3 (docs/benchmarks.md, the other core busy,
+// best of 5, M springs/s of one force evaluation, one thread): the
+// portable build, which ran the scalar path, 124-145 before and 354-442
+// after choosing the kernel per CPU; at 1e6 springs, the per-spring
+// arrays 214, the block records 302-328, with edge blocks 286-348 (ahead in
+// two rounds of three), native 254 -> 377 (two threads 438 -> 713). The
+// bytes a spring moves at 1e6 fell from about 58 (32 of spring data, the
+// two-pass springs' slots, the particles' share) to about 30, which puts
+// the bandwidth bound (1.06e9 springs/s a core) above the compute bound
+// (0.70e9, the 32 multiplies and adds without fusing): the kernel is at
+// 51-77 % of the compute bound at every size, one core. Not done: tiles
+// of 8192 (fewer edge blocks, but 1e5 springs' three tiles split badly
+// over two threads), prefetching the `b` ends' particles (a tile's stay in
+// L2 across its offsets), rest lengths in 8-bit steps (a cloth's differ by
+// up to a thousand doubles).
+//
+// Instruction sets. The kernel (springs_kernel.h) is written once with
+// intrinsics and compiled per instruction set: in the portable build
+// (SUITSIM_NATIVE off, the x86-64 baseline) three times, for AVX-512
+// (x86-64-v4: 8 lanes), AVX2 (x86-64-v3: 4 lanes) and the baseline
+// (scalar), each under its `#pragma GCC target`, and the first call takes
+// the one for this CPU, as GCC's clones of the hinge code do
+// (isa_clones.h); in a native build (or with SUITSIM_NO_CLONES) once, the
+// path the compiler's target allows.
+//
 // Bit-identity. The SIMD paths do exactly the scalar reference's IEEE
 // operations in the same order (the vector types' operators are those
 // operations); sqrt and division are correctly rounded in both, and
 // x + (-t) is x - t exactly. The build's -ffp-contract=off keeps the
 // compiler from fusing a multiply-add in one path and not in the other.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
 #include <omp.h>
 
-#ifdef __AVX2__
+#if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
 
 #include "forces.h"
+#include "isa_clones.h"
 
 namespace suitsim::detail {
 
 namespace {
 
-// What the first pass reads and writes.
-struct SpringArrays {
-  const std::int32_t* a;
-  const std::int32_t* b;
-  const double* k;
-  const double* c;
-  const double* l0;
-  double* out;  // T u of spring s at out[4 s .. 4 s + 2], 0 at out[4 s + 3]
-  int last;     // index of the last spring (prefetches stay inside the arrays)
-};
+#if SUITSIM_ISA_DISPATCH
 
-// One spring's force on its `a` end, T u: the reference that the SIMD
-// paths must reproduce bit for bit.
-inline void springTension(const SpringArrays& sp, const PhasePoint& x, int s, double t[3]) {
-  const int a = sp.a[s];
-  const int b = sp.b[s];
-  const double dx = x.px[b] - x.px[a];
-  const double dy = x.py[b] - x.py[a];
-  const double dz = x.pz[b] - x.pz[a];
-  const double length = std::sqrt(dx * dx + dy * dy + dz * dz);
-  // T(7)'s singular point (coincident particles): no direction, no force.
-  const double inv_length = length > 0.0 ? 1.0 / length : 0.0;
-  const double ux = dx * inv_length;
-  const double uy = dy * inv_length;
-  const double uz = dz * inv_length;
-  const double stretch_rate =
-      (x.vx[b] - x.vx[a]) * ux + (x.vy[b] - x.vy[a]) * uy + (x.vz[b] - x.vz[a]) * uz;
-  const double tension = sp.k[s] * (length - sp.l0[s]) + sp.c[s] * stretch_rate;
-  t[0] = tension * ux;
-  t[1] = tension * uy;
-  t[2] = tension * uz;
+// The portable build: the kernel for AVX-512 (x86-64-v4), for AVX2
+// (x86-64-v3) and for the baseline, the one for this CPU chosen at the
+// first call by the test GCC's clones make (isa_clones.h).
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
+namespace v4 {
+#define SUITSIM_SPRING_ISA 4
+#include "springs_kernel.h"
+#undef SUITSIM_SPRING_ISA
+}  // namespace v4
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v3")
+namespace v3 {
+#define SUITSIM_SPRING_ISA 3
+#include "springs_kernel.h"
+#undef SUITSIM_SPRING_ISA
+}  // namespace v3
+#pragma GCC pop_options
+
+namespace baseline {
+#define SUITSIM_SPRING_ISA 0
+#include "springs_kernel.h"
+#undef SUITSIM_SPRING_ISA
+}  // namespace baseline
+
+using SpringKernel = void (*)(const Model&, const PhasePoint&, double*, Vec3Array&);
+
+SpringKernel springKernelForThisCpu() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("x86-64-v4")) return v4::springKernel;
+  if (__builtin_cpu_supports("x86-64-v3")) return v3::springKernel;
+  return baseline::springKernel;
 }
 
-inline void springForce(const SpringArrays& sp, const PhasePoint& x, int s) {
-  double* t = sp.out + 4 * static_cast<std::size_t>(s);
-  springTension(sp, x, s, t);
-  t[3] = 0.0;
-}
+#else
 
-// A fused block (Model::spring_tile_fused_end): every `a` end takes +T u,
-// then every `b` end -T u, straight into the particles' forces. The two
-// runs may overlap (offsets below the block size); all the `a` ends first
-// is the order the Model's incidence lists state.
-inline void fusedBlockScalar(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
-  constexpr int kBlock = Model::kSpringFusedBlock;
-  double t[kBlock][3];
-  for (int j = 0; j < kBlock; ++j) springTension(sp, x, s + j, t[j]);
-  const int a = sp.a[s], b = sp.b[s];
-  for (int j = 0; j < kBlock; ++j) {
-    f.x[a + j] += t[j][0];
-    f.y[a + j] += t[j][1];
-    f.z[a + j] += t[j][2];
-  }
-  for (int j = 0; j < kBlock; ++j) {
-    f.x[b + j] -= t[j][0];
-    f.y[b + j] -= t[j][1];
-    f.z[b + j] -= t[j][2];
-  }
-}
-
-#ifdef __AVX2__
-
-constexpr int kLanes = 4;
-// Springs ahead to prefetch the per-spring arrays: helps once they come from
-// DRAM, costs nothing measurable in cache.
-constexpr int kPrefetchAhead = 128;
-
-// {base[index[0]], ..., base[index[3]]}: four scalar loads combined in pairs,
-// cheaper on the target than the gather instruction.
-inline __m256d gather4(const double* base, const std::int32_t* index) {
-  const __m128d lo = _mm_loadh_pd(_mm_load_sd(base + index[0]), base + index[1]);
-  const __m128d hi = _mm_loadh_pd(_mm_load_sd(base + index[2]), base + index[3]);
-  return _mm256_insertf128_pd(_mm256_castpd128_pd256(lo), hi, 1);
-}
-
-// Four particles' values: one vector load when their indices are consecutive.
-template <bool kRun>
-inline __m256d load4(const double* base, const std::int32_t* index) {
-  return kRun ? _mm256_loadu_pd(base + index[0]) : gather4(base, index);
-}
-
-// True when index[0..3] are i, i + 1, i + 2, i + 3.
-inline bool consecutive(const std::int32_t* index) {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(index));
-  const __m128i run = _mm_add_epi32(_mm_set1_epi32(index[0]), _mm_setr_epi32(0, 1, 2, 3));
-  return _mm_movemask_epi8(_mm_cmpeq_epi32(v, run)) == 0xFFFF;
-}
-
-inline void prefetch(const void* address) { _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0); }
-
-// length > 0 ? 1 / length : 0 lane-wise, as in the scalar path (a NaN length gives 0 too).
-inline __m256d inverseOrZero(__m256d length) {
-  const __m256d positive = _mm256_cmp_pd(length, _mm256_setzero_pd(), _CMP_GT_OQ);
-  return _mm256_and_pd(positive, _mm256_div_pd(_mm256_set1_pd(1.0), length));
-}
-inline __m256d squareRoot(__m256d v) { return _mm256_sqrt_pd(v); }
-
-#ifdef __AVX512F__
-inline __m512d inverseOrZero(__m512d length) {
-  const __mmask8 positive = _mm512_cmp_pd_mask(length, _mm512_setzero_pd(), _CMP_GT_OQ);
-  return _mm512_maskz_div_pd(positive, _mm512_set1_pd(1.0), length);
-}
-inline __m512d squareRoot(__m512d v) { return _mm512_sqrt_pd(v); }
+// A native build (or SUITSIM_NO_CLONES, or another compiler): the one
+// kernel the compiler's target allows.
+#if defined(__AVX512F__)
+#define SUITSIM_ONLY_SPRING_ISA 4
+#elif defined(__AVX2__)
+#define SUITSIM_ONLY_SPRING_ISA 3
+#else
+#define SUITSIM_ONLY_SPRING_ISA 0
 #endif
+namespace only {
+#define SUITSIM_SPRING_ISA SUITSIM_ONLY_SPRING_ISA
+#include "springs_kernel.h"
+#undef SUITSIM_SPRING_ISA
+}  // namespace only
 
-// T u of one vector of springs, lane-wise: the operations of springTension
-// in its order (the vector types' operators are the IEEE ones, never fused
-// under -ffp-contract=off). at_a and at_b load a particle array at the
-// springs' ends, spring a per-spring array.
-template <class V, class AtA, class AtB, class Spring>
-inline void tensions(const SpringArrays& sp, const PhasePoint& x, AtA at_a, AtB at_b, Spring spring, V& tx, V& ty,
-                     V& tz) {
-  const V dx = at_b(x.px) - at_a(x.px);
-  const V dy = at_b(x.py) - at_a(x.py);
-  const V dz = at_b(x.pz) - at_a(x.pz);
-  const V length = squareRoot(dx * dx + dy * dy + dz * dz);
-  const V inv_length = inverseOrZero(length);
-  const V ux = dx * inv_length;
-  const V uy = dy * inv_length;
-  const V uz = dz * inv_length;
-  const V stretch_rate =
-      (at_b(x.vx) - at_a(x.vx)) * ux + (at_b(x.vy) - at_a(x.vy)) * uy + (at_b(x.vz) - at_a(x.vz)) * uz;
-  const V tension = spring(sp.k) * (length - spring(sp.l0)) + spring(sp.c) * stretch_rate;
-  tx = tension * ux;
-  ty = tension * uy;
-  tz = tension * uz;
-}
-
-// Springs s .. s+3, each end a run (one vector load) or gathered.
-template <bool kRunA, bool kRunB>
-inline void tensions4(const SpringArrays& sp, const PhasePoint& x, int s, __m256d& tx, __m256d& ty, __m256d& tz) {
-  const std::int32_t* ia = sp.a + s;
-  const std::int32_t* ib = sp.b + s;
-  const auto at_a = [ia](const double* p) { return load4<kRunA>(p, ia); };
-  const auto at_b = [ib](const double* p) { return load4<kRunB>(p, ib); };
-  const auto spring = [s](const double* p) { return _mm256_loadu_pd(p + s); };
-  tensions<__m256d>(sp, x, at_a, at_b, spring, tx, ty, tz);
-}
-
-// Springs s .. s+3 into their slots.
-template <bool kRunA, bool kRunB>
-inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
-  __m256d tx, ty, tz;
-  tensions4<kRunA, kRunB>(sp, x, s, tx, ty, tz);
-  // Lanes are springs; the output is one (x, y, z, 0) vector per spring, so
-  // the second pass adds a spring's force to a particle in one instruction.
-  const __m256d xy_even = _mm256_unpacklo_pd(tx, ty);  // x0 y0 x2 y2
-  const __m256d xy_odd = _mm256_unpackhi_pd(tx, ty);   // x1 y1 x3 y3
-  const __m256d z_even = _mm256_unpacklo_pd(tz, _mm256_setzero_pd());
-  const __m256d z_odd = _mm256_unpackhi_pd(tz, _mm256_setzero_pd());
-  double* out = sp.out + 4 * static_cast<std::size_t>(s);
-  _mm256_storeu_pd(out, _mm256_permute2f128_pd(xy_even, z_even, 0x20));
-  _mm256_storeu_pd(out + 4, _mm256_permute2f128_pd(xy_odd, z_odd, 0x20));
-  _mm256_storeu_pd(out + 8, _mm256_permute2f128_pd(xy_even, z_even, 0x31));
-  _mm256_storeu_pd(out + 12, _mm256_permute2f128_pd(xy_odd, z_odd, 0x31));
-}
-
-inline void prefetchParameters(const SpringArrays& sp, int s) {
-  const int ahead = std::min(s + kPrefetchAhead, sp.last);
-  prefetch(sp.k + ahead);
-  prefetch(sp.c + ahead);
-  prefetch(sp.l0 + ahead);
-  prefetch(sp.a + ahead);
-  prefetch(sp.b + ahead);
-}
-
-inline void addTo(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_add_pd(_mm256_loadu_pd(f), t)); }
-inline void subtractFrom(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_sub_pd(_mm256_loadu_pd(f), t)); }
-
-#ifdef __AVX512F__
-
-// Springs s .. s+7 of a fused block, whose ends are the runs from a and b.
-inline void tensions8(const SpringArrays& sp, const PhasePoint& x, int s, int a, int b, __m512d& tx, __m512d& ty,
-                      __m512d& tz) {
-  const auto at_a = [a](const double* p) { return _mm512_loadu_pd(p + a); };
-  const auto at_b = [b](const double* p) { return _mm512_loadu_pd(p + b); };
-  const auto spring = [s](const double* p) { return _mm512_loadu_pd(p + s); };
-  tensions<__m512d>(sp, x, at_a, at_b, spring, tx, ty, tz);
-}
-
-// The fused blocks [begin, end) of a tile in 8 lanes, with the adds of
-// fusedBlockScalar as vector read-modify-writes. A block whose offset
-// d = b - a is below 8 (a lattice's neighbours along a row) would store its
-// `a` ends and then load its `b` ends from the same lines, and the next
-// block likewise: loads that overlap a store in flight only in part wait
-// for it to retire. Such a block instead subtracts -T u of lanes d..7 in
-// the register, lane-rotated, and carries lanes 0..d-1 into the next block
-// when that block continues the run (else stores them): each particle
-// still takes the same operations in the same order.
-inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
-  static_assert(Model::kSpringFusedBlock == 8);
-  double* fx = f.x.data();
-  double* fy = f.y.data();
-  double* fz = f.z.data();
-  const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-  __m512d carry_x = _mm512_setzero_pd(), carry_y = carry_x, carry_z = carry_x;
-  __mmask8 carry_lanes = 0;
-  int carry_at = -1;  // first particle the carry belongs to, -1 for none
-  const auto flush = [&] {
-    if (carry_at < 0) return;
-    _mm512_mask_storeu_pd(fx + carry_at, carry_lanes,
-                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fx + carry_at), carry_x));
-    _mm512_mask_storeu_pd(fy + carry_at, carry_lanes,
-                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fy + carry_at), carry_y));
-    _mm512_mask_storeu_pd(fz + carry_at, carry_lanes,
-                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fz + carry_at), carry_z));
-    carry_at = -1;
-  };
-  for (int s = begin; s < end; s += 8) {
-    prefetchParameters(sp, s);
-    const int a = sp.a[s], b = sp.b[s];
-    __m512d tx, ty, tz;
-    tensions8(sp, x, s, a, b, tx, ty, tz);
-    const int d = b - a;
-    if (carry_at >= 0 && (carry_at != a || d <= 0 || d >= 8)) flush();
-    if (d > 0 && d < 8) {
-      __m512d lo_x = _mm512_loadu_pd(fx + a), lo_y = _mm512_loadu_pd(fy + a), lo_z = _mm512_loadu_pd(fz + a);
-      if (carry_at == a) {  // the previous block's `b` ends come first
-        lo_x = _mm512_mask_sub_pd(lo_x, carry_lanes, lo_x, carry_x);
-        lo_y = _mm512_mask_sub_pd(lo_y, carry_lanes, lo_y, carry_y);
-        lo_z = _mm512_mask_sub_pd(lo_z, carry_lanes, lo_z, carry_z);
-      }
-      lo_x = _mm512_add_pd(lo_x, tx);
-      lo_y = _mm512_add_pd(lo_y, ty);
-      lo_z = _mm512_add_pd(lo_z, tz);
-      // Lane j takes spring j - d's term (mod 8): lanes d..7 here, 0..d-1 carried.
-      const __m512i from = _mm512_and_si512(_mm512_sub_epi64(lane, _mm512_set1_epi64(d)), _mm512_set1_epi64(7));
-      carry_x = _mm512_permutexvar_pd(from, tx);
-      carry_y = _mm512_permutexvar_pd(from, ty);
-      carry_z = _mm512_permutexvar_pd(from, tz);
-      carry_lanes = static_cast<__mmask8>((1u << d) - 1u);
-      const __mmask8 here = static_cast<__mmask8>(~carry_lanes);
-      _mm512_storeu_pd(fx + a, _mm512_mask_sub_pd(lo_x, here, lo_x, carry_x));
-      _mm512_storeu_pd(fy + a, _mm512_mask_sub_pd(lo_y, here, lo_y, carry_y));
-      _mm512_storeu_pd(fz + a, _mm512_mask_sub_pd(lo_z, here, lo_z, carry_z));
-      carry_at = a + 8;
-    } else {
-      _mm512_storeu_pd(fx + a, _mm512_add_pd(_mm512_loadu_pd(fx + a), tx));
-      _mm512_storeu_pd(fy + a, _mm512_add_pd(_mm512_loadu_pd(fy + a), ty));
-      _mm512_storeu_pd(fz + a, _mm512_add_pd(_mm512_loadu_pd(fz + a), tz));
-      _mm512_storeu_pd(fx + b, _mm512_sub_pd(_mm512_loadu_pd(fx + b), tx));
-      _mm512_storeu_pd(fy + b, _mm512_sub_pd(_mm512_loadu_pd(fy + b), ty));
-      _mm512_storeu_pd(fz + b, _mm512_sub_pd(_mm512_loadu_pd(fz + b), tz));
-    }
-  }
-  flush();
-}
-
-#else
-
-// A fused block as two halves of four lanes: the `a` ends of both, then
-// the `b` ends, as in fusedBlockScalar.
-inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
-  static_assert(Model::kSpringFusedBlock == 2 * kLanes);
-  prefetchParameters(sp, s);
-  __m256d t[2][3];
-  for (int h = 0; h < 2; ++h) tensions4<true, true>(sp, x, s + h * kLanes, t[h][0], t[h][1], t[h][2]);
-  double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
-  const int a = sp.a[s], b = sp.b[s];
-  for (int h = 0; h < 2; ++h) {
-    for (int c = 0; c < 3; ++c) addTo(f3[c] + a + h * kLanes, t[h][c]);
-  }
-  for (int h = 0; h < 2; ++h) {
-    for (int c = 0; c < 3; ++c) subtractFrom(f3[c] + b + h * kLanes, t[h][c]);
-  }
-}
-
-inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
-  for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlock(sp, x, f, s);
-}
-
-#endif  // __AVX512F__
-
-inline void springForceBlock(const SpringArrays& sp, const PhasePoint& x, int s, bool prefetch_ahead) {
-  // One line of each double array covers 8 springs, so every other block.
-  if (prefetch_ahead) prefetchParameters(sp, s);
-  const bool run_a = consecutive(sp.a + s);
-  const bool run_b = consecutive(sp.b + s);
-  if (run_a && run_b) {
-    springForces4<true, true>(sp, x, s);
-  } else if (run_a) {
-    springForces4<true, false>(sp, x, s);
-  } else if (run_b) {
-    springForces4<false, true>(sp, x, s);
-  } else {
-    springForces4<false, false>(sp, x, s);
-  }
-}
-
-// Particle i's force plus its springs', in its incidence order: one vector
-// add per spring, lanes x, y, z, the `b` end's term negated by its sign bit
-// (x + (-t) is x - t exactly, as in the scalar path).
-inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
-  alignas(32) static const double kSign[2][4] = {{0.0, 0.0, 0.0, 0.0}, {-0.0, -0.0, -0.0, -0.0}};
-  __m256d f = _mm256_setr_pd(force.x[i], force.y[i], force.z[i], 0.0);
-  const std::int32_t* incidence = model.spring_incidence.data();
-  for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
-    const int code = incidence[e];
-    const __m256d t = _mm256_loadu_pd(spring_force + 4 * static_cast<std::size_t>(code >> 1));
-    f = _mm256_add_pd(f, _mm256_xor_pd(t, _mm256_load_pd(kSign[code & 1])));
-  }
-  alignas(32) double out[4];
-  _mm256_store_pd(out, f);
-  force.x[i] = out[0];
-  force.y[i] = out[1];
-  force.z[i] = out[2];
-}
-
-#else
-
-inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end) {
-  for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlockScalar(sp, x, f, s);
-}
-
-inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
-  double fx = force.x[i], fy = force.y[i], fz = force.z[i];
-  for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
-    const int code = model.spring_incidence[e];
-    const double* t = spring_force + 4 * static_cast<std::size_t>(code >> 1);
-    if (code & 1) {
-      fx -= t[0];
-      fy -= t[1];
-      fz -= t[2];
-    } else {
-      fx += t[0];
-      fy += t[1];
-      fz += t[2];
-    }
-  }
-  force.x[i] = fx;
-  force.y[i] = fy;
-  force.z[i] = fz;
-}
-
-#endif  // __AVX2__
-
-// Pass 1 for the stored springs [begin, end), on the calling thread.
-inline void springForces(const SpringArrays& sp, const PhasePoint& x, int begin, int end) {
-#ifdef __AVX2__
-  // Blocks of four from `begin`; the last, partial block goes through the
-  // scalar path, which rounds identically.
-  int s = begin;
-  for (int block = 0; s + kLanes <= end; ++block, s += kLanes) springForceBlock(sp, x, s, (block & 1) == 0);
-  for (; s < end; ++s) springForce(sp, x, s);
-#else
-#pragma omp simd
-  for (int s = begin; s < end; ++s) springForce(sp, x, s);
-#endif
-}
-
-// True when every spring that particle i sums in pass 2 is stored at
-// `first_spring` or later (that part of its list is ascending, so its first
-// entry decides).
-inline bool springsFrom(const Model& model, int i, int first_spring) {
-  const int e = model.spring_incidence_fused_end[i];
-  return e == model.spring_incidence_begin[i + 1] || (model.spring_incidence[e] >> 1) >= first_spring;
-}
+#endif  // SUITSIM_ISA_DISPATCH
 
 }  // namespace
 
 void addSpringForces(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
-  const SpringArrays sp{model.spring_a.data(),       model.spring_b.data(), model.spring_stiffness.data(),
-                        model.spring_damping.data(), model.spring_rest_length.data(), spring_force,
-                        model.num_springs - 1};
-  // Each thread takes a contiguous share of the tiles and goes through them
-  // in order: a tile's springs (pass 1), then its particles (pass 2), whose
-  // springs all have their lower end in this tile or an earlier one, so the
-  // forces pass 2 reads were just written and are still in cache. A
-  // particle with a spring from an earlier thread's share waits for the
-  // barrier. The shares depend on the thread count; what a particle sums,
-  // and in which order, does not.
-  const int np = model.num_particles;
-  const int tile = model.spring_tile_particles;
-  const int num_tiles = static_cast<int>(model.spring_tile_begin.size()) - 1;
-  if (num_tiles < 0) return;  // a Model not made by the builder has no layout (nor springs in it)
-  const int threads = omp_get_num_threads();
-  const int me = omp_get_thread_num();
-  const int first_tile = static_cast<int>(static_cast<long>(num_tiles) * me / threads);
-  const int end_tile = static_cast<int>(static_cast<long>(num_tiles) * (me + 1) / threads);
-  const int first_spring = model.spring_tile_begin[first_tile];
-  for (int t = first_tile; t < end_tile; ++t) {
-    const int fused_end = model.spring_tile_fused_end[t];
-    fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end);
-    springForces(sp, x, fused_end, model.spring_tile_begin[t + 1]);
-    const int last = std::min(np, (t + 1) * tile);
-    for (int i = t * tile; i < last; ++i) {
-      if (springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
-    }
+#if SUITSIM_ISA_DISPATCH
+  // Chosen once (a thread-safe static); every thread of the team calls it.
+  static const SpringKernel kernel = springKernelForThisCpu();
+  kernel(model, x, spring_force, force);
+#else
+  only::springKernel(model, x, spring_force, force);
+#endif
+}
+
+bool addSpringForcesWithIsa(int isa, const Model& model, const PhasePoint& x, double* spring_force,
+                            Vec3Array& force) {
+#if SUITSIM_ISA_DISPATCH
+  __builtin_cpu_init();
+  if (isa == 4 && __builtin_cpu_supports("x86-64-v4")) {
+    v4::springKernel(model, x, spring_force, force);
+  } else if (isa == 3 && __builtin_cpu_supports("x86-64-v3")) {
+    v3::springKernel(model, x, spring_force, force);
+  } else if (isa == 0) {
+    baseline::springKernel(model, x, spring_force, force);
+  } else {
+    return false;
   }
-#pragma omp barrier
-  if (me > 0) {
-    const int last = std::min(np, end_tile * tile);
-    for (int i = first_tile * tile; i < last; ++i) {
-      if (!springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
-    }
-  }
-  // The forces are complete before anything reads them.
-#pragma omp barrier
+  return true;
+#else
+  if (isa != SUITSIM_ONLY_SPRING_ISA) return false;
+  only::springKernel(model, x, spring_force, force);
+  return true;
+#endif
 }
 
 double springPotentialEnergy(const Model& model, const State& state) {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <set>
 #include <vector>
 
@@ -13,7 +15,8 @@ namespace {
 
 TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   ModelBuilder b;
-  b.addCloth({.name = "c", .nu = 12, .nv = 9, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
+  // Two tiles: the cloth's rows across the first tile's edge make edge blocks.
+  b.addCloth({.name = "c", .nu = 70, .nv = 60, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
   b.addBlock({.name = "k", .origin = {5, 0, 0}, .nx = 4, .ny = 3, .nz = 2, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0});
   // A spring added high-to-low: its ends keep the order they were given.
   const int reversed = b.addSpring({.a = 5, .b = 2, .stiffness = 1.0});
@@ -27,28 +30,63 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   EXPECT_EQ(m.spring_a[r], 5);
   EXPECT_EQ(m.spring_b[r], 2);
   // Springs come by tile of their lower particle, which the kernel relies
-  // on, and each tile's fused blocks are runs at both ends within the tile.
+  // on, and each tile's fused blocks are runs at both ends within the
+  // tile, its edge blocks runs from the tile to later tiles.
   const int tile = m.spring_tile_particles;
   const int num_tiles = (m.num_particles + tile - 1) / tile;
   ASSERT_EQ(static_cast<int>(m.spring_tile_begin.size()), num_tiles + 1);
   ASSERT_EQ(static_cast<int>(m.spring_tile_fused_end.size()), num_tiles);
+  ASSERT_EQ(static_cast<int>(m.spring_tile_edge_end.size()), num_tiles);
   ASSERT_EQ(m.spring_tile_begin.back(), added);
-  std::vector<char> fused(added, 0);
+  std::vector<char> fused(added, 0);  // 1 in a fused block, 2 in an edge block
+  int edge_springs = 0;
   for (int t = 0; t < num_tiles; ++t) {
     for (int s = m.spring_tile_begin[t]; s < m.spring_tile_begin[t + 1]; ++s) {
       EXPECT_EQ(std::min(m.spring_a[s], m.spring_b[s]) / tile, t) << "spring " << s;
     }
-    ASSERT_EQ((m.spring_tile_fused_end[t] - m.spring_tile_begin[t]) % Model::kSpringFusedBlock, 0);
-    ASSERT_LE(m.spring_tile_fused_end[t], m.spring_tile_begin[t + 1]);
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; ++s) {
-      const int first = s - (s - m.spring_tile_begin[t]) % Model::kSpringFusedBlock;
-      EXPECT_EQ(m.spring_a[s], m.spring_a[first] + (s - first));
-      EXPECT_EQ(m.spring_b[s], m.spring_b[first] + (s - first));
-      EXPECT_EQ(m.spring_a[s] / tile, t);
-      EXPECT_EQ(m.spring_b[s] / tile, t);
-      fused[s] = 1;
-    }
+    // Runs of kSpringFusedBlock in [begin, end), their `b` ends in the tile
+    // (kind 1, fused blocks) or in later tiles (kind 2, edge blocks).
+    const auto runs = [&](int begin, int end, char kind) {
+      ASSERT_EQ((end - begin) % Model::kSpringFusedBlock, 0);
+      ASSERT_LE(end, m.spring_tile_begin[t + 1]);
+      for (int s = begin; s < end; ++s) {
+        const int first = s - (s - begin) % Model::kSpringFusedBlock;
+        EXPECT_EQ(m.spring_a[s], m.spring_a[first] + (s - first));
+        EXPECT_EQ(m.spring_b[s], m.spring_b[first] + (s - first));
+        EXPECT_EQ(m.spring_a[s] / tile, t);
+        EXPECT_EQ(m.spring_b[s] / tile > t, kind == 2);
+        fused[s] = kind;
+        edge_springs += kind == 2;
+      }
+    };
+    runs(m.spring_tile_begin[t], m.spring_tile_fused_end[t], 1);
+    runs(m.spring_tile_fused_end[t], m.spring_tile_edge_end[t], 2);
   }
+  EXPECT_GT(edge_springs, 0);
+  // The kernel's block records repeat the fused and edge blocks' ends and, where
+  // the block's springs share them, their parameters, bit for bit.
+  ASSERT_EQ(static_cast<int>(m.spring_tile_first_block.size()), num_tiles + 1);
+  ASSERT_EQ(m.spring_tile_first_block.back(), static_cast<int>(m.spring_blocks.size()));
+  const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
+  int shared_blocks = 0;
+  for (int t = 0; t < num_tiles; ++t) {
+    int n = m.spring_tile_first_block[t];
+    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_edge_end[t]; s += Model::kSpringFusedBlock, ++n) {
+      ASSERT_LT(n, m.spring_tile_first_block[t + 1]);
+      const SpringBlock& block = m.spring_blocks[n];
+      shared_blocks += block.shared;
+      for (int j = 0; j < Model::kSpringFusedBlock; ++j) {
+        EXPECT_EQ(block.a + j, m.spring_a[s + j]);
+        EXPECT_EQ(block.a + block.offset + j, m.spring_b[s + j]);
+        if (!block.shared) continue;
+        EXPECT_EQ(bits(block.k), bits(m.spring_stiffness[s + j]));
+        EXPECT_EQ(bits(block.c), bits(m.spring_damping[s + j]));
+        EXPECT_EQ(bits(block.l0) + block.l0_ulps[j], bits(m.spring_rest_length[s + j]));
+      }
+    }
+    EXPECT_EQ(n, m.spring_tile_first_block[t + 1]);
+  }
+  EXPECT_GT(shared_blocks, 0);
   // Every spring appears exactly once in the list of each of its ends, as
   // that end: first the fused ones, then the rest ascending (the order
   // forces are summed in).
@@ -64,7 +102,8 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
       const int code = m.spring_incidence[e];
       const int s = code / 2;
       EXPECT_EQ(code % 2 == 0 ? m.spring_a[s] : m.spring_b[s], i);
-      EXPECT_EQ(fused[s] == 1, e < fused_end) << "particle " << i << ", spring " << s;
+      const bool direct = fused[s] == 1 || (fused[s] == 2 && code % 2 == 0);
+      EXPECT_EQ(direct, e < fused_end) << "particle " << i << ", spring " << s;
       if (e > fused_end) {
         EXPECT_LT(m.spring_incidence[e - 1], code);
       }

@@ -5,7 +5,9 @@
 #include <numbers>
 #include <random>
 
+#include "forces.h"
 #include "run_helpers.h"
+#include "spring_networks.h"
 #include "suitsim/builder.h"
 #include "suitsim/step.h"
 
@@ -126,35 +128,10 @@ TEST(SpringNetwork, CoincidentParticlesGiveNoForceAndNoNan) {
   EXPECT_TRUE(stateIsFinite(state));
 }
 
-// The force kernel (whichever path the build takes: vector loads for runs
-// of consecutive particles, gathers elsewhere, a scalar tail) against the
-// spring law written out here, summed per particle in the Model's
-// incidence order: bit for bit, on a lattice of two tiles with extra random
-// springs (within and across tiles, a tail block, and a pair of coincident
-// particles).
-TEST(SpringNetwork, ForcesMatchTheScalarReferenceBitForBit) {
-  ModelBuilder b;
-  b.setGravity({0.0, 0.0, 0.0});
-  b.addCloth({.name = "c", .nu = 79, .nv = 58, .spacing = 0.1, .mass = 1.0, .stiffness = 50.0, .bend_stiffness = 5.0,
-              .damping = 0.3});
-  b.addParticle({.name = "twin", .position = {0.0, 0.0, 0.0}, .mass = 1.0});  // on particle 0
-  std::mt19937 rng(11);
-  std::uniform_int_distribution<int> pick(0, b.numParticles() - 1);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  b.addSpring({0, b.numParticles() - 1, 30.0, 0.2, 0.0});
-  const int lattice = b.numSprings();
-  while (b.numSprings() < lattice + 300 || b.numSprings() % 4 != 3) {
-    const int i = pick(rng), j = pick(rng);
-    if (i != j) b.addSpring({i, j, 10.0 + u(rng), 0.1, 0.05});
-  }
-  const Model model = b.build();
-  ASSERT_GT(model.num_particles, model.spring_tile_particles);
-  State state = makeState(model);
-  for (int i = 1; i < model.num_particles - 1; ++i) {  // 0 and the twin stay coincident
-    const Vec3 p = state.position.get(i);
-    state.position.set(i, {p[0] + 0.01 * u(rng), p[1] + 0.01 * u(rng), p[2] + 0.01 * u(rng)});
-    state.velocity.set(i, {u(rng), u(rng), u(rng)});
-  }
+// Every spring's force on each particle, from the spring law written out
+// here, summed per particle from zero in the Model's incidence order: what
+// every kernel must give bit for bit.
+Vec3Array referenceSpringForces(const Model& model, const State& state) {
   std::vector<double> tx(model.num_springs), ty(model.num_springs), tz(model.num_springs);
   for (int s = 0; s < model.num_springs; ++s) {
     const int a = model.spring_a[s], bb = model.spring_b[s];
@@ -173,28 +150,105 @@ TEST(SpringNetwork, ForcesMatchTheScalarReferenceBitForBit) {
     ty[s] = tension * uy;
     tz[s] = tension * uz;
   }
+  Vec3Array f;
+  f.assign(model.num_particles, 0.0);
+  for (int i = 0; i < model.num_particles; ++i) {
+    for (int e = model.spring_incidence_begin[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
+      const int s = model.spring_incidence[e] / 2;
+      const bool b_end = model.spring_incidence[e] % 2 == 1;
+      f.x[i] = b_end ? f.x[i] - tx[s] : f.x[i] + tx[s];
+      f.y[i] = b_end ? f.y[i] - ty[s] : f.y[i] + ty[s];
+      f.z[i] = b_end ? f.z[i] - tz[s] : f.z[i] + tz[s];
+    }
+  }
+  return f;
+}
+
+// Moves every particle but the first and last a little off the lattice and
+// gives it a random velocity (the first and last may be made coincident).
+void perturb(const Model& model, State& state, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 1; i < model.num_particles - 1; ++i) {
+    const Vec3 p = state.position.get(i);
+    state.position.set(i, {p[0] + 0.01 * u(rng), p[1] + 0.01 * u(rng), p[2] + 0.01 * u(rng)});
+    state.velocity.set(i, {u(rng), u(rng), u(rng)});
+  }
+}
+
+PhasePoint phasePoint(const State& state) {
+  return {state.position.x.data(), state.position.y.data(), state.position.z.data(),
+          state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
+}
+
+// The force kernel (whichever path the build takes: vector loads for runs
+// of consecutive particles, gathers elsewhere, a scalar tail) against the
+// reference, on a lattice of two tiles with extra random springs (within
+// and across tiles, a tail block, and a pair of coincident particles).
+TEST(SpringNetwork, ForcesMatchTheScalarReferenceBitForBit) {
+  ModelBuilder b;
+  b.setGravity({0.0, 0.0, 0.0});
+  b.addCloth({.name = "c", .nu = 79, .nv = 58, .spacing = 0.1, .mass = 1.0, .stiffness = 50.0, .bend_stiffness = 5.0,
+              .damping = 0.3});
+  b.addParticle({.name = "twin", .position = {0.0, 0.0, 0.0}, .mass = 1.0});  // on particle 0
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> pick(0, b.numParticles() - 1);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  b.addSpring({0, b.numParticles() - 1, 30.0, 0.2, 0.0});
+  const int lattice = b.numSprings();
+  while (b.numSprings() < lattice + 300 || b.numSprings() % 4 != 3) {
+    const int i = pick(rng), j = pick(rng);
+    if (i != j) b.addSpring({i, j, 10.0 + u(rng), 0.1, 0.05});
+  }
+  const Model model = b.build();
+  ASSERT_GT(model.num_particles, model.spring_tile_particles);
+  State state = makeState(model);
+  perturb(model, state, rng);  // 0 and the twin stay coincident
+  const Vec3Array f = referenceSpringForces(model, state);
   for (int threads : {1, 2}) {
     Workspace ws(model, threads);
     Vec3Array acc;
     acc.assign(model.num_particles, 0.0);
-    const PhasePoint x{state.position.x.data(), state.position.y.data(), state.position.z.data(),
-                       state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
-    computeAcceleration(model, state, x, ws, acc);
+    computeAcceleration(model, state, phasePoint(state), ws, acc);
     for (int i = 0; i < model.num_particles; ++i) {
-      double f[3] = {0.0, 0.0, 0.0};
-      for (int e = model.spring_incidence_begin[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
-        const int s = model.spring_incidence[e] / 2;
-        const bool b_end = model.spring_incidence[e] % 2 == 1;
-        f[0] = b_end ? f[0] - tx[s] : f[0] + tx[s];
-        f[1] = b_end ? f[1] - ty[s] : f[1] + ty[s];
-        f[2] = b_end ? f[2] - tz[s] : f[2] + tz[s];
-      }
       const double inv_m = model.particle_inv_mass[i];
-      ASSERT_EQ(acc.x[i], f[0] * inv_m) << "particle " << i << ", " << threads << " threads";
-      ASSERT_EQ(acc.y[i], f[1] * inv_m) << "particle " << i;
-      ASSERT_EQ(acc.z[i], f[2] * inv_m) << "particle " << i;
+      ASSERT_EQ(acc.x[i], f.x[i] * inv_m) << "particle " << i << ", " << threads << " threads";
+      ASSERT_EQ(acc.y[i], f.y[i] * inv_m) << "particle " << i;
+      ASSERT_EQ(acc.z[i], f.z[i] * inv_m) << "particle " << i;
     }
   }
+}
+
+// Each kernel this build holds (the portable build: AVX-512, AVX2 and
+// scalar, as far as the CPU runs them) against the reference, on cloths
+// whose springs differ in stiffness and damping within and between the
+// kernel's fused blocks, one of them far from the origin (its rest lengths
+// differ by more than a block can store compactly), with irregular springs.
+TEST(SpringNetwork, EveryKernelMatchesTheScalarReferenceOnVariedCloths) {
+  ModelBuilder b;
+  b.setGravity({0.0, 0.0, 0.0});
+  testing::addVariedCloth(b, "near", {0.0, 0.0, 0.0}, 75, 50, 0.01, 100.0, 0.01);
+  testing::addVariedCloth(b, "far", {3e4, 0.0, 0.0}, 30, 20, 0.01, 100.0, 0.01);
+  testing::addRandomSprings(b, 203, 13, 10.0, 0.1);
+  const Model model = b.build();
+  ASSERT_GT(model.num_particles, model.spring_tile_particles);
+  State state = makeState(model);
+  std::mt19937 rng(17);
+  perturb(model, state, rng);
+  const Vec3Array reference = referenceSpringForces(model, state);
+  std::vector<double> slots(4 * static_cast<std::size_t>(model.num_springs));
+  int kernels = 0;
+  for (int isa : {0, 3, 4}) {
+    Vec3Array f;
+    f.assign(model.num_particles, 0.0);
+    if (!detail::addSpringForcesWithIsa(isa, model, phasePoint(state), slots.data(), f)) continue;
+    ++kernels;
+    for (int i = 0; i < model.num_particles; ++i) {
+      ASSERT_EQ(f.x[i], reference.x[i]) << "particle " << i << ", kernel " << isa;
+      ASSERT_EQ(f.y[i], reference.y[i]) << "particle " << i << ", kernel " << isa;
+      ASSERT_EQ(f.z[i], reference.z[i]) << "particle " << i << ", kernel " << isa;
+    }
+  }
+  EXPECT_GE(kernels, 1);
 }
 
 }  // namespace

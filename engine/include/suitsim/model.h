@@ -53,6 +53,24 @@ bool parseIntegrator(const std::string& name, Integrator* out);
 /// The canonical scene name of an integrator ("semi_implicit_euler", ...).
 const char* integratorName(Integrator integrator);
 
+/// A fused or edge block of springs (Model::kSpringFusedBlock of them, see
+/// Model::spring_tile_fused_end and spring_tile_edge_end) as the force kernel reads it: its ends
+/// once, and its parameters once where its springs share them, in 48 bytes
+/// where the per-spring arrays take 256. The per-spring arrays stay the
+/// reference; these repeat them exactly (the builder's fillSpringBlocks).
+struct SpringBlock {
+  std::int32_t a = 0;       ///< `a` end of the block's first spring; spring j's is a + j
+  std::int16_t offset = 0;  ///< b - a, the same for the block's springs (|b - a| < spring_tile_particles)
+  /// 1: the springs share k and c bit for bit, and spring j's rest length is
+  /// the double whose bit pattern is l0's plus l0_ulps[j]; 0: k, c, l0 and
+  /// l0_ulps are 0, and the kernel reads the per-spring arrays.
+  std::int16_t shared = 0;
+  double k = 0.0;   ///< the springs' stiffness (N/m), when shared
+  double c = 0.0;   ///< the springs' damping (N s/m), when shared
+  double l0 = 0.0;  ///< the first spring's rest length (m), when shared
+  std::array<std::int16_t, 8> l0_ulps{};  ///< spring j's rest length, in doubles from l0
+};
+
 /// A ground plane {p : normal . p = offset} with penalty contact.
 ///
 /// Normal contact is a one-sided spring-damper on penetration depth. Friction
@@ -115,11 +133,26 @@ struct Model {
   /// A tile's stored springs [spring_tile_begin[t], spring_tile_fused_end[t])
   /// are fused blocks, the rest to spring_tile_begin[t + 1] are not, (num_tiles).
   std::vector<std::int32_t> spring_tile_fused_end;
+  /// [spring_tile_fused_end[t], spring_tile_edge_end[t]) are the tile's edge
+  /// blocks: kSpringFusedBlock springs whose `a` ends are consecutive
+  /// particles of the tile and whose `b` ends consecutive particles of later
+  /// tiles (a lattice's rows across the tile's edge); the springs from there
+  /// to spring_tile_begin[t + 1] are in no block, (num_tiles).
+  std::vector<std::int32_t> spring_tile_edge_end;
+  /// The fused and edge blocks of every tile, in stored order, (one per
+  /// kSpringFusedBlock springs of [spring_tile_begin[t], spring_tile_edge_end[t])): what the
+  /// kernel reads of them besides the particles. A cloth's blocks share
+  /// their parameters; a network of varied springs has some that do not.
+  std::vector<SpringBlock> spring_blocks;
+  /// Index in spring_blocks of each tile's first block, (num_tiles + 1).
+  std::vector<std::int32_t> spring_tile_first_block;
   /// Each particle's incident springs, in the order its force sums them:
   /// spring_incidence[spring_incidence_begin[i] .. spring_incidence_begin[i + 1]),
   /// (num_particles + 1). First the springs of fused blocks, block by block
-  /// in stored order and within a block the `a` end before the `b` end, up
-  /// to spring_incidence_fused_end[i]; then the rest, ascending.
+  /// in stored order and within a block the `a` end before the `b` end,
+  /// then the edge blocks' springs whose `a` end it is, in stored order, up
+  /// to spring_incidence_fused_end[i]; then the rest (the edge blocks' `b`
+  /// ends among them), ascending.
   std::vector<std::int32_t> spring_incidence_begin;
   /// End of each particle's fused springs in spring_incidence, (num_particles).
   std::vector<std::int32_t> spring_incidence_fused_end;
