@@ -74,10 +74,8 @@ inline double unwrapAngle(double wrapped, double reference) {
   return turns == 0.0 ? wrapped : wrapped + kTurn * turns;
 }
 
-/// Joint angle at x (rad), unwrapped against `reference` (unwrapAngle).
-double hingeAngle(const Model& model, const PhasePoint& x, int h, double reference);
-double hingeVelocity(const Model& model, const PhasePoint& x, int h);
-/// Both at once (one evaluation of the hinge geometry).
+/// Joint angle at x (rad), unwrapped against `reference` (unwrapAngle),
+/// and its rate, from one evaluation of the hinge geometry.
 void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
                            double* velocity);
 /// Hinge h's angle (unwrapped against state.hinge_angle[h]) and rate at

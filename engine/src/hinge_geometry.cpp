@@ -7,18 +7,6 @@
 
 namespace suitsim::detail {
 
-double hingeAngle(const Model& model, const PhasePoint& x, int h, double reference) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  return unwrapAngle(g.theta, reference);
-}
-
-double hingeVelocity(const Model& model, const PhasePoint& x, int h) {
-  HingeGeometry g;
-  geometry(model, x, h, g);
-  return g.theta_dot;
-}
-
 SUITSIM_HOT void hingeAngleAndVelocity(const Model& model, const PhasePoint& x, int h, double reference, double* angle,
                            double* velocity) {
   HingeGeometry g;
