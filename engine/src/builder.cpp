@@ -83,7 +83,7 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
 // to the second pass. Each particle sums its fused blocks' springs first,
 // in the kernel's order, then its edge blocks' `a` ends, then the rest in
 // ascending stored order.
-constexpr int kSpringTile = 4096;
+constexpr int kSpringTile = 8192;
 
 // The fused and edge blocks as the kernel reads them (Model::spring_blocks): the
 // ends once a block, and k, c and l0 once where the block's springs share

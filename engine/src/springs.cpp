@@ -31,7 +31,7 @@
 // ascending. Blocks of four gather their ends' coordinates with scalar
 // loads, or load runs as vectors.
 //
-// The builder stores springs by tile of 4096 particles (of the spring's
+// The builder stores springs by tile of 8192 particles (of the spring's
 // lower index), then offset b - a, then a. The kernel goes tile by tile:
 // a tile's fused blocks, which touch only the tile's particles, its edge
 // blocks, which write only the tile's particles and slots, its other
@@ -50,7 +50,12 @@
 // 1e6; 8 lanes against two halves of 4 about 14 % at 1e4, nothing
 // measurable at 1e3 and 1e5, 10-12 % slower at 1e6 (kept for the sizes in
 // cache); tiles of 4096 rather than 1024 particles 17 % at 1e5 and 12 % at
-// 1e6 (fewer runs cross a tile edge; 2048 and 16384 were slower). At 1e6
+// 1e6 (fewer runs cross a tile edge; 2048 was slower), and 8192 rather
+// than 4096 another 8 % at 1e6 one thread (377 -> 408 M/s, medians of 7
+// alternating) and 6 % two threads, the same at 1e5 on one and on two
+// threads (whose three tiles split 1 and 2, but the threads' other
+// passes split by particle), while 16384 lost 8 % at 1e6 and 40 % at 1e5
+// on two threads. At 1e6
 // the kernel waits on the spring parameters coming from DRAM, not on
 // bandwidth (prefetching 512 springs ahead rather than 128 changed
 // nothing). Tried and dropped: 1/length by _mm512_rcp14_pd and the length
@@ -75,11 +80,10 @@
 // two-pass springs' slots, the particles' share) to about 30, which puts
 // the bandwidth bound (1.06e9 springs/s a core) above the compute bound
 // (0.70e9, the 32 multiplies and adds without fusing): the kernel is at
-// 51-77 % of the compute bound at every size, one core. Not done: tiles
-// of 8192 (fewer edge blocks, but 1e5 springs' three tiles split badly
-// over two threads), prefetching the `b` ends' particles (a tile's stay in
-// L2 across its offsets), rest lengths in 8-bit steps (a cloth's differ by
-// up to a thousand doubles).
+// 51-77 % of the compute bound at every size, one core. Not done:
+// prefetching the `b` ends' particles (a tile's stay in L2 across its
+// offsets), rest lengths in 8-bit steps (a cloth's differ by up to a
+// thousand doubles).
 //
 // Instruction sets. The kernel (springs_kernel.h) is written once with
 // intrinsics and compiled per instruction set: in the portable build

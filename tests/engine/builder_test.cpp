@@ -16,7 +16,7 @@ namespace {
 TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   ModelBuilder b;
   // Two tiles: the cloth's rows across the first tile's edge make edge blocks.
-  b.addCloth({.name = "c", .nu = 70, .nv = 60, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
+  b.addCloth({.name = "c", .nu = 100, .nv = 90, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0, .bend_stiffness = 1.0});
   b.addBlock({.name = "k", .origin = {5, 0, 0}, .nx = 4, .ny = 3, .nz = 2, .spacing = 0.1, .mass = 1.0, .stiffness = 10.0});
   // A spring added high-to-low: its ends keep the order they were given.
   const int reversed = b.addSpring({.a = 5, .b = 2, .stiffness = 1.0});

@@ -16,7 +16,7 @@ namespace {
 Model bigScene() {
   ModelBuilder b;
   b.setGround(testing::groundModel(5e3, 5.0, 0.6, 0.4));
-  b.addCloth({.name = "cloth", .origin = {-0.5, 0, 0.3}, .u = {1, 0, 0}, .v = {0, 0.3, 1}, .nu = 72, .nv = 72,
+  b.addCloth({.name = "cloth", .origin = {-0.5, 0, 0.3}, .u = {1, 0, 0}, .v = {0, 0.3, 1}, .nu = 92, .nv = 92,
               .spacing = 0.02, .mass = 0.5, .stiffness = 200.0, .bend_stiffness = 20.0, .damping = 0.05,
               .pin = ClothSpec::Pin::kTopCorners});
   b.addBlock({.name = "box", .origin = {0.2, 0.2, 0.05}, .nx = 10, .ny = 10, .nz = 10, .spacing = 0.01, .mass = 1.0,
