@@ -57,7 +57,10 @@ void applyHinges(const Model& model, const State& state, const PhasePoint& x, Wo
 /// that slowed down or reversed sticks where it is. Leaves every hinge's
 /// geometry at x in ws.solver->hinge_geometry; an integrator whose next force
 /// evaluation is at the same x sets ws.solver->hinge_geometry_current to reuse it.
-void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws);
+/// When x is the step's final state (`x_is_final`), the hinges' readings
+/// are kept for readHinge; else (velocity Verlet's half step, whose closing
+/// kick moves the velocity on) they are marked stale and nothing is copied.
+void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws, bool x_is_final);
 
 /// Marks state.acceleration_cache.acceleration as the acceleration at the
 /// state as it is now, copying what it was computed from (state.cpp).

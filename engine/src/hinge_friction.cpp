@@ -12,13 +12,15 @@
 
 namespace suitsim::detail {
 
-SUITSIM_HOT void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws) {
+SUITSIM_HOT void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, Workspace& ws,
+                                     bool x_is_final) {
   for (int h = 0; h < model.num_hinges; ++h) {
     HingeGeometry g;
     geometry(model, x, h, g);
-    // What a servo or sensor reading this state would compute (readHinge).
-    state.hinge_reading.wrapped_angle[h] = g.theta;
-    state.hinge_reading.rate[h] = g.theta_dot;
+    if (x_is_final) {  // what a servo or sensor reading this state would compute (readHinge)
+      state.hinge_reading.wrapped_angle[h] = g.theta;
+      state.hinge_reading.rate[h] = g.theta_dot;
+    }
     // The tracked angle moves on by the wrapped change since the last step.
     g.theta = unwrapAngle(g.theta, state.hinge_angle[h]);
     state.hinge_angle[h] = g.theta;
@@ -38,7 +40,13 @@ SUITSIM_HOT void updateHingeFriction(const Model& model, State& state, const Pha
     }
     state.hinge_previous_velocity[h] = g.theta_dot;
   }
-  keepHingeReading(model, x, state);
+  // A reading at another velocity (velocity Verlet's half step) is never
+  // served: no copy of the bodies' frames, which it would void at once.
+  if (x_is_final) {
+    keepHingeReading(model, x, state);
+  } else {
+    state.hinge_reading.filled = false;
+  }
 }
 
 }  // namespace suitsim::detail

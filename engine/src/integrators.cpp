@@ -77,9 +77,9 @@ void kickDriftRotors(State& s, double h_kick, const std::vector<double>& a, doub
 // The state the forces carry from step to step moves on at the point `x`
 // (the step's end; velocity Verlet's half step): friction anchors, stick
 // and slip, the tracked angles, windings and bands.
-void moveCarriedState(const Model& model, State& s, const PhasePoint& x, Workspace& ws, double dt) {
+void moveCarriedState(const Model& model, State& s, const PhasePoint& x, bool x_is_final, Workspace& ws, double dt) {
   detail::updateContactAnchors(model, s, x);
-  detail::updateHingeFriction(model, s, x, ws);
+  detail::updateHingeFriction(model, s, x, ws, x_is_final);
   detail::updateWindings(model, s, dt);
   detail::updateBandCreep(model, s, x, dt);
   detail::updateBandCapstan(model, s, x, ws);
@@ -88,7 +88,7 @@ void moveCarriedState(const Model& model, State& s, const PhasePoint& x, Workspa
 // The end of a step of every integrator but velocity Verlet: the carried
 // state moves on there, and velocity Verlet's acceleration cache no longer applies.
 void finishStep(const Model& model, State& s, Workspace& ws, double dt) {
-  moveCarriedState(model, s, detail::phasePoint(s.position, s.velocity), ws, dt);
+  moveCarriedState(model, s, detail::phasePoint(s.position, s.velocity), true, ws, dt);
   s.acceleration_cache.filled = false;
 }
 
@@ -116,9 +116,9 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   // Anchors move before the closing evaluation so the cached acceleration
   // matches the anchors the next step starts from.
   const PhasePoint half = detail::phasePoint(s.position, s.velocity);
-  moveCarriedState(model, s, half, ws, dt);
+  // The hinges' readings there are at the half-step velocity: never the final state's.
+  moveCarriedState(model, s, half, false, ws, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
-  s.hinge_reading.filled = false;  // read at the half-step velocity: never the final state's
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
   axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
   rotor_acceleration = ws.rotor_acceleration;
