@@ -223,6 +223,16 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
       m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
     }
   }
+  // The second pass's particles by tile: a lattice's are a few rows at
+  // each tile's start and its edges, so the pass skips the rest.
+  m.spring_summed_particles.clear();
+  m.spring_tile_first_summed.assign(num_tiles + 1, 0);
+  for (int i = 0; i < num_particles; ++i) {
+    if (m.spring_incidence_fused_end[i] == m.spring_incidence_begin[i + 1]) continue;
+    m.spring_summed_particles.push_back(i);
+    ++m.spring_tile_first_summed[i / kSpringTile + 1];
+  }
+  for (int t = 0; t < num_tiles; ++t) m.spring_tile_first_summed[t + 1] += m.spring_tile_first_summed[t];
 }
 
 }  // namespace

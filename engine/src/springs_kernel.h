@@ -490,14 +490,14 @@ inline void springKernel(const Model& model, const PhasePoint& x, double* spring
                         model.num_springs - 1,
                         static_cast<int>(model.spring_blocks.size()) - 1};
   // Each thread takes a contiguous share of the tiles and goes through them
-  // in order: a tile's springs (pass 1), then its particles (pass 2), whose
-  // springs all have their lower end in this tile or an earlier one, so the
-  // forces pass 2 reads were just written and are still in cache. A
+  // in order: a tile's springs (pass 1), then those of its particles that
+  // have slots to sum (pass 2, Model::spring_summed_particles), whose
+  // springs all have their lower end in this tile or an earlier one, so
+  // the forces pass 2 reads were just written and are still in cache. A
   // particle with a spring from an earlier thread's share waits for the
   // barrier. The shares depend on the thread count; what a particle sums,
   // and in which order, does not.
-  const int np = model.num_particles;
-  const int tile = model.spring_tile_particles;
+  const std::int32_t* summed = model.spring_summed_particles.data();
   const int num_tiles = static_cast<int>(model.spring_tile_begin.size()) - 1;
   if (num_tiles < 0) return;  // a Model not made by the builder has no layout (nor springs in it)
   const int threads = omp_get_num_threads();
@@ -513,15 +513,15 @@ inline void springKernel(const Model& model, const PhasePoint& x, double* spring
     fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end, model.spring_tile_first_block[t]);
     edgeBlocks(sp, x, force, fused_end, edge_end, first_edge_block);
     springForces(sp, x, edge_end, model.spring_tile_begin[t + 1]);
-    const int last = std::min(np, (t + 1) * tile);
-    for (int i = t * tile; i < last; ++i) {
+    for (int k = model.spring_tile_first_summed[t]; k < model.spring_tile_first_summed[t + 1]; ++k) {
+      const int i = summed[k];
       if (springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
     }
   }
 #pragma omp barrier
   if (me > 0) {
-    const int last = std::min(np, end_tile * tile);
-    for (int i = first_tile * tile; i < last; ++i) {
+    for (int k = model.spring_tile_first_summed[first_tile]; k < model.spring_tile_first_summed[end_tile]; ++k) {
+      const int i = summed[k];
       if (!springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
     }
   }

@@ -111,6 +111,21 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
     }
   }
   for (int count : seen) EXPECT_EQ(count, 1);
+  // The second pass visits exactly the particles whose lists go on past
+  // their fused part, by tile, ascending.
+  std::vector<int> summed;
+  for (int i = 0; i < m.num_particles; ++i) {
+    if (m.spring_incidence_fused_end[i] < m.spring_incidence_begin[i + 1]) summed.push_back(i);
+  }
+  EXPECT_EQ(std::vector<int>(m.spring_summed_particles.begin(), m.spring_summed_particles.end()), summed);
+  EXPECT_LT(summed.size(), static_cast<std::size_t>(m.num_particles));
+  ASSERT_EQ(static_cast<int>(m.spring_tile_first_summed.size()), num_tiles + 1);
+  EXPECT_EQ(m.spring_tile_first_summed.back(), static_cast<int>(summed.size()));
+  for (int t = 0; t < num_tiles; ++t) {
+    for (int k = m.spring_tile_first_summed[t]; k < m.spring_tile_first_summed[t + 1]; ++k) {
+      EXPECT_EQ(m.spring_summed_particles[k] / tile, t) << "entry " << k;
+    }
+  }
 }
 
 TEST(Builder, ClothAndBlockSpringCounts) {

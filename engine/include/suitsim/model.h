@@ -159,6 +159,11 @@ struct Model {
   /// 2 s for a spring s that the particle is the `a` end of (it takes +T),
   /// 2 s + 1 for the `b` end (it takes -T), (2 num_springs).
   std::vector<std::int32_t> spring_incidence;
+  /// The particles whose lists go on past spring_incidence_fused_end (the
+  /// kernel's second pass sums those terms), ascending.
+  std::vector<std::int32_t> spring_summed_particles;
+  /// Index in spring_summed_particles of each tile's first, (num_tiles + 1).
+  std::vector<std::int32_t> spring_tile_first_summed;
 
   // ---- contact -----------------------------------------------------------------
   // A contact is a point: a particle (weight 1), or an affine combination
