@@ -15,6 +15,7 @@
 #include "suitsim/eval/least_squares.h"
 #include "suitsim/eval/regressor.h"
 #include "suitsim/eval/signals.h"
+#include "huge_pages.h"
 
 namespace suitsim::eval {
 
@@ -65,6 +66,7 @@ MatrixXd regressorRows(const RigidModel& model, const BaseParameters& base, cons
   const RigidModel m0 = withoutGravity(model);
   const int n = d.numSamples(), nb = base.numBase();
   MatrixXd rows(static_cast<Eigen::Index>(n) * kept, nb);
+  detail::adviseHugePages(rows.data(), static_cast<std::size_t>(rows.size()));  // before the first write
 #pragma omp parallel num_threads(threadCount(threads))
   {
     RigidData data(m0);
