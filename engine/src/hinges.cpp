@@ -536,8 +536,10 @@ void applyMobility(const Model& model, Workspace& ws) {
 void assembleBlocks(const Model& model, Workspace& ws) {
   const int nh = model.num_hinges;
   for (int h = 0; h < nh; ++h) {
+    // Row by row: as a 384-byte memset GCC emits `rep stos`, whose start-up
+    // cost was 3 % of the hinge solve.
     double* k = diagonalBlock(ws, h);
-    for (int q = 0; q < kBlock; ++q) k[q] = 0.0;
+    for (int r = 0; r < kRows; ++r) storeRow(k + r * kStride, Row{});
   }
   for (int b = 0; b < model.num_bodies; ++b) {
     const std::vector<std::int32_t>& list = ws.solver->body_hinges[b];
