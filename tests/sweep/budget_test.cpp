@@ -178,11 +178,21 @@ TEST_F(Budget, SweepRunsEverySourceAloneAllAndNoneWithTheRemedies) {
                                                      "hysteresis", "capstan", "compliance"}
                           : std::vector<std::string>{source};
     EXPECT_EQ(r.activeSources(), expected) << p.id;
-    if (source == "sensor_chain") EXPECT_EQ(r.chain_imu_cutoff, 42.0);
-    if (source == "attachments") EXPECT_EQ(r.attachment_stiffness, 10000.0);
-    if (source == "hysteresis") EXPECT_EQ(r.hysteresis_fraction, 0.15);
-    if (source == "compliance") EXPECT_EQ(r.compliance_stiffness_per_effort, 150.0);
-    if (source == "capstan") EXPECT_EQ(r.capstan_friction, 0.3);
+    if (source == "sensor_chain") {
+      EXPECT_EQ(r.chain_imu_cutoff, 42.0);
+    }
+    if (source == "attachments") {
+      EXPECT_EQ(r.attachment_stiffness, 10000.0);
+    }
+    if (source == "hysteresis") {
+      EXPECT_EQ(r.hysteresis_fraction, 0.15);
+    }
+    if (source == "compliance") {
+      EXPECT_EQ(r.compliance_stiffness_per_effort, 150.0);
+    }
+    if (source == "capstan") {
+      EXPECT_EQ(r.capstan_friction, 0.3);
+    }
     if (source == "gear") {
       EXPECT_EQ(r.gear_efficiency, 0.8);
       EXPECT_EQ(r.backdrive_efficiency, 0.7);
