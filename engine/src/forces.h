@@ -65,6 +65,9 @@ void updateHingeFriction(const Model& model, State& state, const PhasePoint& x, 
 /// Marks state.acceleration_cache.acceleration as the acceleration at the
 /// state as it is now, copying what it was computed from (state.cpp).
 void keepAccelerationInputs(State& state);
+/// The same for every input but the particles' positions and velocities,
+/// whose copies the caller has written (velocity Verlet, in its passes).
+void keepAccelerationInputsButMotion(State& state);
 
 /// The angle a hinge's geometry gives, in (-pi, pi], moved by the multiple
 /// of 2 pi that brings it nearest to `reference` (the tracked angle of the

@@ -46,6 +46,30 @@ inline void kickDrift(int n, double h_kick, const Vec3Array& a, double h_drift, 
   });
 }
 
+// kickDrift that also writes the new x to `x_copy`, and axpy that writes
+// the new y to `y_copy`: velocity Verlet keeps what its cached acceleration
+// was computed from (state.cpp) in the passes that make those values,
+// rather than in a pass of their own over every particle.
+inline void kickDriftKeep(int n, double h_kick, const Vec3Array& a, double h_drift, Vec3Array& v, Vec3Array& x,
+                          Vec3Array& x_copy, int threads) {
+  forEachParticle(n, threads, [&](int i) {
+    v.x[i] += h_kick * a.x[i];
+    v.y[i] += h_kick * a.y[i];
+    v.z[i] += h_kick * a.z[i];
+    x_copy.x[i] = x.x[i] += h_drift * v.x[i];
+    x_copy.y[i] = x.y[i] += h_drift * v.y[i];
+    x_copy.z[i] = x.z[i] += h_drift * v.z[i];
+  });
+}
+
+inline void axpyKeep(int n, double h, const Vec3Array& d, Vec3Array& y, Vec3Array& y_copy, int threads) {
+  forEachParticle(n, threads, [&](int i) {
+    y_copy.x[i] = y.x[i] += h * d.x[i];
+    y_copy.y[i] = y.y[i] += h * d.y[i];
+    y_copy.z[i] = y.z[i] += h * d.z[i];
+  });
+}
+
 // out = base + h * d
 inline void offset(int n, const Vec3Array& base, double h, const Vec3Array& d, Vec3Array& out, int threads) {
   forEachParticle(n, threads, [&](int i) {
@@ -111,7 +135,11 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
     computeAcceleration(model, s, detail::phasePoint(s.position, s.velocity), ws, acceleration);
     rotor_acceleration = ws.rotor_acceleration;  // same size: no allocation
   }
-  kickDrift(n, 0.5 * dt, acceleration, dt, s.velocity, s.position, ws.num_threads);  // to the half step
+  // The copies of the inputs change from here: the cache is void until the step's end.
+  s.acceleration_cache.filled = false;
+  detail::AccelerationCache& kept = s.acceleration_cache;
+  // To the half step; the positions are final.
+  kickDriftKeep(n, 0.5 * dt, acceleration, dt, s.velocity, s.position, kept.position, ws.num_threads);
   kickDriftRotors(s, 0.5 * dt, rotor_acceleration, dt);
   // Anchors move before the closing evaluation so the cached acceleration
   // matches the anchors the next step starts from.
@@ -120,10 +148,10 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   moveCarriedState(model, s, half, false, ws, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
-  axpy(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads);  // closing kick
+  axpyKeep(n, 0.5 * dt, acceleration, s.velocity, kept.velocity, ws.num_threads);  // closing kick
   rotor_acceleration = ws.rotor_acceleration;
   kickDriftRotors(s, 0.5 * dt, rotor_acceleration, 0.0);
-  detail::keepAccelerationInputs(s);
+  detail::keepAccelerationInputsButMotion(s);
 }
 
 // Drift-kick-drift: half a drift to the midpoint, one force evaluation

@@ -10,14 +10,21 @@ namespace {
 // Every State field the force evaluation reads, paired with its copy in the
 // cache. One list, so the check and the copy cannot disagree about what
 // the acceleration depends on (forces.cpp, contact.cpp, hinge_friction.cpp).
+// The particles' positions and velocities, the largest, come first:
+// velocity Verlet writes their copies in its own passes
+// (keepAccelerationInputsButMotion).
 template <class A, class B, class F>
-void forEachInput(A& a, B& b, F&& f) {
+void forEachMotionInput(A& a, B& b, F&& f) {
   f(a.position.x, b.position.x);
   f(a.position.y, b.position.y);
   f(a.position.z, b.position.z);
   f(a.velocity.x, b.velocity.x);
   f(a.velocity.y, b.velocity.y);
   f(a.velocity.z, b.velocity.z);
+}
+
+template <class A, class B, class F>
+void forEachOtherInput(A& a, B& b, F&& f) {
   f(a.applied_force.x, b.applied_force.x);
   f(a.applied_force.y, b.applied_force.y);
   f(a.applied_force.z, b.applied_force.z);
@@ -35,6 +42,12 @@ void forEachInput(A& a, B& b, F&& f) {
   f(a.rotor_angle, b.rotor_angle);
   f(a.rotor_velocity, b.rotor_velocity);
   f(a.band_material, b.band_material);
+}
+
+template <class A, class B, class F>
+void forEachInput(A& a, B& b, F&& f) {
+  forEachMotionInput(a, b, f);
+  forEachOtherInput(a, b, f);
 }
 
 }  // namespace
@@ -57,6 +70,11 @@ void keepAccelerationInputs(State& state) {
   // Vector copy-assignment reuses the capacity makeState gave the copies,
   // so this allocates nothing in the step loop.
   forEachInput(state, state.acceleration_cache, [](const auto& now, auto& copy) { copy = now; });
+  state.acceleration_cache.filled = true;
+}
+
+void keepAccelerationInputsButMotion(State& state) {
+  forEachOtherInput(state, state.acceleration_cache, [](const auto& now, auto& copy) { copy = now; });
   state.acceleration_cache.filled = true;
 }
 
