@@ -29,8 +29,8 @@
 // passes. Pass 1 evaluates each spring on its own and writes T u to a slot
 // of its own; pass 2 adds a particle's slots, in the rest of its list,
 // ascending, for the particles that have any (Model::spring_summed_particles:
-// 12 % of a large cloth's; visiting every particle cost 5-18 % of the
-// force evaluation at 1e4-1e6 springs). Blocks of four gather their ends' coordinates with scalar
+// 12 % of a large cloth's; visiting every particle instead was 18 % slower
+// at 1e4 springs, where nothing else differs, docs/benchmarks.md). Blocks of four gather their ends' coordinates with scalar
 // loads, or load runs as vectors.
 //
 // The builder stores springs by tile of 8192 particles (of the spring's
