@@ -23,19 +23,33 @@ inline void forEachParticle(int n, int threads, Body body) {
   }
 }
 
+// With kKeep, the passes below also write the values they make to `copy`:
+// velocity Verlet keeps what its cached acceleration was computed from
+// (state.cpp) in the passes that make those values, rather than in a pass
+// of its own over every particle. (A template flag, not a null test: the
+// test inside the loop kept GCC from vectorising it.)
+inline void keepAt(Vec3Array& copy, const Vec3Array& from, int i) {
+  copy.x[i] = from.x[i];
+  copy.y[i] = from.y[i];
+  copy.z[i] = from.z[i];
+}
+
 // y += h * d for the three coordinates of n entities.
-inline void axpy(int n, double h, const Vec3Array& d, Vec3Array& y, int threads) {
+template <bool kKeep = false>
+inline void axpy(int n, double h, const Vec3Array& d, Vec3Array& y, int threads, Vec3Array* copy = nullptr) {
   forEachParticle(n, threads, [&](int i) {
     y.x[i] += h * d.x[i];
     y.y[i] += h * d.y[i];
     y.z[i] += h * d.z[i];
+    if constexpr (kKeep) keepAt(*copy, y, i);
   });
 }
 
 // v += h_kick * a, then x += h_drift * v with the new v: a kick and a drift
 // in one pass, the same operations as the two axpy calls.
+template <bool kKeep = false>
 inline void kickDrift(int n, double h_kick, const Vec3Array& a, double h_drift, Vec3Array& v, Vec3Array& x,
-                      int threads) {
+                      int threads, Vec3Array* copy = nullptr) {
   forEachParticle(n, threads, [&](int i) {
     v.x[i] += h_kick * a.x[i];
     v.y[i] += h_kick * a.y[i];
@@ -43,30 +57,7 @@ inline void kickDrift(int n, double h_kick, const Vec3Array& a, double h_drift, 
     x.x[i] += h_drift * v.x[i];
     x.y[i] += h_drift * v.y[i];
     x.z[i] += h_drift * v.z[i];
-  });
-}
-
-// kickDrift that also writes the new x to `x_copy`, and axpy that writes
-// the new y to `y_copy`: velocity Verlet keeps what its cached acceleration
-// was computed from (state.cpp) in the passes that make those values,
-// rather than in a pass of their own over every particle.
-inline void kickDriftKeep(int n, double h_kick, const Vec3Array& a, double h_drift, Vec3Array& v, Vec3Array& x,
-                          Vec3Array& x_copy, int threads) {
-  forEachParticle(n, threads, [&](int i) {
-    v.x[i] += h_kick * a.x[i];
-    v.y[i] += h_kick * a.y[i];
-    v.z[i] += h_kick * a.z[i];
-    x_copy.x[i] = x.x[i] += h_drift * v.x[i];
-    x_copy.y[i] = x.y[i] += h_drift * v.y[i];
-    x_copy.z[i] = x.z[i] += h_drift * v.z[i];
-  });
-}
-
-inline void axpyKeep(int n, double h, const Vec3Array& d, Vec3Array& y, Vec3Array& y_copy, int threads) {
-  forEachParticle(n, threads, [&](int i) {
-    y_copy.x[i] = y.x[i] += h * d.x[i];
-    y_copy.y[i] = y.y[i] += h * d.y[i];
-    y_copy.z[i] = y.z[i] += h * d.z[i];
+    if constexpr (kKeep) keepAt(*copy, x, i);
   });
 }
 
@@ -139,7 +130,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   s.acceleration_cache.filled = false;
   detail::AccelerationCache& kept = s.acceleration_cache;
   // To the half step; the positions are final.
-  kickDriftKeep(n, 0.5 * dt, acceleration, dt, s.velocity, s.position, kept.position, ws.num_threads);
+  kickDrift<true>(n, 0.5 * dt, acceleration, dt, s.velocity, s.position, ws.num_threads, &kept.position);
   kickDriftRotors(s, 0.5 * dt, rotor_acceleration, dt);
   // Anchors move before the closing evaluation so the cached acceleration
   // matches the anchors the next step starts from.
@@ -148,7 +139,7 @@ void stepVelocityVerlet(const Model& model, State& s, Workspace& ws, double dt) 
   moveCarriedState(model, s, half, false, ws, dt);
   ws.solver->hinge_geometry_current = true;  // the friction update just evaluated the hinges at `half`
   computeAcceleration(model, s, half, ws, acceleration);  // damping sees the half-step velocity
-  axpyKeep(n, 0.5 * dt, acceleration, s.velocity, kept.velocity, ws.num_threads);  // closing kick
+  axpy<true>(n, 0.5 * dt, acceleration, s.velocity, ws.num_threads, &kept.velocity);  // closing kick
   rotor_acceleration = ws.rotor_acceleration;
   kickDriftRotors(s, 0.5 * dt, rotor_acceleration, 0.0);
   detail::keepAccelerationInputsButMotion(s);
