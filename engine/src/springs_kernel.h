@@ -472,10 +472,9 @@ inline void springForces(const SpringArrays& sp, const PhasePoint& x, int begin,
 
 // True when every spring that particle i sums in pass 2 is stored at
 // `first_spring` or later (that part of its list is ascending, so its first
-// entry decides).
+// entry decides; i is on Model::spring_summed_particles, so it has one).
 inline bool springsFrom(const Model& model, int i, int first_spring) {
-  const int e = model.spring_incidence_fused_end[i];
-  return e == model.spring_incidence_begin[i + 1] || (model.spring_incidence[e] >> 1) >= first_spring;
+  return (model.spring_incidence[model.spring_incidence_fused_end[i]] >> 1) >= first_spring;
 }
 
 // The whole force pass (addSpringForces in forces.h), for this ISA.

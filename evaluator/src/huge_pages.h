@@ -3,13 +3,13 @@
 // The identification keeps every trial's regressor rows at once (tens of
 // megabytes a trial; 380 MB for JVRC-1's protocol). Written for the first
 // time, each 4 kB page costs a page fault, and in a virtual machine a
-// fault is dear: about 110 000 of them took a fifth of the evaluation's
-// time on a 2-core VM (docs/benchmarks.md). Where the kernel gives huge
-// pages on request only (transparent_hugepage "madvise", Debian's
-// default), asking for them on such a block before its first write cuts
-// the faults 512-fold, and the TLB misses of the products over it with
-// them. The contents are unchanged: this is advice, and a kernel without
-// huge pages ignores it.
+// fault is dear: on a 2-core VM, about 110 000 of them cost 12 % of the
+// evaluator's CPU time and 11 % of its wall time (docs/benchmarks.md).
+// Where the kernel gives huge pages on request only (transparent_hugepage
+// "madvise", Debian's default), asking for them on such a block before its
+// first write cuts the faults 512-fold, and the TLB misses of the products
+// over it with them. The contents are unchanged: this is advice, and a
+// kernel without huge pages ignores it.
 #pragma once
 
 #include <cstddef>
