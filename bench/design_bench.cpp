@@ -23,8 +23,8 @@
 #include "suitsim/design/design_robot.h"
 #include "suitsim/design/selection.h"
 #include "suitsim/design/self_collision.h"
-#include "suitsim/eval/regressor.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/rigid/regressor.h"
+#include "suitsim/scene/scene.h"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "suitsim/experiment/runner.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/servo_stability.h"
 
 namespace suitsim::bench {

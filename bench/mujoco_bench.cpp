@@ -33,7 +33,7 @@
 #include "mujoco_urdf.h"
 #include "suitsim/articulated.h"
 #include "suitsim/experiment/runner.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/servo_stability.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "sweep_session.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/report/report.h"
 #include "suitsim/sweep/budget.h"
 #include "suitsim/sweep/sweep.h"

@@ -15,7 +15,7 @@
 #include "suitsim/design/curriculum.h"
 #include "suitsim/design/design_report.h"
 #include "suitsim/design/design_scene.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 namespace suitsim::cli {
 

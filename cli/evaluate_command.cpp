@@ -27,7 +27,7 @@
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/report/report.h"
 #include "suitsim/report/truth.h"
 

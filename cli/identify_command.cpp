@@ -12,7 +12,7 @@
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/streams.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/report/report.h"
 
 namespace suitsim::cli {

@@ -23,12 +23,12 @@
 #include "commands.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
-#include "suitsim/io/scene.h"
-#include "suitsim/io/stance.h"
+#include "suitsim/scene/scene.h"
+#include "suitsim/scene/stance.h"
 #include "suitsim/sensors.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/scene/urdf.h"
 #include "suitsim/recorder.h"
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 #include "suitsim/servo_stability.h"
 #include "suitsim/step.h"
 
@@ -46,7 +46,7 @@ struct InfoOptions {
 // ---- which reader ----------------------------------------------------------------
 
 // The root element decides, not the extension (URDFs are often .xml). The
-// CLI does not include tinyxml2 (only engine/io does), so this skims the
+// CLI does not include tinyxml2 (only the scene library does), so this skims the
 // prolog by hand: BOM, blanks, <?...?>, <!--...-->, <!DOCTYPE ...>. Only a
 // <robot> root goes to the URDF reader; anything else, including a file that
 // cannot be read or skimmed, goes to the scene reader, which then reports it

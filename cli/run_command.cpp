@@ -24,7 +24,7 @@
 #include "trial_jobs.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/recorder.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"

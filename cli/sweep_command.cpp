@@ -9,7 +9,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "sweep_session.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/report/report.h"
 #include "suitsim/sweep/summary.h"
 #include "suitsim/sweep/sweep.h"

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "suitsim/experiment/interrupt.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sweep/mpi_link.h"
 
 namespace suitsim::cli {

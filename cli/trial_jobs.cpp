@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 namespace suitsim::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "fuzz_input.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = suitsim::fuzz::writeInput(data, size, "scenes/fuzz.xml");

@@ -9,7 +9,7 @@
 
 #include "fuzz_input.h"
 #include "robots.h"
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/rigid_model.h"
 #include "suitsim/eval/streams.h"
 
 namespace {

@@ -8,8 +8,8 @@
 #include "fuzz_input.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
-#include "suitsim/eval/rigid_model.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/rigid/rigid_model.h"
+#include "suitsim/scene/urdf.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = "fuzz.urdf";

@@ -6,7 +6,7 @@
 #include <limits>
 #include <memory>
 
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::design {
 

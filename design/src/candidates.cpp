@@ -12,9 +12,9 @@
 #include <random>
 
 #include "suitsim/design/assessment.h"
-#include "suitsim/eval/inverse_kinematics.h"
-#include "suitsim/eval/kinematics.h"
-#include "suitsim/eval/regressor.h"
+#include "suitsim/rigid/inverse_kinematics.h"
+#include "suitsim/rigid/kinematics.h"
+#include "suitsim/rigid/regressor.h"
 
 namespace suitsim::design {
 

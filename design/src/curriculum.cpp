@@ -21,7 +21,7 @@
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/experiment/trials.h"
-#include "suitsim/io/motion_csv.h"
+#include "suitsim/scene/motion_csv.h"
 
 namespace suitsim::design {
 

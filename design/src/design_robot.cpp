@@ -5,8 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "suitsim/eval/inverse_kinematics.h"
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/inverse_kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::design {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "suitsim/eval/least_squares.h"
-#include "suitsim/eval/regressor.h"
+#include "suitsim/rigid/regressor.h"
 
 namespace suitsim::design {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::design {
 

@@ -77,7 +77,7 @@
 #include <vector>
 
 #include "solver_workspace.h"
-#include "suitsim/capstan.h"
+#include "suitsim/robot/capstan.h"
 
 namespace suitsim {
 

@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 #include "suitsim/eval/signals.h"
 
 namespace suitsim::eval {

@@ -21,10 +21,10 @@
 
 #include <Eigen/QR>
 
-#include "suitsim/capstan.h"
+#include "suitsim/robot/capstan.h"
 #include "suitsim/eval/band_identification.h"
 #include "suitsim/eval/band_relaxation.h"
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
 

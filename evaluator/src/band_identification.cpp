@@ -13,7 +13,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "suitsim/eval/dynamics.h"
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/dynamics.h"
+#include "suitsim/rigid/kinematics.h"
 #include "suitsim/eval/signals.h"
 
 namespace suitsim::eval {

@@ -10,10 +10,10 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
-#include "suitsim/eval/dynamics.h"
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/dynamics.h"
+#include "suitsim/rigid/kinematics.h"
 #include "suitsim/eval/least_squares.h"
-#include "suitsim/eval/regressor.h"
+#include "suitsim/rigid/regressor.h"
 #include "suitsim/eval/signals.h"
 #include "huge_pages.h"
 

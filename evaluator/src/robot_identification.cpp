@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "suitsim/eval/regressor.h"
+#include "suitsim/rigid/regressor.h"
 
 #include "parallel_for.h"
 

@@ -1,6 +1,6 @@
 #include "suitsim/eval/streams.h"
 
-#include "suitsim/text_input.h"
+#include "suitsim/core/text_input.h"
 
 #include <array>
 #include <charconv>

@@ -7,7 +7,7 @@
 
 #include <Eigen/Dense>
 
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
 

@@ -7,7 +7,7 @@
 
 #include <Eigen/Geometry>
 
-#include "suitsim/eval/kinematics.h"
+#include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
 

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "suitsim/eval/regressor.h"
+#include "suitsim/rigid/regressor.h"
 #include "suitsim/report/report.h"
 
 namespace suitsim::report {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 namespace suitsim::report {
 

@@ -14,7 +14,7 @@
 #include "suitsim/eval/supporting_torque.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/report/report.h"
 #include "suitsim/report/scoring.h"
 #include "suitsim/report/truth.h"

@@ -11,7 +11,7 @@
 #include "suitsim/eval/band_attachments.h"
 #include "suitsim/eval/band_relaxation.h"
 #include "suitsim/eval/suit_geometry.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
 #include "xml_reader.h"

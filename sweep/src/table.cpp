@@ -7,7 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "suitsim/text_input.h"
+#include "suitsim/core/text_input.h"
 
 namespace suitsim::sweep {
 

@@ -26,11 +26,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "suitsim/eval/base_parameters.h"
+#include "suitsim/rigid/base_parameters.h"
 #include "suitsim/eval/identification.h"
-#include "suitsim/eval/regressor.h"
-#include "suitsim/eval/rigid_model.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/rigid/regressor.h"
+#include "suitsim/rigid/rigid_model.h"
+#include "suitsim/scene/scene.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <numbers>
 
 #include "suitsim/design/assessment.h"
-#include "suitsim/eval/kinematics.h"
-#include "suitsim/eval/regressor.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/rigid/kinematics.h"
+#include "suitsim/rigid/regressor.h"
+#include "suitsim/scene/urdf.h"
 #include "tiny_robot.h"
 
 namespace suitsim::design {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "suitsim/design/design_scene.h"
-#include "suitsim/io/motion_csv.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/motion_csv.h"
+#include "suitsim/scene/scene.h"
 #include "tiny_robot.h"
 
 namespace suitsim::design {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "suitsim/design/design_robot.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 namespace suitsim::testing {
 

@@ -13,7 +13,7 @@
 #include "suitsim/balance_assist.h"
 #include "suitsim/builder.h"
 #include "suitsim/exoskeleton.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 #include "suitsim/recorder.h"

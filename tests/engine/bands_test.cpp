@@ -17,7 +17,7 @@
 #include "robots.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/recorder.h"
 #include "suitsim/servo.h"
 #include "suitsim/step.h"

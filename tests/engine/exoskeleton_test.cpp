@@ -18,7 +18,7 @@
 #include "suitsim/builder.h"
 #include "suitsim/exoskeleton.h"
 #include "suitsim/experiment/runner.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/step.h"
 

@@ -19,7 +19,7 @@
 #include "rigid_reference.h"
 #include "robots.h"
 #include "suitsim/articulated.h"
-#include "suitsim/eval/integrate.h"
+#include "suitsim/rigid/integrate.h"
 #include "suitsim/step.h"
 
 namespace suitsim {

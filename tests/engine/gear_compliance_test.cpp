@@ -13,7 +13,7 @@
 #include "robots.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 #include "suitsim/servo.h"
 #include "suitsim/servo_stability.h"
 #include "suitsim/step.h"

@@ -47,7 +47,7 @@ TEST(MujocoFidelity, Jvrc1FixedBaseUnderPdServo) {
 
 #include "jvrc_pd_crosscheck.h"
 #include "suitsim/articulated.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/scene/urdf.h"
 #include "suitsim/servo_stability.h"
 #include "suitsim/servo.h"
 #include "suitsim/step.h"

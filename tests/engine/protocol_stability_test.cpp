@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
-#include "suitsim/eval/balance.h"
-#include "suitsim/io/scene.h"
-#include "suitsim/io/stance.h"
+#include "suitsim/rigid/balance.h"
+#include "suitsim/scene/scene.h"
+#include "suitsim/scene/stance.h"
 #include "suitsim/servo.h"
 #include "suitsim/step.h"
 

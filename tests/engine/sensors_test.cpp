@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 #include "suitsim/step.h"

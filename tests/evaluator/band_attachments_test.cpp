@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot/suit.h"
 #include "suitsim/eval/band_attachments.h"
 
 namespace suitsim::eval {

@@ -20,8 +20,8 @@
 #include <string>
 
 #include "rigid_test_util.h"
-#include "suitsim/eval/kinematics.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/rigid/kinematics.h"
+#include "suitsim/scene/urdf.h"
 
 namespace suitsim::eval {
 namespace {

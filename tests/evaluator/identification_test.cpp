@@ -25,9 +25,9 @@
 
 #include "rigid_test_util.h"
 #include "robots.h"
-#include "suitsim/eval/base_parameters.h"
+#include "suitsim/rigid/base_parameters.h"
 #include "suitsim/eval/identification.h"
-#include "suitsim/eval/regressor.h"
+#include "suitsim/rigid/regressor.h"
 
 namespace suitsim::eval {
 namespace {

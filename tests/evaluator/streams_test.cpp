@@ -17,7 +17,7 @@
 #include "robots.h"
 #include "error_message.h"
 #include "suitsim/eval/identification.h"
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/rigid_model.h"
 #include "suitsim/eval/streams.h"
 
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "suit_bands.h"
-#include "suitsim/eval/kinematics.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/rigid/kinematics.h"
+#include "suitsim/scene/urdf.h"
 
 namespace suitsim::eval {
 namespace {

@@ -17,8 +17,8 @@
 
 #include "rigid_test_util.h"
 #include "robots.h"
-#include "suitsim/eval/kinematics.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/rigid/kinematics.h"
+#include "suitsim/scene/urdf.h"
 
 namespace suitsim::eval {
 namespace {

@@ -1,6 +1,6 @@
 // RobotDescription's lookups on a description built in code (no file), so
 // these hold for any producer, not just the URDF reader.
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 
 #include <gtest/gtest.h>
 

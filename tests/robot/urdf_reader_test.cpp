@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/io/urdf.h"
+#include "suitsim/scene/urdf.h"
 
 namespace suitsim::io {
 namespace {

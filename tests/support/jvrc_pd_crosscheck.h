@@ -13,7 +13,7 @@
 
 #include "mujoco_urdf.h"
 #include "suitsim/articulated.h"
-#include "suitsim/io/urdf.h"
+#include "suitsim/scene/urdf.h"
 #include "suitsim/servo.h"
 #include "suitsim/step.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
-#include "suitsim/eval/integrate.h"
+#include "suitsim/rigid/integrate.h"
 #include "suitsim/step.h"
 
 namespace suitsim::testing {

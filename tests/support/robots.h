@@ -20,7 +20,7 @@
 #include <cmath>
 #include <string>
 
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 
 namespace suitsim::testing {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot/suit.h"
 
 namespace suitsim::testing {
 

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sweep/budget.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"

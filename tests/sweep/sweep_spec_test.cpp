@@ -11,7 +11,7 @@
 #include <set>
 
 #include "error_message.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
 #include "suitsim/sweep/sweep.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
 

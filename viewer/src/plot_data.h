@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/recorder.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"

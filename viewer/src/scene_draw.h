@@ -12,7 +12,7 @@
 
 #include "draw_list.h"
 #include "suitsim/centroidal.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 namespace suitsim::viewer {
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "suitsim/experiment/runner.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/servo.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"

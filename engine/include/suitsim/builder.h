@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "suitsim/model.h"
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 
 namespace suitsim {
 

@@ -25,17 +25,10 @@
 
 #include "suitsim/model.h"
 #include "suitsim/state.h"
-#include "suitsim/support_polygon.h"
+#include "suitsim/core/balance_points.h"
+#include "suitsim/core/support_polygon.h"
 
 namespace suitsim {
-
-struct Centroidal {
-  double mass = 0.0;                  ///< free particles (kg)
-  Vec3 com{0.0, 0.0, 0.0};            ///< c (m)
-  Vec3 com_velocity{0.0, 0.0, 0.0};   ///< ċ (m/s)
-  Vec3 external_force{0.0, 0.0, 0.0};  ///< F_ext: every external force but gravity (N)
-  Vec3 com_acceleration{0.0, 0.0, 0.0};  ///< c̈ = F_ext / m + gravity (m/s²)
-};
 
 /// The centroidal state of the model's free particles. Mass 0 (and every
 /// vector 0) when every particle is fixed.
@@ -66,26 +59,6 @@ void footprintPolygon(const Model& model, const State& state, std::vector<Eigen:
 
 /// Ground coordinates of a world point (its projection on the ground).
 Eigen::Vector2d groundCoordinates(const GroundModel& ground, const Vec3& p);
-
-/// The balance points of (11)-(15) at one instant. NaN where undefined:
-/// omega needs Δz > 0 and g + c̈·n > 0 (not falling freely), v and r need
-/// omega² - omega' > 0.
-struct BalancePoints {
-  double omega = 0.0;      ///< pendulum frequency (1/s)
-  double omega_rate = 0.0; ///< the omega' the points were built with (1/s²)
-  Vec3 dcm{0.0, 0.0, 0.0};   ///< ξ (m)
-  Vec3 vrp{0.0, 0.0, 0.0};   ///< v (m)
-  Vec3 ecmp{0.0, 0.0, 0.0};  ///< r_ecmp (m)
-};
-
-/// omega of (11) for a CoM at height `height` above the ground with normal
-/// acceleration `normal_acceleration` (c̈·n) under gravity pull `g` (> 0).
-double pendulumFrequency(double height, double normal_acceleration, double g);
-
-/// The points of (11), (13) and (15) for the centroidal state `c`, the
-/// ground plane (unit normal, offset), gravity and omega' = `omega_rate`.
-BalancePoints balancePoints(const Centroidal& c, const Vec3& gravity, const Vec3& normal, double offset,
-                            double omega_rate);
 
 /// The balance points of a trajectory sampled in time order: keeps omega's
 /// previous value and gives (11)-(15) with omega' as the backward difference

@@ -46,7 +46,7 @@
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
 #include "suitsim/model.h"
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 #include "suitsim/state.h"
 
 namespace suitsim {

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "suitsim/design/design_robot.h"
-#include "suitsim/io/motion_csv.h"
+#include "suitsim/scene/motion_csv.h"
 #include "suitsim/servo.h"
 
 namespace suitsim::design {

@@ -12,10 +12,10 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/eval/balance.h"
-#include "suitsim/eval/base_parameters.h"
-#include "suitsim/io/scene.h"
-#include "suitsim/io/stance.h"
+#include "suitsim/rigid/balance.h"
+#include "suitsim/rigid/base_parameters.h"
+#include "suitsim/scene/scene.h"
+#include "suitsim/scene/stance.h"
 
 namespace suitsim::design {
 

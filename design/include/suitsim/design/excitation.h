@@ -19,7 +19,7 @@
 #include <Eigen/Core>
 
 #include "suitsim/design/design_robot.h"
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/rigid_model.h"
 
 namespace suitsim::design {
 

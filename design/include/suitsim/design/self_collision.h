@@ -26,8 +26,8 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/eval/rigid_model.h"
-#include "suitsim/robot.h"
+#include "suitsim/rigid/rigid_model.h"
+#include "suitsim/robot/robot.h"
 
 namespace suitsim::design {
 

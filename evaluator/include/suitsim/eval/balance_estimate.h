@@ -31,8 +31,8 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/eval/balance.h"
-#include "suitsim/eval/dcm.h"
+#include "suitsim/rigid/balance.h"
+#include "suitsim/rigid/dcm.h"
 #include "suitsim/eval/identification.h"
 #include "suitsim/eval/streams.h"
 

@@ -48,10 +48,10 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/eval/base_parameters.h"
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/base_parameters.h"
+#include "suitsim/rigid/rigid_model.h"
 #include "suitsim/eval/streams.h"
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 
 namespace suitsim::eval {
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/eval/balance.h"
+#include "suitsim/rigid/balance.h"
 #include "suitsim/eval/identification.h"
 #include "suitsim/eval/streams.h"
 #include "suitsim/eval/wires.h"
-#include "suitsim/robot.h"
+#include "suitsim/robot/robot.h"
 
 namespace suitsim::eval {
 

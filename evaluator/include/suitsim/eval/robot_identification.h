@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/eval/base_parameters.h"
+#include "suitsim/rigid/base_parameters.h"
 #include "suitsim/eval/identification.h"
 #include "suitsim/eval/inputs.h"
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/rigid_model.h"
 
 namespace suitsim::eval {
 

@@ -21,7 +21,7 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/rigid_model.h"
 
 namespace suitsim::eval {
 

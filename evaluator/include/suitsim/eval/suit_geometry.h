@@ -14,7 +14,7 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/rigid/rigid_model.h"
 #include "suitsim/eval/wires.h"
 
 namespace suitsim::eval {

@@ -28,8 +28,8 @@
 
 #include <Eigen/Core>
 
-#include "suitsim/articulated.h"  // RobotBand
-#include "suitsim/eval/rigid_model.h"
+#include "suitsim/robot/suit.h"
+#include "suitsim/rigid/rigid_model.h"
 
 namespace suitsim::eval {
 

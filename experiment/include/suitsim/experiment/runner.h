@@ -23,7 +23,7 @@
 
 #include "suitsim/balance_assist.h"
 #include "suitsim/exoskeleton.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
 #include "suitsim/state.h"

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sensors.h"
 
 namespace suitsim::experiment {

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suitsim/eval/evaluation.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/report/scoring.h"
 
 namespace suitsim::report {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 
 namespace suitsim::report {
 

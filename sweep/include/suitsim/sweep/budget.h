@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/io/scene.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sweep/summary.h"
 
 namespace suitsim::sweep {
