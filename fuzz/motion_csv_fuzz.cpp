@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz_input.h"
-#include "robot_scene.h"  // scene/src: readMotionCsv
+#include "suitsim/scene/motion_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = suitsim::fuzz::writeInput(data, size, "motion.csv");

@@ -18,7 +18,7 @@
 #include "suitsim/exoskeleton.h"
 #include "suitsim/scene/urdf.h"
 #include "task_keyframe.h"
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::io {
 

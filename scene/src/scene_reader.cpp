@@ -12,7 +12,7 @@
 #include "suitsim/builder.h"
 #include "suitsim/scene/scene.h"
 #include "robot_scene.h"
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::io {
 

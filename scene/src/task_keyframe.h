@@ -24,7 +24,7 @@
 
 #include "suitsim/rigid/rigid_model.h"
 #include "suitsim/scene/stance.h"
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::io {
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "suitsim/scene/urdf.h"
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::io {
 

@@ -1,4 +1,4 @@
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 #include <algorithm>
 #include <cctype>

@@ -19,7 +19,7 @@
 #include "suitsim/report/report.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/table.h"
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::sweep {
 

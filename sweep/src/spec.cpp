@@ -14,7 +14,7 @@
 #include "suitsim/scene/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
-#include "xml_reader.h"
+#include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::sweep {
 

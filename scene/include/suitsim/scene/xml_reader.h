@@ -1,4 +1,5 @@
-// Strict attribute access for scene-like XML files (io-internal).
+// Strict attribute access for scene-like XML files: scenes, and the sweep and
+// budget files that the sweep library reads the same way.
 //
 // Every element is read through an ElementReader that first rejects any
 // attribute it was not told about (so a misspelt attribute is an error, never
@@ -12,7 +13,7 @@
 
 #include <tinyxml2.h>
 
-#include "suitsim/model.h"
+#include "suitsim/core/vec3.h"
 
 namespace suitsim::io {
 
