@@ -1,6 +1,8 @@
 // The motion library (candidates.h).
 #include "suitsim/design/candidates.h"
 
+#include "suitsim/core/random.h"
+
 #include <omp.h>
 
 #include <Eigen/Geometry>
@@ -22,9 +24,11 @@ namespace {
 
 constexpr double kMinimumJerkPeak = 1.875;  // peak of d/ds (10 s^3 - 15 s^4 + 6 s^5), at s = 1/2
 
+// Uniform draws as core/random.h specifies them, the same with every
+// standard library.
 struct Sampler {
   std::mt19937_64 rng;
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
+  double uniform(double lo, double hi) { return canonical(rng) * (hi - lo) + lo; }
 };
 
 /// The shortest minimum-jerk segment from `from` to `to` that keeps every

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
 #include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::design {
@@ -51,19 +53,6 @@ double inertiaRadius(double m, const Eigen::Matrix3d& inertia) {
   if (m <= 0.0) return 0.0;
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(inertia);
   return std::sqrt(std::max(0.0, 2.0 * eig.eigenvalues().minCoeff() / m));
-}
-
-/// URDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll).
-Eigen::Matrix3d rotationFromRpy(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
-
-Eigen::Matrix3d inertiaMatrix(const std::array<double, 6>& i) {
-  Eigen::Matrix3d m;
-  m << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
-  return m;
 }
 
 const char* kindName(CollisionShape::Kind kind) {

@@ -13,6 +13,9 @@
 // link's.
 #include "suitsim/exoskeleton.h"
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -49,21 +52,6 @@ Frame fromPose(const Pose& pose) {
 Vector3d toEigen(const Vec3& v) { return {v[0], v[1], v[2]}; }
 Vec3 toVec3(const Vector3d& v) { return {v.x(), v.y(), v.z()}; }
 
-// URDF roll-pitch-yaw of R = Rz(yaw) Ry(pitch) Rx(roll).
-Vec3 matrixToRpy(const Matrix3d& R) {
-  const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
-  if (std::abs(R(2, 0)) < 1.0 - 1e-12) {
-    return {std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0))};
-  }
-  // Gimbal lock: roll and yaw turn about one axis; put it all in yaw.
-  return {0.0, pitch, std::atan2(-R(0, 1), R(1, 1))};
-}
-
-Matrix3d inertiaMatrix(const std::array<double, 6>& i) {
-  Matrix3d I;
-  I << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
-  return I;
-}
 
 // The angle joint j stands at in the built pose (a mimic follower where its
 // leader puts it).
@@ -176,7 +164,7 @@ CompiledExoskeleton addExoskeleton(ModelBuilder& builder, const RobotDescription
     joint.parent_link = seg.parent;
     joint.child_link = s;
     joint.origin_xyz = toVec3(origin.p);
-    joint.origin_rpy = matrixToRpy(origin.R);
+    joint.origin_rpy = rpyFromRotation(origin.R);
     joint.axis = aligned.axis;
     joint.lower = aligned.lower;
     joint.upper = aligned.upper;
@@ -195,7 +183,7 @@ CompiledExoskeleton addExoskeleton(ModelBuilder& builder, const RobotDescription
   device_pose.joint_angles.assign(d.joints.size(), 0.0);
   for (int s = 1; s < ns; ++s) device_pose.joint_angles[d.findJoint(exoPartName(spec, s))] = angles[s - 1];
   device_pose.base_position = toVec3(frame[0].p);
-  device_pose.base_rpy = matrixToRpy(frame[0].R);
+  device_pose.base_rpy = rpyFromRotation(frame[0].R);
   out.compiled = addRobot(builder, d, device_pose, {}, options);
 
   // Straps: a point of the segment's body tied to the same point of the link.

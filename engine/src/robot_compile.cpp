@@ -29,6 +29,8 @@
 #include <map>
 #include <numeric>
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
 #include "suitsim/articulated.h"
 
 namespace suitsim {
@@ -56,18 +58,6 @@ struct Transform {
 Vector3d toEigen(const Vec3& v) { return {v[0], v[1], v[2]}; }
 Vec3 toVec3(const Vector3d& v) { return {v.x(), v.y(), v.z()}; }
 
-// URDF roll-pitch-yaw: fixed axes x, then y, then z: R = Rz(yaw) Ry(pitch) Rx(roll).
-Matrix3d rpyToMatrix(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy[2], Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Vector3d::UnitY()) *
-          Eigen::AngleAxisd(rpy[0], Vector3d::UnitX()))
-      .toRotationMatrix();
-}
-
-Matrix3d inertiaMatrix(const std::array<double, 6>& i) {
-  Matrix3d I;
-  I << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
-  return I;
-}
 
 // A unit vector perpendicular to `axis`, chosen the same way every time.
 Vector3d perpendicular(const Vector3d& axis) {
@@ -131,7 +121,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
       const RobotJoint& joint = robot.joints[j];
       const int child = joint.child_link;
       if (out.link_body[child] >= 0) throw ModelError(where(joint.source) + "link '" + robot.links[child].name + "' is reached twice");
-      const Transform origin{rpyToMatrix(joint.origin_rpy), toEigen(joint.origin_xyz)};
+      const Transform origin{rotationFromRpy(joint.origin_rpy), toEigen(joint.origin_xyz)};
       const Transform joint_in_body = link_in_body[link] * origin;
       if (joint.type == JointType::kFixed) {
         out.link_body[child] = out.link_body[link];
@@ -203,7 +193,7 @@ CompiledRobot addRobot(ModelBuilder& builder, const RobotDescription& robot, con
   }
 
   // ---- initial pose: forward kinematics of the bodies ----
-  bodies[0].world = Transform{rpyToMatrix(pose.base_rpy), toEigen(pose.base_position)};
+  bodies[0].world = Transform{rotationFromRpy(pose.base_rpy), toEigen(pose.base_position)};
   for (std::size_t b = 1; b < bodies.size(); ++b) {
     const Hinge& h = hinges[bodies[b].parent_hinge];
     const double q = angles[h.joint];

@@ -165,9 +165,9 @@ bool Sensors::chainEmit(double* row, double* stamp) {
   const std::size_t n = columns_.size();
   const long J = chain_delay_;
   const double on = spec_.noise ? 1.0 : 0.0;
-  // A fresh distribution per draw: one kept across generators would hand
-  // one generator's cached second value to the next.
-  const auto normal = [](std::mt19937_64& rng) { return std::normal_distribution<double>(0.0, 1.0)(rng); };
+  // A fresh pair per draw, its second value dropped: one kept across
+  // generators would hand one generator's second value to the next.
+  const auto normal = [](std::mt19937_64& rng) { return freshStandardNormal(rng); };
   // Each device's instant, in steps from the stamp, drawn for every sample
   // (so a device's sequence depends on its seed alone).
   double* reading = pending_.data();

@@ -54,20 +54,6 @@ long sensorStepsPerSample(double rate, double dt) {
   return static_cast<long>(whole);
 }
 
-std::uint64_t streamSeed(std::uint64_t seed, std::string_view stream) {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a offset basis
-  for (const unsigned char c : stream) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  // SplitMix64 finaliser on the mix: nearby seeds and names give unrelated
-  // generator states.
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (h | 1ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 double quantise(double v, double resolution) {
   // + 0.0 turns a rounded -0 into 0: the file then never shows "-0".
   return resolution > 0.0 ? std::round(v / resolution) * resolution + 0.0 : v;
@@ -79,7 +65,7 @@ NoiseChannel::NoiseChannel(std::uint64_t seed, std::string_view stream, double s
 double NoiseChannel::operator()(double truth) {
   // Draw even when stddev is 0 so that a channel's sequence depends only on
   // its seed and the sample count.
-  const double n = normal_(rng_);
+  const double n = rng_.normal();
   return quantise(truth + bias_ + stddev_ * n, resolution_);
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "suitsim/core/random.h"
 #include "suitsim/rigid/regressor.h"
 
 namespace suitsim::eval {
@@ -25,8 +26,11 @@ Eigen::MatrixXd BaseParameters::reduce(const Eigen::MatrixXd& Y) const {
 BaseParameters computeBaseParameters(const RigidModel& model, int samples, unsigned seed, double tolerance) {
   // Random states spread over the joint range and fast enough that every
   // velocity-dependent term shows; the base pose is random too.
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> angle(-M_PI, M_PI), rate(-3.0, 3.0), unit(-1.0, 1.0);
+  // Draws as core/random.h specifies them, the same with every standard library.
+  BasicRandomStream<std::mt19937> rng(seed);
+  const auto angle = [](BasicRandomStream<std::mt19937>& s) { return s.uniform(-M_PI, M_PI); };
+  const auto rate = [](BasicRandomStream<std::mt19937>& s) { return s.uniform(-3.0, 3.0); };
+  const auto unit = [](BasicRandomStream<std::mt19937>& s) { return s.uniform(-1.0, 1.0); };
   RigidData data(model);
   const int np = 10 * model.num_bodies;
   Eigen::MatrixXd W(static_cast<Eigen::Index>(samples) * model.nv, np);
@@ -35,7 +39,10 @@ BaseParameters computeBaseParameters(const RigidModel& model, int samples, unsig
     Configuration q = neutralConfiguration(model);
     for (int j = 0; j < model.num_joints; ++j) q.joints[j] = angle(rng);
     if (model.floating_base) {
-      Eigen::Quaterniond r(unit(rng), unit(rng), unit(rng), unit(rng));
+      // One draw per statement: argument order is the compiler's to choose
+      // (GCC takes the last first, as here).
+      const double rz = unit(rng), ry = unit(rng), rx = unit(rng), rw = unit(rng);
+      Eigen::Quaterniond r(rw, rx, ry, rz);
       q.base_R = r.normalized().toRotationMatrix();
     }
     Eigen::VectorXd v(model.nv), a(model.nv);

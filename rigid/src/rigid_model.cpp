@@ -3,6 +3,9 @@
 // its member functions), so it does not depend on robot.cpp.
 #include "suitsim/rigid/rigid_model.h"
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
+
 #include <algorithm>
 
 #include <cmath>
@@ -162,11 +165,7 @@ RigidModel makeRigidModel(const RobotDescription& d) {
     // Fold the link's inertia into its body (parallel-axis theorem through
     // the about-origin form, which stays valid for massless links).
     const LinkInertial& in = d.links[at.link].inertial;
-    const std::array<double, 6>& t = in.inertia;  // ixx iyy izz ixy ixz iyz
-    Matrix3d inertia_com;
-    inertia_com << t[0], t[3], t[4],
-                   t[3], t[1], t[5],
-                   t[4], t[5], t[2];
+    const Matrix3d inertia_com = inertiaMatrix(in.inertia);
     const Vector3d com = toEigen(in.com);
     Vector3d h;
     Matrix3d I;
@@ -181,7 +180,7 @@ RigidModel makeRigidModel(const RobotDescription& d) {
     const std::vector<int>& kids = child_joints[at.link];
     for (auto it = kids.rbegin(); it != kids.rend(); ++it) {
       const RobotJoint& j = d.joints[*it];
-      const Matrix3d R = at.R * detail::rpyToMatrix(j.origin_rpy[0], j.origin_rpy[1], j.origin_rpy[2]);
+      const Matrix3d R = at.R * rotationFromRpy(j.origin_rpy);
       const Vector3d p = at.p + at.R * toEigen(j.origin_xyz);
       stack.push_back({j.child_link, at.body, j.type == JointType::kFixed ? -1 : *it, R, p});
     }

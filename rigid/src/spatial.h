@@ -30,12 +30,6 @@ inline Eigen::Matrix3d axisAngle(const Eigen::Vector3d& axis, double angle) {
   return Eigen::Matrix3d::Identity() + std::sin(angle) * k + (1.0 - std::cos(angle)) * (k * k);
 }
 
-/// URDF fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
-inline Eigen::Matrix3d rpyToMatrix(double roll, double pitch, double yaw) {
-  return axisAngle(Eigen::Vector3d::UnitZ(), yaw) * axisAngle(Eigen::Vector3d::UnitY(), pitch) *
-         axisAngle(Eigen::Vector3d::UnitX(), roll);
-}
-
 /// Inertia about the CoM -> about the frame origin: I_O = I_c + m [c]^T [c].
 inline Eigen::Matrix3d inertiaAboutOrigin(double m, const Eigen::Vector3d& c,
                                           const Eigen::Matrix3d& inertia_com) {

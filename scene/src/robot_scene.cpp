@@ -1,5 +1,8 @@
 #include "robot_scene.h"
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
+#include "suitsim/core/random.h"
 #include "suitsim/core/text_input.h"
 
 #include <Eigen/Geometry>
@@ -90,14 +93,6 @@ std::vector<std::pair<int, double>> jointValues(const ElementReader& r, const ch
   return out;
 }
 
-// URDF roll-pitch-yaw of a rotation matrix (R = Rz(y) Ry(p) Rx(r)).
-Vec3 matrixToRpy(const Eigen::Matrix3d& R) {
-  const double pitch = std::asin(std::clamp(-R(2, 0), -1.0, 1.0));
-  if (std::abs(R(2, 0)) < 1.0 - 1e-12) {
-    return {std::atan2(R(2, 1), R(2, 2)), pitch, std::atan2(R(1, 0), R(0, 0))};
-  }
-  return {std::atan2(-R(1, 2), R(1, 1)), pitch, 0.0};  // gimbal lock: fold yaw into roll
-}
 
 }  // namespace
 
@@ -106,9 +101,7 @@ void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
   const double m0 = in.mass, m1 = mass, m = m0 + m1;
   const Eigen::Vector3d c0(in.com[0], in.com[1], in.com[2]), c1(com[0], com[1], com[2]);
   const Eigen::Vector3d c = (m0 * c0 + m1 * c1) / m;
-  Eigen::Matrix3d I0;
-  I0 << in.inertia[0], in.inertia[3], in.inertia[4], in.inertia[3], in.inertia[1], in.inertia[5], in.inertia[4],
-      in.inertia[5], in.inertia[2];
+  const Eigen::Matrix3d I0 = inertiaMatrix(in.inertia);
   auto shift = [](double mass_k, const Eigen::Vector3d& d) {
     return mass_k * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
   };
@@ -116,14 +109,9 @@ void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
       I0 + shift(m0, c0 - c) + 0.4 * m1 * radius * radius * Eigen::Matrix3d::Identity() + shift(m1, c1 - c);
   in.mass = m;
   in.com = {c.x(), c.y(), c.z()};
-  in.inertia = {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
+  in.inertia = inertiaVector(I);
 }
 
-Eigen::Matrix3d rpyToMatrix(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
-      .toRotationMatrix();
-}
 
 namespace {
 
@@ -235,7 +223,7 @@ Pose sensorFrame(const ElementReader& r, const RobotSetup& setup, int link, int*
   Eigen::Matrix3d R_lb;
   R_lb << lb.R[0], lb.R[1], lb.R[2], lb.R[3], lb.R[4], lb.R[5], lb.R[6], lb.R[7], lb.R[8];
   const Vec3 xyz = r.vec3("xyz", {0.0, 0.0, 0.0});
-  const Eigen::Matrix3d R = R_lb * rpyToMatrix(r.vec3("rpy", {0.0, 0.0, 0.0}));
+  const Eigen::Matrix3d R = R_lb * rotationFromRpy(r.vec3("rpy", {0.0, 0.0, 0.0}));
   const Eigen::Vector3d p = R_lb * Eigen::Vector3d(xyz[0], xyz[1], xyz[2]) + Eigen::Vector3d(lb.p[0], lb.p[1], lb.p[2]);
   Pose out;
   for (int i = 0; i < 3; ++i) {
@@ -618,7 +606,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   auto weld = [&](int j, double angle) {
     RobotJoint& joint = robot.joints[j];
     const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis[0], joint.axis[1], joint.axis[2]).normalized();
-    joint.origin_rpy = matrixToRpy(rpyToMatrix(joint.origin_rpy) * Eigen::AngleAxisd(angle, axis).toRotationMatrix());
+    joint.origin_rpy = rpyFromRotation(rotationFromRpy(joint.origin_rpy) * Eigen::AngleAxisd(angle, axis).toRotationMatrix());
     joint.type = JointType::kFixed;
     pose.joint_angles[j] = 0.0;
   };
@@ -817,12 +805,9 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     // feels their series, 2 / k_a = 1 / k_1 + 1 / k_2.
     band.attachment_stiffness = realism.attachment_stiffness;
     if (realism.attachment_stiffness > 0.0 && realism.attachment_spread > 0.0) {
-      std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(0x7374726170ull),
-                        static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};
-      std::mt19937_64 rng(seq);
-      std::normal_distribution<double> unit(0.0, 1.0);
-      const double k1 = realism.attachment_stiffness * std::max(0.5, 1.0 + realism.attachment_spread * unit(rng));
-      const double k2 = realism.attachment_stiffness * std::max(0.5, 1.0 + realism.attachment_spread * unit(rng));
+      RandomStream rng({static_cast<std::uint64_t>(realism.seed), std::uint64_t{0x7374726170ull}, nameHash64(band.name)});
+      const double k1 = realism.attachment_stiffness * std::max(0.5, 1.0 + realism.attachment_spread * rng.normal());
+      const double k2 = realism.attachment_stiffness * std::max(0.5, 1.0 + realism.attachment_spread * rng.normal());
       band.attachment_stiffness = 2.0 / (1.0 / k1 + 1.0 / k2);
     }
     // Hysteresis (docs/realism.md): a Maxwell arm in the band's material.
@@ -832,12 +817,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     band.capstan_friction = realism.capstan_friction;
     setup.band_designed_points.push_back(band.points);
     if (!(realism.via_point_offset > 0.0)) continue;
-    std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(band.name))};
-    std::mt19937_64 rng(seq);
-    std::normal_distribution<double> unit(0.0, 1.0);
+    RandomStream rng({static_cast<std::uint64_t>(realism.seed), nameHash64(band.name)});
     const double sigma = realism.via_point_offset / std::sqrt(3.0);  // per axis
     for (Vec3& p : band.points) {
-      for (double& x : p) x += sigma * unit(rng);
+      for (double& x : p) x += sigma * rng.normal();
     }
   }
 
@@ -863,10 +846,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       a.km = joint.effort_limit * std::sqrt(a.thermal_resistance / realism.heating_rise_at_effort);
       a.thermal_time_constant = realism.heating_time_constant;
       a.magnet_coefficient = realism.heating_magnet_coefficient;
-      std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(std::hash<std::string>{}(trial.name)),
-                        static_cast<std::uint64_t>(std::hash<std::string>{}(joint.name))};
-      std::mt19937_64 rng(seq);
-      a.initial_winding_rise = std::uniform_real_distribution<double>(0.0, realism.heating_initial_rise)(rng);
+      RandomStream rng({static_cast<std::uint64_t>(realism.seed), nameHash64(trial.name), nameHash64(joint.name)});
+      a.initial_winding_rise = rng.uniform(0.0, realism.heating_initial_rise);
     }
   }
 
@@ -887,10 +868,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       // The datasheet's stiffness (the a-priori set's, below) and this
       // unit's: catalogues give typical values, each unit departs from them
       // by a relative spread drawn per joint.
-      std::seed_seq seq{static_cast<std::uint64_t>(realism.seed), static_cast<std::uint64_t>(0x6765617273ull),
-                        static_cast<std::uint64_t>(std::hash<std::string>{}(joint.name))};
-      std::mt19937_64 rng(seq);
-      const double draw = std::normal_distribution<double>(0.0, 1.0)(rng);
+      RandomStream rng({static_cast<std::uint64_t>(realism.seed), std::uint64_t{0x6765617273ull}, nameHash64(joint.name)});
+      const double draw = rng.normal();
       a.gear_stiffness = realism.compliance_stiffness_per_effort * joint.effort_limit *
                          std::max(0.5, 1.0 + realism.compliance_spread * draw);
       a.gear_backlash = realism.compliance_backlash;
@@ -998,8 +977,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       }
     }
     for (ForceSensorSpec& fs : spec.force_sensors) {
-      std::mt19937_64 rng(streamSeed(realism.seed, "crosstalk." + fs.name));
-      std::normal_distribution<double> unit(0.0, 1.0);
+      RandomStream rng(streamSeed(realism.seed, "crosstalk." + fs.name));
+      const auto unit = [](RandomStream& stream) { return stream.normal(); };
       for (int i = 0; i < 6; ++i) {
         for (int j = 0; j < 6; ++j) {
           // Forces couple into forces and moments into moments; the
@@ -1116,8 +1095,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
   }
   if (keep_payloads) apriori = with_payloads;
-  std::mt19937 rng(static_cast<unsigned>(seed));
-  std::normal_distribution<double> normal(0.0, 1.0);
+  BasicRandomStream<std::mt19937> rng(static_cast<std::mt19937::result_type>(seed));
+  const auto normal = [](BasicRandomStream<std::mt19937>& stream) { return stream.normal(); };
   for (RobotJoint& j : apriori.joints) {
     if (!keep_friction) {
       j.actuation.viscous = j.actuation.coulomb = j.actuation.static_max = j.actuation.stribeck_velocity = 0.0;
@@ -1138,7 +1117,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
   for (RobotLink& l : apriori.links) {
     if (com_shift <= 0.0 || l.inertial.mass <= 0.0) continue;
-    Eigen::Vector3d d(normal(rng), normal(rng), normal(rng));
+    // One draw per statement: the order of a call's arguments is the
+    // compiler's to choose (GCC takes the last first, as here; clang the first).
+    const double dz = normal(rng), dy = normal(rng), dx = normal(rng);
+    Eigen::Vector3d d(dx, dy, dz);
     d = com_shift * d.normalized();
     for (int k = 0; k < 3; ++k) l.inertial.com[k] += d[k];
   }

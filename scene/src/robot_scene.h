@@ -25,7 +25,6 @@ RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* 
                      const TrialSpec& trial, const Realism& realism = {});
 
 /// URDF roll-pitch-yaw (rad) as a rotation: R = Rz(yaw) Ry(pitch) Rx(roll).
-Eigen::Matrix3d rpyToMatrix(const Vec3& rpy);
 
 /// Adds an object of `mass` (kg) centred at `com` (link frame, m) to a link's
 /// inertial: a solid sphere of `radius` (m), a point mass when 0.

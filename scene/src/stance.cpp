@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "robot_scene.h"
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
 #include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::io {
@@ -34,7 +36,7 @@ Stance makeStance(const RobotDescription& known, const RobotPose& pose, const st
   // The root's pose as the engine sets it (robot_compile.cpp): URDF rpy and
   // position, then moved along the normal so the lowest contact point
   // touches the ground.
-  s.initial.base_R = rpyToMatrix(pose.base_rpy);
+  s.initial.base_R = rotationFromRpy(pose.base_rpy);
   s.initial.base_p = Vector3d(pose.base_position[0], pose.base_position[1], pose.base_position[2]);
   for (const ContactPoint& c : contacts) {
     const int f = eval::frameIndex(m, c.link);

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
 #include "suitsim/rigid/inverse_kinematics.h"
 #include "robot_scene.h"
 #include "suitsim/rigid/kinematics.h"
@@ -104,7 +106,7 @@ std::vector<int> TaskKeyframes::resolve(const ElementReader& k, double time,
   if (k.has("rpy")) {
     const Vec3 rpy = k.vec3("rpy");
     problem.orientation_frame = link;
-    problem.orientation_W = rpyToMatrix(rpy);
+    problem.orientation_W = rotationFromRpy(rpy);
   }
   if (k.has("height")) {
     problem.height_frame = height_link;

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "suitsim/core/inertia.h"
+#include "suitsim/core/rotation.h"
 #include "suitsim/scene/urdf.h"
 #include "suitsim/scene/xml_reader.h"
 
@@ -28,7 +30,6 @@ namespace suitsim::io {
 namespace {
 
 using tinyxml2::XMLElement;
-using Mat3 = std::array<std::array<double, 3>, 3>;
 
 // CAD exporters print six or so significant digits, so a thin plate's exact
 // ixx + iyy = izz can come out short by up to about 2e-6 of the trace after
@@ -133,59 +134,20 @@ bool isMovable(JointType type) {
   return type == JointType::kRevolute || type == JointType::kContinuous || type == JointType::kPrismatic;
 }
 
-/// URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z,
-/// so R = Rz(yaw) Ry(pitch) Rx(roll).
-Mat3 rotationFromRpy(const Vec3& rpy) {
-  const double cr = std::cos(rpy[0]), sr = std::sin(rpy[0]);
-  const double cp = std::cos(rpy[1]), sp = std::sin(rpy[1]);
-  const double cy = std::cos(rpy[2]), sy = std::sin(rpy[2]);
-  return {{{cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr},
-           {sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr},
-           {-sp, cp * sr, cp * cr}}};
-}
-
-/// {ixx, iyy, izz, ixy, ixz, iyz} as a symmetric matrix.
-Mat3 inertiaMatrix(const std::array<double, 6>& i) {
-  return {{{i[0], i[3], i[4]}, {i[3], i[1], i[5]}, {i[4], i[5], i[2]}}};
-}
-
-/// R I R^T: the inertia about the same point, expressed in the outer axes.
-std::array<double, 6> rotateInertia(const std::array<double, 6>& inertia, const Vec3& rpy) {
-  const Mat3 r = rotationFromRpy(rpy);
-  const Mat3 in = inertiaMatrix(inertia);
-  Mat3 out{};
-  for (int a = 0; a < 3; ++a) {
-    for (int b = 0; b < 3; ++b) {
-      double sum = 0.0;
-      for (int k = 0; k < 3; ++k) {
-        for (int l = 0; l < 3; ++l) sum += r[a][k] * in[k][l] * r[b][l];
-      }
-      out[a][b] = sum;
-    }
-  }
-  // Average the two off-diagonal copies so the result is exactly symmetric.
-  return {out[0][0],
-          out[1][1],
-          out[2][2],
-          0.5 * (out[0][1] + out[1][0]),
-          0.5 * (out[0][2] + out[2][0]),
-          0.5 * (out[1][2] + out[2][1])};
-}
-
 /// Eigenvalues of a symmetric 3x3 matrix, ascending (closed form via the
 /// characteristic cubic's trigonometric solution; ample accuracy for checks).
-std::array<double, 3> symmetricEigenvalues(const Mat3& a) {
-  const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+std::array<double, 3> symmetricEigenvalues(const Eigen::Matrix3d& a) {
+  const double off = a(0, 1) * a(0, 1) + a(0, 2) * a(0, 2) + a(1, 2) * a(1, 2);
   std::array<double, 3> e{};
   if (off == 0.0) {
-    e = {a[0][0], a[1][1], a[2][2]};
+    e = {a(0, 0), a(1, 1), a(2, 2)};
   } else {
-    const double q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
-    const double d0 = a[0][0] - q, d1 = a[1][1] - q, d2 = a[2][2] - q;
+    const double q = (a(0, 0) + a(1, 1) + a(2, 2)) / 3.0;
+    const double d0 = a(0, 0) - q, d1 = a(1, 1) - q, d2 = a(2, 2) - q;
     const double p = std::sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * off) / 6.0);
     // B = (A - qI) / p has eigenvalues 2 cos(phi + 2 pi k / 3), det(B) = 2 cos(3 phi).
-    const double det = d0 * (d1 * d2 - a[1][2] * a[1][2]) - a[0][1] * (a[0][1] * d2 - a[1][2] * a[0][2]) +
-                       a[0][2] * (a[0][1] * a[1][2] - d1 * a[0][2]);
+    const double det = d0 * (d1 * d2 - a(1, 2) * a(1, 2)) - a(0, 1) * (a(0, 1) * d2 - a(1, 2) * a(0, 2)) +
+                       a(0, 2) * (a(0, 1) * a(1, 2) - d1 * a(0, 2));
     const double r = std::clamp(det / (2.0 * p * p * p), -1.0, 1.0);
     const double phi = std::acos(r) / 3.0;
     const double largest = q + 2.0 * p * std::cos(phi);
@@ -292,7 +254,7 @@ LinkSource readLink(const std::string& path, const XMLElement* e) {
                             r.number("ixy"), r.number("ixz"), r.number("iyz")};
   // <origin rpy> turns the inertia axes; fold it in so the description
   // always holds link-frame axes: I_link = R I R^T.
-  src.link.inertial.inertia = rotateInertia(src.inertia_as_written, rpy);
+  src.link.inertial.inertia = rotateInertia(src.inertia_as_written, rotationFromRpy(rpy));
   return src;
 }
 

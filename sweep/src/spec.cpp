@@ -14,6 +14,7 @@
 #include "suitsim/scene/scene.h"
 #include "suitsim/sweep/points.h"
 #include "suitsim/sweep/spec.h"
+#include "suitsim/core/random.h"
 #include "suitsim/scene/xml_reader.h"
 
 namespace suitsim::sweep {
@@ -29,17 +30,12 @@ std::string formatValue(double x) {
   return buf;
 }
 
-// Uniform in [0, 1) from the top 53 bits of a 64-bit draw: the same numbers
-// on every platform (std::uniform_real_distribution is not specified).
+// Uniform in [0, 1) from the top 53 bits of a SplitMix64 draw (core/random.h):
+// the same numbers on every platform (std::uniform_real_distribution is not
+// specified).
 struct SplitMix64 {
   std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  double uniform() { return static_cast<double>(splitMix64(state) >> 11) * 0x1.0p-53; }
 };
 
 AttributePath readPath(const ElementReader& r, const char* attribute, const XMLElement* scene_root) {

@@ -44,8 +44,7 @@ io::Stance jvrcStance() {
 
 // H1 from its URDF: knees bent, a 28 x 7 cm sole under each ankle.
 io::Stance h1Stance() {
-  std::string path = std::string(SUITSIM_SOURCE_DIR) + "/models/h1/h1.urdf";
-  if (!std::filesystem::exists(path)) path = std::string(SUITSIM_SOURCE_DIR) + "/../shared/models/h1/h1.urdf";
+  const std::string path = std::string(SUITSIM_SOURCE_DIR) + "/models/h1/h1.urdf";
   RobotDescription h1 = io::loadUrdf(path);
   h1.floating_base = true;
   RobotPose pose;

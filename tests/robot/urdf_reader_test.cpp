@@ -19,7 +19,7 @@ namespace suitsim::io {
 namespace {
 
 const std::string kData = SUITSIM_SOURCE_DIR "/tests/robot/data/";
-const std::string kJvrc1 = SUITSIM_SOURCE_DIR "/../shared/models/jvrc1/jvrc1.urdf";
+const std::string kJvrc1 = SUITSIM_SOURCE_DIR "/models/jvrc1/jvrc1.urdf";
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::string readText(const std::string& path) {
@@ -66,7 +66,6 @@ void expectTreeOrder(const RobotDescription& robot) {
 class UrdfJvrc1Test : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(kJvrc1)) GTEST_SKIP() << "shared model not found: " << kJvrc1;
     robot_ = loadUrdf(kJvrc1);
   }
   RobotDescription robot_;

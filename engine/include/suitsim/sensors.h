@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
+#include "suitsim/core/random.h"
 #include "suitsim/model.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
@@ -193,10 +194,6 @@ double butterworthDelay(double cutoff);
 /// a whole number within a relative 1e-9 (or rate, dt are not positive).
 long sensorStepsPerSample(double rate, double dt);
 
-/// A generator seed for one named stream: the scene seed and the name mixed
-/// (FNV-1a then SplitMix64), so streams are independent of each other's order.
-std::uint64_t streamSeed(std::uint64_t seed, std::string_view stream);
-
 /// One noisy channel: value + bias + N(0, stddev^2), then quantised.
 class NoiseChannel {
  public:
@@ -204,8 +201,7 @@ class NoiseChannel {
   double operator()(double truth);
 
  private:
-  std::mt19937_64 rng_;
-  std::normal_distribution<double> normal_{0.0, 1.0};
+  RandomStream rng_;  // core/random.h: the same draws with every standard library
   double stddev_, bias_, resolution_;
 };
 
