@@ -11,6 +11,7 @@ packages=(
   libopenmpi-dev openmpi-bin  # optional: sweeps across processes (mpirun)
   python3-matplotlib
   libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth
+  clang libc++-dev libc++abi-dev libomp-dev  # the portability test: a libc++ build gives the same report
 )
 
 missing=()

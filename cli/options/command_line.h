@@ -18,6 +18,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "suitsim/core/number_text.h"
+
 namespace suitsim::cli {
 
 /// Sets up `app` (before any option or subcommand is added, which inherit
@@ -47,7 +49,7 @@ std::string usageLine(const CLI::App& command);
 template <typename T>
 bool parseWholeText(const std::string& text, T* out) {
   const char* end = text.data() + text.size();
-  const auto r = std::from_chars(text.data(), end, *out);
+  const auto r = suitsim::fromChars(text.data(), end, *out);
   return r.ec == std::errc() && r.ptr == end && !text.empty();
 }
 

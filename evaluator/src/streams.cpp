@@ -1,5 +1,7 @@
 #include "suitsim/eval/streams.h"
 
+
+#include "suitsim/core/number_text.h"
 #include "suitsim/core/text_input.h"
 
 #include <array>
@@ -46,7 +48,7 @@ bool parseDouble(const std::string& text, double* out) {
   const std::string t = trim(text);
   if (t.empty()) return false;
   const char* end = t.data() + t.size();
-  const auto r = std::from_chars(t.data(), end, *out);
+  const auto r = fromChars(t.data(), end, *out);
   return r.ec == std::errc() && r.ptr == end && std::isfinite(*out);
 }
 

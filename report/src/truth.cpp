@@ -1,11 +1,13 @@
 #include "suitsim/report/truth.h"
 
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
+#include "suitsim/core/number_text.h"
 #include "suitsim/scene/scene.h"
 
 namespace suitsim::report {
@@ -72,7 +74,7 @@ bool readTruthColumns(const std::filesystem::path& path, Want want, std::vector<
       const std::string_view v = fields[c];
       if (v == "nan" || v == "-nan") return std::nan("");
       double x = 0.0;
-      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+      const auto [end, ec] = fromChars(v.data(), v.data() + v.size(), x);
       if (ec != std::errc() || end != v.data() + v.size()) {
         throw std::runtime_error(path.string() + ":" + std::to_string(line_no) + ": not a number: '" + std::string(v) +
                                  "'");

@@ -1,5 +1,6 @@
 #include "suitsim/scene/xml_reader.h"
 
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "suitsim/core/number_text.h"
 #include "suitsim/scene/scene.h"
 
 namespace suitsim::io {
@@ -37,7 +39,7 @@ bool parseNumber(const std::string& s, double* out) {
   while (end > begin && std::isspace(static_cast<unsigned char>(end[-1]))) --end;
   if (begin < end && *begin == '+') ++begin;  // from_chars refuses a leading '+'
   double value = 0.0;
-  const auto result = std::from_chars(begin, end, value);
+  const auto result = fromChars(begin, end, value);
   if (result.ec != std::errc() || result.ptr != end || begin == end) return false;
   if (!std::isfinite(value)) return false;
   *out = value;

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The truth and the noise do not depend on the standard library.
+
+Builds the `suitsim` command a second time with clang and libc++ (in
+BUILD/libcxx), evaluates the H1 protocol with it and with the GCC/libstdc++
+build under test, and checks that report.json and identification.json are
+equal apart from wall times. Exit 77 (skipped) when clang++ or libc++ is
+missing; scripts/setup.sh installs both.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def strip_wall_times(value):
+    if isinstance(value, dict):
+        return {k: strip_wall_times(v) for k, v in value.items() if "wall" not in k}
+    if isinstance(value, list):
+        return [strip_wall_times(v) for v in value]
+    return value
+
+
+def differences(a, b, path=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in sorted(set(a) | set(b)):
+            out += differences(a.get(key), b.get(key), f"{path}.{key}")
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += differences(x, y, f"{path}[{i}]")
+        return out
+    return [] if a == b else [f"{path}: {a!r} (GCC) vs {b!r} (libc++)"]
+
+
+def main():
+    source, build, gcc_suitsim = sys.argv[1], sys.argv[2], sys.argv[3]
+    clang = shutil.which("clang++")
+    if clang is None:
+        print("skipped: clang++ not installed (scripts/setup.sh installs clang)")
+        return 77
+    probe = subprocess.run([clang, "-stdlib=libc++", "-x", "c++", "-std=c++20", "-E", "-"],
+                           input="#include <vector>\n", capture_output=True, text=True)
+    if probe.returncode != 0:
+        print("skipped: libc++ headers not installed (scripts/setup.sh installs libc++-dev)")
+        return 77
+    libcxx_build = os.path.join(build, "libcxx")
+    flags = "-stdlib=libc++"
+    subprocess.run(["cmake", "-S", source, "-B", libcxx_build, "-DCMAKE_BUILD_TYPE=Release",
+                    f"-DCMAKE_CXX_COMPILER={clang}", f"-DCMAKE_CXX_FLAGS={flags}",
+                    f"-DCMAKE_EXE_LINKER_FLAGS={flags}", "-DSUITSIM_BUILD_TESTS=OFF",
+                    "-DSUITSIM_BUILD_BENCH=OFF", "-DSUITSIM_BUILD_VIEWER=OFF", "-DSUITSIM_WITH_MPI=OFF",
+                    "-DSUITSIM_WITH_MUJOCO=OFF"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", libcxx_build, "--target", "suitsim", "-j", str(os.cpu_count() or 2)],
+                   check=True, stdout=subprocess.DEVNULL)
+    libcxx_suitsim = os.path.join(libcxx_build, "cli", "suitsim")
+    scene = os.path.join(source, "scenes", "h1_protocol.xml")
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="suitsim_libcxx_") as tmp:
+        outs = {}
+        for name, program in (("gcc", gcc_suitsim), ("libcxx", libcxx_suitsim)):
+            outs[name] = os.path.join(tmp, name)
+            subprocess.run([program, "evaluate", scene, "--out", outs[name], "--quiet", "--no-plots"], check=True)
+        for report in ("report.json", "identification.json"):
+            with open(os.path.join(outs["gcc"], report)) as f:
+                a = strip_wall_times(json.load(f))
+            with open(os.path.join(outs["libcxx"], report)) as f:
+                b = strip_wall_times(json.load(f))
+            diff = differences(a, b)
+            print(f"{report}: {'equal' if not diff else str(len(diff)) + ' values differ'}")
+            failures += [f"{report}{d}" for d in diff[:20]]
+    for line in failures:
+        print(line)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
