@@ -129,6 +129,7 @@ struct BalanceWatch {
   double fell_at = -1.0;
   double min_margin = std::numeric_limits<double>::infinity();
   double min_margin_time = 0.0;
+  double first_outside = -1.0;  ///< first time the DCM was outside the support polygon (s)
   double standing_from = -1.0;
   long samples = 0, standing = 0, outside = 0, unsupported = 0;
 
@@ -159,12 +160,40 @@ struct BalanceWatch {
     if (std::isnan(margin)) {
       ++unsupported;
     } else {
-      if (margin < 0.0) ++outside;
+      if (margin < 0.0) {
+        ++outside;
+        if (first_outside < 0.0) first_outside = state.time;
+      }
       if (margin < min_margin) {
         min_margin = margin;
         min_margin_time = state.time;
       }
     }
+  }
+
+  // What the user must hear of without opening summary.json: a trial whose
+  // DCM left the support polygon rocked the robot (it could not come to
+  // rest over its feet without a step, docs/balance.md), whatever the trial
+  // is for: an identification trial that rocks is as unseen as any other.
+  std::vector<std::string> warnings(const std::string& trial) const {
+    std::vector<std::string> out;
+    char message[400];
+    if (fell_at >= 0.0) {
+      std::snprintf(message, sizeof message,
+                    "trial '%s': the robot fell at t = %.3f s (CoM below half its starting height; the simulator's "
+                    "state)",
+                    trial.c_str(), fell_at);
+      out.push_back(message);
+    }
+    if (outside > 0) {
+      std::snprintf(message, sizeof message,
+                    "trial '%s': the DCM left the support polygon for %.1f %% of the trial (first at t = %.3f s), by "
+                    "up to %.1f mm at t = %.3f s (the simulator's state; summary.json balance; docs/balance.md)",
+                    trial.c_str(), 100.0 * static_cast<double>(outside) / standing, first_outside, -1e3 * min_margin,
+                    min_margin_time);
+      out.push_back(message);
+    }
+    return out;
   }
 
   nlohmann::ordered_json summary() const {
@@ -619,6 +648,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   if (balance) {
     summary["fell"] = balance->fell_at >= 0.0;
     summary["balance"] = balance->summary();
+    job.warnings = balance->warnings(scene.trial.name.empty() ? scene.name : scene.trial.name);
   }
   if (const ExternalForces* external = runner.externalForces(); external && external->hasAssist()) {
     summary["assist"] = {{"peak_force_n", external->peakForce()},
