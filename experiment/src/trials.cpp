@@ -130,6 +130,21 @@ struct BalanceWatch {
   double min_margin = std::numeric_limits<double>::infinity();
   double min_margin_time = 0.0;
   double first_outside = -1.0;  ///< first time the DCM was outside the support polygon (s)
+  // The centre of pressure against the footprint (the whole soles of the
+  // feet on the ground): within kCopEdge of its edge, the contacts on the
+  // far side carry nothing and the foot is about to roll over that edge.
+  // 1 mm: the contacts' own tolerance for touching the ground.
+  static constexpr double kCopEdge = 1e-3;
+  std::vector<Eigen::Vector2d> scratch;
+  SupportPolygon footprint;
+  double min_cop_margin = std::numeric_limits<double>::infinity(), min_cop_time = 0.0;
+  long cop_at_edge = 0;
+  // A foot lifting: a body with no contact the ground pushes on drops out of
+  // the footprint, whose area then falls (by a whole sole's share) below
+  // the one at the start of standing; 1e-6 is far above rounding and far
+  // below any sole.
+  double standing_area = 0.0;
+  double first_lift = -1.0;
   double standing_from = -1.0;
   long samples = 0, standing = 0, outside = 0, unsupported = 0;
 
@@ -157,6 +172,23 @@ struct BalanceWatch {
     if (standing_from < 0.0 && support >= weight) standing_from = state.time;
     if (standing_from < 0.0) return;
     ++standing;
+    footprintPolygon(model, state, scratch, footprint);
+    double area = 0.0;  // shoelace formula
+    for (std::size_t i = 0, n = footprint.vertices.size(); i < n; ++i) {
+      const Eigen::Vector2d &a = footprint.vertices[i], &b = footprint.vertices[(i + 1) % n];
+      area += 0.5 * (a.x() * b.y() - b.x() * a.y());
+    }
+    if (standing == 1) standing_area = area;
+    if (first_lift < 0.0 && area < (1.0 - 1e-6) * standing_area) first_lift = state.time;
+    Vec3 cop;
+    if (!footprint.empty() && centreOfPressure(model, state, &cop)) {
+      const double m = polygonMargin(footprint, groundCoordinates(g, cop));
+      if (m < kCopEdge) ++cop_at_edge;
+      if (m < min_cop_margin) {
+        min_cop_margin = m;
+        min_cop_time = state.time;
+      }
+    }
     if (std::isnan(margin)) {
       ++unsupported;
     } else {
@@ -193,6 +225,21 @@ struct BalanceWatch {
                     min_margin_time);
       out.push_back(message);
     }
+    if (cop_at_edge > 0) {
+      std::snprintf(message, sizeof message,
+                    "trial '%s': the centre of pressure was at the soles' edge (within %.0f mm) for %.1f %% of the "
+                    "trial, closest %.1f mm at t = %.3f s: a foot about to roll over its toe or heel (the "
+                    "simulator's state)",
+                    trial.c_str(), 1e3 * kCopEdge, 100.0 * static_cast<double>(cop_at_edge) / standing,
+                    1e3 * min_cop_margin, min_cop_time);
+      out.push_back(message);
+    }
+    if (first_lift >= 0.0) {
+      std::snprintf(message, sizeof message,
+                    "trial '%s': a foot lifted off the ground at t = %.3f s (the simulator's state)", trial.c_str(),
+                    first_lift);
+      out.push_back(message);
+    }
     return out;
   }
 
@@ -209,6 +256,9 @@ struct BalanceWatch {
     j["standing_from_s"] = standing_from >= 0.0 ? nlohmann::ordered_json(standing_from) : nlohmann::ordered_json(nullptr);
     j["fraction_dcm_outside_support"] = standing > 0 ? static_cast<double>(outside) / standing : 0.0;
     j["fraction_without_support"] = standing > 0 ? static_cast<double>(unsupported) / standing : 0.0;
+    j["min_cop_margin_m"] = std::isfinite(min_cop_margin) ? nlohmann::ordered_json(min_cop_margin) : nlohmann::ordered_json(nullptr);
+    j["fraction_cop_at_edge"] = standing > 0 ? static_cast<double>(cop_at_edge) / standing : 0.0;
+    j["foot_lifted_at_s"] = first_lift >= 0.0 ? nlohmann::ordered_json(first_lift) : nlohmann::ordered_json(nullptr);
     return j;
   }
 };
