@@ -140,10 +140,16 @@ struct BalanceWatch {
   double min_cop_margin = std::numeric_limits<double>::infinity(), min_cop_time = 0.0;
   long cop_at_edge = 0;
   // A foot lifting: a body with no contact the ground pushes on drops out of
-  // the footprint, whose area then falls (by a whole sole's share) below
-  // the one at the start of standing; 1e-6 is far above rounding and far
-  // below any sole.
-  double standing_area = 0.0;
+  // the footprint, whose area then falls by a whole sole's share (a third
+  // or more with two feet) below the one at the start of standing. A foot
+  // that tilts shrinks its projection only by 1 - cos(tilt) (2 % at 11
+  // degrees), so below 0.8 of the start is a lift, not a tilt.
+  static constexpr double kLiftAreaFraction = 0.8;
+  // The sole must stay off for kLiftTime: the penalty contacts of a flat
+  // foot chatter (a sample without force now and then, measured on H1's
+  // protocol), which is no lift.
+  static constexpr double kLiftTime = 0.05;
+  double standing_area = 0.0, lift_start = -1.0;
   double first_lift = -1.0;
   double standing_from = -1.0;
   long samples = 0, standing = 0, outside = 0, unsupported = 0;
@@ -179,7 +185,12 @@ struct BalanceWatch {
       area += 0.5 * (a.x() * b.y() - b.x() * a.y());
     }
     if (standing == 1) standing_area = area;
-    if (first_lift < 0.0 && area < (1.0 - 1e-6) * standing_area) first_lift = state.time;
+    if (area < kLiftAreaFraction * standing_area) {
+      if (lift_start < 0.0) lift_start = state.time;
+      if (first_lift < 0.0 && state.time - lift_start >= kLiftTime) first_lift = lift_start;
+    } else {
+      lift_start = -1.0;
+    }
     Vec3 cop;
     if (!footprint.empty() && centreOfPressure(model, state, &cop)) {
       const double m = polygonMargin(footprint, groundCoordinates(g, cop));
