@@ -78,6 +78,11 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
   const int threads = opt.threads > 0 ? opt.threads : omp_get_num_procs();
   const auto wall_start = std::chrono::steady_clock::now();
   const bool ok = experiment::simulateTrials(jobs, threads, !opt.quiet, trialReporter(opt.quiet));
+  // Several trials' warnings come with their "[k/n] trial" lines; a lone
+  // trial has none, so its own come here.
+  if (jobs.size() == 1 && !opt.quiet) {
+    for (const std::string& w : jobs[0].warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!ok) {
     for (const TrialJob& job : jobs) {

@@ -28,6 +28,7 @@ experiment::TrialDone trialReporter(bool quiet) {
   return [](const experiment::TrialJob& job, int done, int n) {
     std::fprintf(stderr, "[%d/%d] trial %s: %s%s\n", done, n, job.scene.trial.name.c_str(),
                  job.ok ? "done" : "FAILED: ", job.error.c_str());
+    for (const std::string& w : job.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   };
 }
 

@@ -135,12 +135,12 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
     }
     if (!mine.empty()) out.devices.push_back(evaluateDevice(inputs, out.identification, d, mine, streams_dir, options.pipeline));
   }
-  // The wearer's balance, trial by trial (seed 003 (11)-(15)).
+  // The wearer's balance, trial by trial (seed 003 (11)-(15)): every
+  // trial, identification trials too (issue 41: a squat that rocked the
+  // robot while it was being identified went unseen).
   if (!inputs.soles.empty() && !inputs.layout.force_sensors.empty()) {
     std::vector<const TrialInfo*> trials;
-    for (const TrialInfo& t : inputs.trials) {
-      if (t.purpose == "evaluation") trials.push_back(&t);
-    }
+    for (const TrialInfo& t : inputs.trials) trials.push_back(&t);
     out.balance.resize(trials.size());
     detail::parallelFor(static_cast<int>(trials.size()), threads, [&](int k) {
       const TrialInfo& t = *trials[static_cast<std::size_t>(k)];
@@ -151,6 +151,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
       b.motion = t.motion;
       b.suit = t.suit;
       b.device = t.device;
+      b.purpose = t.purpose;
     });
   }
   return out;

@@ -64,6 +64,7 @@ ordered_json balanceJson(const eval::EvaluationResult& result, const Score& scor
     const eval::BalanceEstimate& b = result.balance[k];
     const BalanceScore& t = score.balance[k];
     trials[b.trial] = {
+        {"purpose", b.purpose},
         {"motion", b.motion},
         {"suit", b.suit},
         {"device", b.device},
@@ -80,7 +81,7 @@ ordered_json balanceJson(const eval::EvaluationResult& result, const Score& scor
     if (worn.suit == "none" && worn.device == "none") continue;
     for (std::size_t j = 0; j < result.balance.size(); ++j) {
       const eval::BalanceEstimate& bare = result.balance[j];
-      if (bare.suit != "none" || bare.device != "none" || bare.motion != worn.motion) continue;
+      if (bare.suit != "none" || bare.device != "none" || bare.motion != worn.motion || bare.purpose != worn.purpose) continue;
       const BalanceScore &tw = score.balance[k], &tb = score.balance[j];
       // Keyed by what is worn: a suit's name, or a device's.
       effect[worn.motion][worn.suit != "none" ? worn.suit : worn.device] = {
@@ -340,14 +341,33 @@ std::string realismOn(const io::Realism& r) {
   return on.empty() ? "" : " (error sources on: " + on + "; docs/realism.md)";
 }
 
+// Where a setting came from, for a reader who has not seen the command
+// line: "scene" means the scene file's own word, anything else an option.
+std::string fromScene(const std::string& v, const std::string& option) {
+  if (v == "scene") return "as the scene declares";
+  return v + " (" + option + " " + v + ")";
+}
+
+// The run's settings, each with what it is: the header of report.md.
+std::string settingsInWords(const RunInfo& run) {
+  std::string realism = run.realism.source == "scene" ? "as the scene declares" : run.realism.source;
+  const std::string on = realismOn(run.realism);
+  realism += on.empty() ? " (no error source on: the truth is the scene as designed)" : on;
+  return "sensor noise (the sensors' random errors, docs/scene-format.md): " + fromScene(run.noise, "--noise") +
+         "; Stribeck friction (the joints' drop from static to sliding friction, A(7)): " +
+         fromScene(run.stribeck, "--stribeck") +
+         "; realism (error sources the truth has and the evaluator does not model): " + realism +
+         "; suit geometry (the via points the wire model uses): " + run.suit_geometry +
+         "; band model (A(26)'s law for a band's tension): " + run.band_model;
+}
+
 }  // namespace
 
 std::string reportMarkdown(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
                            const std::vector<std::string>& plots, const std::string& plot_note) {
   const eval::IdentificationOutcome& id = result.identification;
   std::string md = "# suitsim evaluation: " + result.scene_name + "\n\n";
-  md += "Scene `" + run.scene_path + "`; noise " + run.noise + ", Stribeck friction " + run.stribeck +
-        ", realism " + run.realism.source + realismOn(run.realism) + ", suit geometry " + run.suit_geometry + ", band model " + run.band_model + ". " +
+  md += "Scene `" + run.scene_path + "`; " + settingsInWords(run) + ". " +
         std::to_string(run.num_trials) +
         (run.streams_dir.empty() ? " trials simulated in " : " trials read from " + run.streams_dir + "; simulation ") +
         formatSig(run.simulation_wall_s) + " s; whole evaluation " + formatSig(run.wall_s) + " s.\n\n";
@@ -402,14 +422,16 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
   }
   md += "\n## Supporting torque against the model (A Figs. 12-13)\n\n"
         "RMSE (N m) of each estimate from A(21) evaluated with the true bands on the measured angles, at the joint "
-        "the motion is about; in brackets, over the samples where that joint does not rest.\n\n"
+        "the motion is about, over the samples where that joint moves; in brackets, over every sample. Where the "
+        "joint rests static friction can hold any torque up to tau_s^max (A(7)-(8)), so no method sees the "
+        "supporting torque there and the all-samples figure mostly measures the rests.\n\n"
         "| motion | suit | joint | A | B | B a priori | A a priori | RMS of the model |\n"
         "|---|---|---|---|---|---|---|---|\n";
   for (std::size_t c = 0; c < result.curves.size(); ++c) {
     const CurveScore& cs = score.curves[c];
     md += "| " + result.curves[c].motion + " | " + result.curves[c].suit + " | " + cs.joint;
     for (std::size_t m = 0; m < cs.rmse.size(); ++m) {
-      md += " | " + formatSig(cs.rmse[m]) + " (" + formatSig(cs.moving_rmse[m]) + ")";
+      md += " | " + formatSig(cs.moving_rmse[m]) + " (" + formatSig(cs.rmse[m]) + ")";
     }
     md += " | " + formatSig(cs.model_rms) + " |\n";
   }
@@ -447,16 +469,17 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
     md += "\n## Balance (seed 003, (11)-(15))\n\n"
           "The DCM's margin to the support polygon (m, > 0 inside), estimated from the sensor streams (encoders "
           "and the a-priori model for the CoM, the feet's force sensors for its acceleration and the support) and "
-          "the simulator's, over each trial without its ends (the filter's edges and the robot settling; "
+          "the simulator's, over each trial (identification trials too: the robot must keep its balance in "
+          "them as well) without its ends (the filter's edges and the robot settling; "
           "report.json gives the window), and the RMSE between the two. report.json's suit_effect says how each "
-          "suit changes the margins of its motion.\n\n| trial | motion | suit | min margin | true min | mean margin | "
+          "suit changes the margins of its motion.\n\n| trial | purpose | motion | suit | min margin | true min | mean margin | "
           "true mean | RMSE |\n"
-          "|---|---|---|---|---|---|---|---|\n";
+          "|---|---|---|---|---|---|---|---|---|\n";
     for (std::size_t k = 0; k < result.balance.size(); ++k) {
       const eval::BalanceEstimate& b = result.balance[k];
       const BalanceScore& t = score.balance[k];
       const auto cell = [](bool ok, double v) { return ok && std::isfinite(v) ? formatSig(v, 3) : std::string("-"); };
-      md += "| " + b.trial + " | " + b.motion + " | " + b.suit + " | " + cell(true, b.min_margin) + " | " +
+      md += "| " + b.trial + " | " + b.purpose + " | " + b.motion + " | " + b.suit + " | " + cell(true, b.min_margin) + " | " +
             cell(t.has_truth, t.true_min_margin) + " | " + cell(true, b.mean_margin) + " | " +
             cell(t.has_truth, t.true_mean_margin) + " | " + cell(t.has_truth, t.margin_rmse) + " |\n";
     }

@@ -1,6 +1,8 @@
 // identification.json and the identification summary lines.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "suitsim/rigid/regressor.h"
 #include "suitsim/report/report.h"
@@ -136,6 +138,26 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
   return j;
 }
 
+// What the count of determined base parameters means for the estimates. A
+// base parameter is a combination of link inertias (B(4)); the motions
+// excite few of them strongly, and the band estimates never use one alone:
+// they use the model's torque Y(q, q', q'') phi at the fit joints, A(21),
+// whose error the validation line measures directly. The median relative
+// std says how loose the typical one is.
+static std::string determinedMeaning(const eval::IdentificationOutcome& id) {
+  const Eigen::VectorXd& r = id.full.phi_relative_std;
+  std::vector<double> v;
+  for (Eigen::Index k = 0; k < r.size(); ++k) {
+    if (std::isfinite(r[k])) v.push_back(r[k]);
+  }
+  if (v.empty()) return "what this means: no base parameter has a finite standard deviation";
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return "what this means: a base parameter is a combination of link inertias, and the median one has a relative "
+         "std of " + formatSig(100.0 * v[v.size() / 2], 2) + " %; the supporting torque uses no parameter alone "
+         "but the model's torque at the fit joints, whose error against the measured torque the validation line "
+         "below gives (identified against a priori): judge the model by that line, not by this count";
+}
+
 std::string identificationSummary(const eval::IdentificationOutcome& id) {
   const eval::RigidModel& model = id.model;
   const eval::Validation& v = id.validation;
@@ -150,6 +172,7 @@ std::string identificationSummary(const eval::IdentificationOutcome& id) {
        std::to_string(id.base.numBase()) + " base parameters; of " + std::to_string(model.num_joints) + " joints, k_T " +
        std::to_string(determined(rs.motor_constant)) + ", k_d " + std::to_string(determined(rs.viscous)) + ", tau_c " +
        std::to_string(determined(rs.coulomb)) + "\n";
+  s += "  " + determinedMeaning(id) + "\n";
   const std::string validated = v.in_sample ? "the fitted trials (no other suit-free trial)" : joinNames(v.trials);
   auto ratio = [](const eval::RmsePair& p) { return formatSig(p.apriori / std::max(p.identified, 1e-300), 2) + "x"; };
   s += "validation on " + validated + ": " + joinNames(v.joints) + " torque RMSE " + formatSig(v.torque.identified) +

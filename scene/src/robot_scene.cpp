@@ -57,13 +57,48 @@ int movableJoint(const ElementReader& r, const char* attr, const RobotDescriptio
   return j;
 }
 
-/// A <mimic> follower that is coupled (not frozen) has no motor and no
-/// motion of its own: naming it where a driven joint is wanted is an error.
-void rejectFollower(const ElementReader& r, const char* attr, const RobotDescription& robot, int j) {
+/// A value given for a coupled <mimic> follower q_f must agree with its
+/// coupling q_f = m q_l + c (URDF <mimic>) to within this, relative to the
+/// larger of |given|, |m q_l|, |c| and 1 rad. m q_l + c in double is exact to
+/// about 1e-16; a value written out with 10 significant digits is exact to
+/// 5e-10: both agree. 1e-9 rad is far below any angle a joint resolves
+/// (encoders: ~1e-4 rad), so a value outside it is a different pose.
+constexpr double kFollowerTolerance = 1e-9;
+
+bool agreesWithCoupling(double given, double scaled_leader, double offset) {
+  const double scale = std::max({1.0, std::abs(given), std::abs(scaled_leader), std::abs(offset)});
+  return std::abs(given - (scaled_leader + offset)) <= kFollowerTolerance * scale;
+}
+
+/// The text naming a contradiction between a follower's given value and its
+/// coupling's, for the error messages.
+std::string couplingConflict(const RobotDescription& robot, int j, const std::string& what, double given,
+                             double leader_value) {
+  const RobotJoint& f = robot.joints[j];
   const int leader = robot.mimicLeader(j);
-  if (leader < 0) return;
-  r.failAttribute(attr, "names joint '" + robot.joints[j].name + "', which mimics '" + robot.joints[leader].name +
-                            "' (URDF <mimic>): it follows that joint and has no motor or motion of its own");
+  std::ostringstream out;
+  out.precision(12);
+  out << "names joint '" << f.name << "', which mimics '" << robot.joints[leader].name << "' (URDF <mimic>: "
+      << f.name << " = " << f.mimic.multiplier << " * " << robot.joints[leader].name << " + " << f.mimic.offset
+      << "); the " << what << " given, " << given << ", contradicts the coupling's "
+      << f.mimic.multiplier * leader_value + f.mimic.offset << " (" << robot.joints[leader].name << " = "
+      << leader_value << ") beyond the tolerance " << kFollowerTolerance << " (relative)";
+  return out.str();
+}
+
+/// A coupled <mimic> follower has no motor and no motion of its own: a value
+/// given for it is accepted (and left to the coupling) when it agrees with
+/// its leader's, and an error naming both values otherwise. Returns whether
+/// j is a coupled follower.
+bool checkFollower(const ElementReader& r, const char* attr, const RobotDescription& robot, int j, double given,
+                   double leader_value) {
+  const int leader = robot.mimicLeader(j);
+  if (leader < 0) return false;
+  const RobotJoint& f = robot.joints[j];
+  if (!agreesWithCoupling(given, f.mimic.multiplier * leader_value, f.mimic.offset)) {
+    r.failAttribute(attr, couplingConflict(robot, j, "angle", given, leader_value));
+  }
+  return true;
 }
 
 /// The joints an element applies to: its `joints` list, or every movable one.
@@ -418,6 +453,7 @@ MotionTable readMotionCsv(const std::string& path) {
           csvFail(path, line_no, "time must increase (got " + cells[k] + " after " + std::to_string(table.time.back()) + ")");
         }
         table.time.push_back(v);
+        table.line.push_back(line_no);
       } else {
         table.angles.push_back(v);
       }
@@ -618,8 +654,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   // <mimic> joints. A follower frozen by the scene stays frozen (the
   // coupling is dropped: the scene's word wins, and `suitsim info` says
   // so). The followers of a frozen leader are frozen with it, where their
-  // coupling puts them. A coupled follower's angle follows its leader's, so
-  // an <initial> angle for it is an error.
+  // coupling puts them. A coupled follower's angle follows its leader's: an
+  // <initial> angle for it must agree with the coupling (checkFollower).
   for (std::size_t j = 0; j < robot.joints.size(); ++j) {
     RobotJoint& joint = robot.joints[j];
     if (joint.mimic.joint.empty() || joint.type == JointType::kFixed) continue;
@@ -627,7 +663,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (leader < 0) r.fail("joint '" + joint.name + "' mimics '" + joint.mimic.joint + "', which the robot lacks");
     if (initial_element[j]) {
       const ElementReader cr = checkedReader(scene_path, initial_element[j]);
-      rejectFollower(cr, "angles", robot, static_cast<int>(j));
+      checkFollower(cr, "angles", robot, static_cast<int>(j), initial_angles[j], initial_angles[leader]);
     }
     if (robot.joints[leader].type != JointType::kFixed) continue;
     weld(static_cast<int>(j), joint.mimic.multiplier * initial_angles[leader] + joint.mimic.offset);
@@ -925,13 +961,20 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   setup.gains.assign(builder.numHinges(), ServoGains{});
   setup.gain_line.assign(builder.numHinges(), 0);
   bool rate_given = false;
+  struct FollowerGains {
+    int joint;
+    ServoGains gains;
+    const XMLElement* element;
+  };
+  std::vector<FollowerGains> follower_gains;
   for (const XMLElement* c : children("servo")) {
     const ElementReader cr = checkedReader(scene_path, c);
     const ServoGains g{cr.nonNegative("kp", cr.number("kp")), cr.nonNegative("kd", cr.number("kd"))};
     for (int j : jointList(cr, robot)) {
-      // A coupled <mimic> follower has no motor: named, it is an error;
-      // by default (all joints) it is left out.
-      if (cr.has("joints")) rejectFollower(cr, "joints", robot, j);
+      // A coupled <mimic> follower has no motor: named, its gains must be
+      // its leader's (checked below, once every <servo> is read); by
+      // default (all joints) it is left out.
+      if (cr.has("joints") && robot.mimicLeader(j) >= 0) follower_gains.push_back({j, g, c});
       if (robot.mimicLeader(j) < 0) {
         setup.gains[setup.compiled.joint_hinge[j]] = g;
         setup.gain_line[setup.compiled.joint_hinge[j]] = c->GetLineNum();
@@ -946,6 +989,21 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     setup.has_servo = true;
   }
   (void)first_hinge;
+  // The leader's motor moves its followers: gains named for a follower are
+  // accepted when they are its leader's (after every <servo>), refused
+  // otherwise with both.
+  for (const FollowerGains& fg : follower_gains) {
+    const int leader = robot.mimicLeader(fg.joint);
+    const ServoGains& lg = setup.gains[setup.compiled.joint_hinge[leader]];
+    if (!agreesWithCoupling(fg.gains.kp, lg.kp, 0.0) || !agreesWithCoupling(fg.gains.kd, lg.kd, 0.0)) {
+      std::ostringstream out;
+      out.precision(12);
+      out << "names joint '" << robot.joints[fg.joint].name << "', which mimics '" << robot.joints[leader].name
+          << "' (URDF <mimic>): it has no motor, its leader's moves it, so its gains must be the leader's; given kp "
+          << fg.gains.kp << ", kd " << fg.gains.kd << ", the leader's kp " << lg.kp << ", kd " << lg.kd;
+      checkedReader(scene_path, fg.element).failAttribute("joints", out.str());
+    }
+  }
 
   if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
   // The causal sensor chain (docs/realism.md): the logger's filters, timing
@@ -1136,19 +1194,44 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (mr.has("file")) {
       const std::string file = resolve(scene_path, m, mr.text("file"));
       const MotionTable table = readMotionCsv(file);
-      std::vector<int> hinges;
+      const std::size_t nc = table.joints.size();
+      std::vector<int> column_joint;
       for (const std::string& name : table.joints) {
         const int j = robot.findJoint(name);
         if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
           throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
         }
-        if (robot.mimicLeader(j) >= 0) {
-          throw SceneError(file + ":1: column '" + name + "' names a joint that mimics '" + robot.joints[j].mimic.joint +
-                           "' (URDF <mimic>): it follows that joint and has no motion of its own");
-        }
-        hinges.push_back(setup.compiled.joint_hinge[j]);
+        column_joint.push_back(j);
       }
-      motion = Motion(hinges, table.time, table.angles);
+      // A follower's column must agree with its leader's (its column, or
+      // its initial angle when the motion leaves it out) on every row; it
+      // is then dropped: the coupling moves that joint.
+      std::vector<int> hinges;
+      std::vector<std::size_t> kept;
+      for (std::size_t k = 0; k < nc; ++k) {
+        const int j = column_joint[k];
+        const int leader = robot.mimicLeader(j);
+        if (leader < 0) {
+          hinges.push_back(setup.compiled.joint_hinge[j]);
+          kept.push_back(k);
+          continue;
+        }
+        const auto lc = std::find(column_joint.begin(), column_joint.end(), leader);
+        for (std::size_t i = 0; i < table.time.size(); ++i) {
+          const double lv = lc == column_joint.end() ? pose.joint_angles[leader] : table.angles[i * nc + (lc - column_joint.begin())];
+          const double v = table.angles[i * nc + k];
+          if (!agreesWithCoupling(v, robot.joints[j].mimic.multiplier * lv, robot.joints[j].mimic.offset)) {
+            throw SceneError(file + ":" + std::to_string(table.line[i]) + ": column '" + table.joints[k] + "' " +
+                             couplingConflict(robot, j, "angle", v, lv));
+          }
+        }
+      }
+      std::vector<double> angles;
+      angles.reserve(table.time.size() * kept.size());
+      for (std::size_t i = 0; i < table.time.size(); ++i) {
+        for (std::size_t k : kept) angles.push_back(table.angles[i * nc + k]);
+      }
+      motion = Motion(hinges, table.time, angles);
     } else {
       // Keyframes: joints named anywhere take part; a keyframe that leaves a
       // joint out keeps its previous value (the initial angle at first).
@@ -1168,13 +1251,20 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
         const double t = kr.nonNegative("time", kr.number("time"));
         if (!times.empty() && !(t > times.back())) kr.failAttribute("time", "must be later than the keyframe before");
         times.push_back(t);
-        const std::vector<std::pair<int, double>> given =
+        std::vector<std::pair<int, double>> given =
             kr.has("angles") ? jointValues(kr, "angles", robot) : std::vector<std::pair<int, double>>{};
         for (const auto& [j, v] : given) {
-          rejectFollower(kr, "angles", robot, j);
+          if (robot.mimicLeader(j) >= 0) continue;
           current[j] = v;
           takePart(j);
         }
+        // A follower's angle is checked against its leader's in this
+        // keyframe (given here or kept from before); it takes no part.
+        for (const auto& [j, v] : given) {
+          const int leader = robot.mimicLeader(j);
+          if (leader >= 0) checkFollower(kr, "angles", robot, j, v, current[leader]);
+        }
+        std::erase_if(given, [&](const std::pair<int, double>& jv) { return robot.mimicLeader(jv.first) >= 0; });
         if (hasTaskTargets(kr)) {
           if (!tasks) {
             RobotDescription known = apriori;

@@ -51,13 +51,23 @@ TEST_F(H1Evaluate, ProtocolEvaluatesEndToEndWithDerivedJoints) {
   }
   // The wearer's balance (measured: RMSE 3-6 mm, minimum margins within
   // 2 mm of the simulator's 108-115 mm).
+  // Every trial is in the table, identification trials too (issue 41);
+  // the accuracy is the evaluation trials' (both feet flat, the estimate's
+  // premise).
+  int identification = 0;
   for (const auto& [trial, b] : report["balance"]["trials"].items()) {
     SCOPED_TRACE(trial);
     ASSERT_TRUE(b["truth"].is_object()) << b;
+    if (b["purpose"] == "identification") {
+      ++identification;
+      EXPECT_TRUE(b["truth"]["min_margin_m"].is_number()) << b;
+      continue;
+    }
     EXPECT_NEAR(b["estimate"]["min_margin_m"].get<double>(), b["truth"]["min_margin_m"].get<double>(), 0.008);
     EXPECT_LT(b["margin_rmse_m"].get<double>(), 0.01);
   }
-  EXPECT_EQ(report["balance"]["trials"].size(), 6u);
+  EXPECT_EQ(identification, 4);
+  EXPECT_EQ(report["balance"]["trials"].size(), 10u);
   // Validation on a joint that slides, where the identified model beats the
   // a-priori one (the protocol's 6 kg hidden payload).
   const json id = json::parse(readFile(out / "identification.json"));

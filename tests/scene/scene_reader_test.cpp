@@ -148,10 +148,12 @@ const std::vector<BadScene>& badScenes() {
       {"sensor_rate_not_whole_steps", 9, {"<sensors>", "'rate'", "whole number", "dt = 0.0001 s", "(got '300')"}},
       {"sensor_noise_word", 9, {"<sensors>", "'noise'", "on or off", "(got 'quiet')"}},
       {"sensor_anti_alias_word", 9, {"<sensors>", "'anti_alias'", "on or off", "(got 'yes')"}},
-      // URDF <mimic> followers have no motor and no motion of their own.
-      {"mimic_servo_follower", 5, {"<servo>", "'joints'", "'R_LTHUMB'", "mimics 'R_UTHUMB'", "no motor"}},
-      {"mimic_initial_follower", 5, {"<initial>", "'angles'", "'R_UINDEX'", "mimics 'R_UTHUMB'"}},
-      {"mimic_keyframe_follower", 8, {"<keyframe>", "'angles'", "'R_LLITTLE'", "mimics 'R_UTHUMB'"}},
+      // URDF <mimic> followers have no motor and no motion of their own: a
+      // value for one that contradicts the coupling is refused with both
+      // (agreeing ones load: tests/scene/mimic_follower_test.cpp).
+      {"mimic_servo_follower", 6, {"<servo>", "'joints'", "'R_LTHUMB'", "mimics 'R_UTHUMB'", "no motor", "kp 30", "kp 20"}},
+      {"mimic_initial_follower", 5, {"<initial>", "'angles'", "'R_UINDEX'", "mimics 'R_UTHUMB'", "0.5", "0.4"}},
+      {"mimic_keyframe_follower", 8, {"<keyframe>", "'angles'", "'R_LLITTLE'", "mimics 'R_UTHUMB'", "0.7", "0.6"}},
       {"sensor_force_no_contact", 10, {"<force_sensor>", "'link'", "no <contact> points", "(got 'base')"}},
       {"sensor_duplicate_name", 10, {"<force_sensor>", "'name'", "repeats an earlier sensor name", "(got 's')"}},
       // Experiments: <experiment> trials, named <motion>s and <suit>s, <hold>.

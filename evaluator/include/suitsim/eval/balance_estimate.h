@@ -49,6 +49,7 @@ struct BalanceEstimateOptions {
 struct BalanceEstimate {
   std::string trial, motion, suit;  ///< set by the caller (evaluateStreams: the trial's)
   std::string device = "none";      ///< the device worn in the trial (set likewise), "none" without
+  std::string purpose = "evaluation";  ///< the trial's purpose (set likewise): "evaluation" or "identification"
   std::string stance_link;   ///< the frame the positions are in
   double mass = 0.0;         ///< weighed by the force sensors (kg)
   Eigen::Vector3d up = Eigen::Vector3d::UnitZ();  ///< ground normal, stance frame

@@ -44,6 +44,10 @@ struct TrialJob {
   bool ok = false;
   std::string error;                  ///< why it failed (ok false)
   nlohmann::ordered_json summary;     ///< what summary.json will say
+  /// What the run showed that the user must hear of (the DCM leaving the
+  /// support polygon, a fall: from the simulator's state), one line each
+  /// naming the trial, the time and the margin.
+  std::vector<std::string> warnings;
   std::vector<std::filesystem::path> written;  ///< final names of the files it wrote
 };
 

@@ -14,6 +14,7 @@ struct MotionTable {
   std::vector<std::string> joints;
   std::vector<double> time;    ///< (s), strictly increasing
   std::vector<double> angles;  ///< row-major, (time.size() x joints.size()) (rad)
+  std::vector<int> line;       ///< each row's line in the file (1-based), for error messages
 };
 
 /// Reads a motion CSV. Throws SceneError (scene.h) naming the CSV file and line.
