@@ -350,7 +350,7 @@ std::string fromScene(const std::string& v, const std::string& option) {
 
 // The run's settings, each with what it is: the header of report.md.
 std::string settingsInWords(const RunInfo& run) {
-  std::string realism = run.realism.source == "scene" ? "as the scene declares" : run.realism.source;
+  std::string realism = fromScene(run.realism.source, "--realism");
   const std::string on = realismOn(run.realism);
   realism += on.empty() ? " (no error source on: the truth is the scene as designed)" : on;
   return "sensor noise (the sensors' random errors, docs/scene-format.md): " + fromScene(run.noise, "--noise") +

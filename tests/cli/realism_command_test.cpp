@@ -62,7 +62,7 @@ TEST_F(RealismOption, IdealReplacesTheScenesRealismAndTheReportSaysSo) {
   EXPECT_EQ(report["settings"]["realism_sources"]["capstan_friction"].get<double>(), 0.0);
   // As designed, the evaluation is as good as the plain protocol's (A within 3 %).
   EXPECT_LT(std::abs(report["suits"]["normal"]["approach_a"]["relative_error"].get<double>()), 0.03);
-  EXPECT_NE(readFile(out / "report.md").find("realism ideal"), std::string::npos);
+  EXPECT_NE(readFile(out / "report.md").find(": ideal (--realism ideal"), std::string::npos);
 }
 
 // --heating corrected reads the windings' thermistors and the datasheet's
@@ -101,8 +101,11 @@ TEST_F(RealismOption, HeatingCorrectionWithoutThermistorsOrCoefficientExits2) {
 // worn 5 mm (RMS) off its design, it takes most of what the wrong moment
 // arms cost off approach A; the report says what it fitted.
 TEST_F(RealismOption, MeasuredSuitGeometryTakesTheWornSuitsErrorAway) {
+  // Seed 8's draw of the worn via points costs both band groups (3.1 % on
+  // type A and 8.8 / 10.5 % on type B as designed, when written); seed 2's
+  // happens to cost type A 0.6 % only, too little to show a remedy.
   const fs::path realism = dir_ / "worn.xml";
-  std::ofstream(realism) << "<realism seed=\"2\"><via_points offset=\"0.005\"/></realism>\n";
+  std::ofstream(realism) << "<realism seed=\"8\"><via_points offset=\"0.005\"/></realism>\n";
   const fs::path designed = dir_ / "designed", measured = dir_ / "measured";
   auto r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", designed.string(), "--realism",
                 realism.string(), "--no-plots", "--quiet"});
@@ -121,15 +124,16 @@ TEST_F(RealismOption, MeasuredSuitGeometryTakesTheWornSuitsErrorAway) {
     auto error = [](const json& s, const char* approach, const char* group) {
       return std::abs(s[approach]["groups"][group]["relative_error"].get<double>());
     };
-    // Approach A's type-A group: 5.9 % off as designed, 1.3 % fitted, when
-    // written; type B within 1 % fitted (0.3-0.6 %).
-    EXPECT_GT(error(worn, "approach_a", "A"), 0.03);
-    EXPECT_LT(error(fitted, "approach_a", "A"), 0.3 * error(worn, "approach_a", "A"));
-    EXPECT_LT(error(fitted, "approach_a", "B"), 0.01);
-    // Approach B fitted: within 3 % like the protocol's own figures (+1.6 /
-    // +1.2 % on type A when written, against +6.2 / +5.8 % as designed).
-    EXPECT_LT(error(fitted, "approach_b", "A"), 0.03);
-    EXPECT_LT(error(fitted, "approach_b", "B"), 0.03);
+    for (const char* group : {"A", "B"}) {
+      SCOPED_TRACE(group);
+      // Approach A fitted: 0.1-0.7 % when written, against 3-10 % as
+      // designed; approach B fitted within 3 % like the protocol's own
+      // figures (0.2-0.8 % when written).
+      EXPECT_GT(error(worn, "approach_a", group), 0.025);
+      EXPECT_LT(error(fitted, "approach_a", group), 0.3 * error(worn, "approach_a", group));
+      EXPECT_LT(error(fitted, "approach_a", group), 0.01);
+      EXPECT_LT(error(fitted, "approach_b", group), 0.03);
+    }
     const json& g = b["suits"][suit]["geometry"];
     EXPECT_EQ(g["source"], "measured");
     for (const auto& [name, band] : g["bands"].items()) {
