@@ -2,6 +2,8 @@
 // band_identification.h for the method).
 #include "suitsim/eval/band_identification.h"
 
+#include "suitsim/core/statistics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -256,23 +258,17 @@ std::string figure(const char* format, double value) {
 
 }  // namespace
 
-// Integrated autocorrelation time of the residual, 1 + 2 Σ_L ρ(L) over lags
-// until ρ first drops to <= 0, pooled over the joint columns; r is N m with
-// entry t m + c. At least 1.
+// The residual's autocorrelation time (core/statistics.h: each joint's, by
+// its share of the residual power); r is N m with entry t m + c, one
+// unbroken stretch of n samples.
 double residualCorrelationTime(const VectorXd& r, int n, int m) {
-  const double r0 = r.squaredNorm();
-  if (!(r0 > 0.0) || n < 3) return 1.0;
-  double sum = 0.0;
-  for (int lag = 1; lag < n / 2; ++lag) {
+  if (n < 3) return 1.0;
+  const auto autocovariance = [&](int j, int lag) {
     double c = 0.0;
-    for (int t = 0; t + lag < n; ++t) {
-      for (int j = 0; j < m; ++j) c += r[t * m + j] * r[(t + lag) * m + j];
-    }
-    const double rho = c / r0;
-    if (!(rho > 0.0)) break;
-    sum += rho;
-  }
-  return std::max(1.0, 1.0 + 2.0 * sum);
+    for (int t = 0; t + lag < n; ++t) c += r[t * m + j] * r[(t + lag) * m + j];
+    return c;
+  };
+  return meanAutocorrelationTime(m, autocovariance, n / 2);
 }
 
 VectorXd parameterStd(const MatrixXd& G, double sigma2) {

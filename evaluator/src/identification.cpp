@@ -6,10 +6,12 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
+#include "suitsim/core/statistics.h"
 #include "suitsim/rigid/dynamics.h"
 #include "suitsim/rigid/kinematics.h"
 #include "suitsim/eval/least_squares.h"
@@ -409,52 +411,58 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
   return out;
 }
 
-/// Integrated autocorrelation time (in samples) of the weighted residuals
-/// at x: per equation e, tau_e = 1 + 2 sum_l rho_e(l) over the initial run
-/// of positive autocorrelations (lags within one trial and one unbroken
-/// stretch of used rows, at most 50), then the mean of tau_e weighted by
-/// each equation's share of the weighted residual power. Zero-phase
-/// low-pass filtering makes neighbouring residuals alike, so the sum of
-/// squares holds about 1 / tau as many independent terms as rows.
+/// The autocorrelation time (core/statistics.h, in samples) of the weighted
+/// residuals at x: each equation's own, from pairs within one trial and
+/// one unbroken stretch of used rows (a joint at rest leaves its rows out),
+/// lags up to half the longest stretch, averaged with each equation's share
+/// of the weighted residual power. The band fit uses the same rule
+/// (band_identification.cpp).
 double residualCorrelationTime(const Problem& p, const VectorXd& x, bool joints, const VectorXd& weight) {
-  constexpr int kMaxLag = 50;
   const int ne = joints ? p.nv : 6;
-  MatrixXd cov = MatrixXd::Zero(ne, kMaxLag + 1);  // sum r_t r_{t+l} per equation and lag
-  std::vector<double> series;
-  std::vector<char> present;
+  // Per trial and equation: the residual and the stretch each sample is in
+  // (-1 where the row is not used).
+  struct Series {
+    std::vector<double> r;
+    std::vector<int> stretch;
+  };
+  std::vector<std::vector<Series>> series(static_cast<std::size_t>(ne));
+  int longest = 0;
   for (std::size_t k = 0; k < p.rows.size(); ++k) {
     const MotionData& d = *p.trials[k];
     const int n = d.numSamples();
     const MatrixXd y = perSample(p.rows[k], x.head(p.nb), p.nv);
     for (int e = 0; e < ne; ++e) {
-      series.assign(static_cast<std::size_t>(n), 0.0);
-      present.assign(static_cast<std::size_t>(n), 0);
+      if (weight[e] == 0.0) continue;
+      Series s;
+      s.r.assign(static_cast<std::size_t>(n), 0.0);
+      s.stretch.assign(static_cast<std::size_t>(n), -1);
+      int id = 0, run = 0;
       for (int t = 0; t < n; ++t) {
-        present[static_cast<std::size_t>(t)] = rowResidual(p, k, y, x, t, e, &series[static_cast<std::size_t>(t)]);
-      }
-      for (int t = 0; t < n; ++t) {
-        if (!present[static_cast<std::size_t>(t)]) continue;
-        for (int l = 0; l <= kMaxLag && t + l < n; ++l) {
-          if (!present[static_cast<std::size_t>(t + l)]) break;  // a gap ends the stretch
-          cov(e, l) += series[static_cast<std::size_t>(t)] * series[static_cast<std::size_t>(t + l)];
+        const auto i = static_cast<std::size_t>(t);
+        if (rowResidual(p, k, y, x, t, e, &s.r[i])) {
+          s.stretch[i] = id;
+          longest = std::max(longest, ++run);
+        } else if (run > 0) {
+          ++id;
+          run = 0;
         }
       }
+      series[static_cast<std::size_t>(e)].push_back(std::move(s));
     }
   }
-  double sum = 0.0, total = 0.0;
-  for (int e = 0; e < ne; ++e) {
-    if (!(cov(e, 0) > 0.0) || weight[e] == 0.0) continue;
-    double tau = 1.0;
-    for (int l = 1; l <= kMaxLag; ++l) {
-      const double rho = cov(e, l) / cov(e, 0);
-      if (rho <= 0.0) break;
-      tau += 2.0 * rho;
+  // An equation's autocovariance sums its trials' pairs.
+  const auto autocovariance = [&](int e, int lag) {
+    double c = 0.0;
+    for (const Series& s : series[static_cast<std::size_t>(e)]) {
+      const int n = static_cast<int>(s.r.size());
+      for (int t = 0; t + lag < n; ++t) {
+        const auto i = static_cast<std::size_t>(t), j = static_cast<std::size_t>(t + lag);
+        if (s.stretch[i] >= 0 && s.stretch[i] == s.stretch[j]) c += s.r[i] * s.r[j];
+      }
     }
-    const double share = weight[e] * cov(e, 0);
-    sum += share * tau;
-    total += share;
-  }
-  return total > 0.0 ? sum / total : 1.0;
+    return weight[e] * c;
+  };
+  return meanAutocorrelationTime(ne, autocovariance, longest / 2);
 }
 
 struct Solution {

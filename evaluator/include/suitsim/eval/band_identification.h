@@ -124,10 +124,9 @@ Eigen::MatrixXd predictSupportingTorque(const WireSamples& samples, const Eigen:
                                         const Eigen::VectorXd& natural_length);
 
 /// The integrated autocorrelation time c of a fit's residual `r` (n samples
-/// of m joints, entry t m + j): 1 + 2 sum_L rho(L) over lags L until rho first
-/// drops to <= 0, pooled over the joints, at least 1. Neighbouring samples of
-/// filtered, differentiated signals are not independent: a least-squares
-/// covariance counting them as such is too small by about c.
+/// of m joints, entry t m + j), by core/statistics.h's rule with the
+/// autocovariance pooled over the joints and lags up to n / 2: the robot's
+/// identification widens its standard deviations by the same rule.
 double residualCorrelationTime(const Eigen::VectorXd& r, int n, int m);
 
 /// Standard deviation of each parameter of a least-squares fit whose
