@@ -585,6 +585,7 @@ RobotDescription parseUrdf(const std::string& xml_text, const std::string& name_
     throw SceneError(name_for_errors + ":" + std::to_string(std::max(1, doc.ErrorLineNum())) + ": malformed XML (" +
                      doc.ErrorStr() + ")");
   }
+  checkStrictXml(name_for_errors, doc);
   return readRobot(doc, name_for_errors);
 }
 

@@ -80,7 +80,31 @@ std::string describeXmlError(tinyxml2::XMLError err) {
   }
 }
 
+// Comments hold no data, so tinyxml2 keeps them unchecked; but XML forbids
+// "--" inside one (and a "-" just before the closing "-->"), and strict
+// parsers (expat, libxml2, editors' validators) refuse the whole file. A
+// file only suitsim could read would surprise whoever edits it with those
+// tools, so it is refused here, at the line of the "--".
+void checkCommentsOf(const std::string& path, const tinyxml2::XMLNode* parent) {
+  for (const tinyxml2::XMLNode* n = parent->FirstChild(); n; n = n->NextSibling()) {
+    if (const tinyxml2::XMLComment* c = n->ToComment()) {
+      const std::string text = c->Value() ? c->Value() : "";
+      std::size_t at = text.find("--");
+      if (at == std::string::npos && !text.empty() && text.back() == '-') at = text.size() - 1;
+      if (at == std::string::npos) continue;
+      const int line = std::max(1, c->GetLineNum()) + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+      std::string shown = text.substr(at, text.find_first_of("\r\n", at) - at).substr(0, 40);
+      throw SceneError(path + ":" + std::to_string(line) +
+                       ": malformed XML: '--' inside a comment, which XML forbids (strict parsers refuse the file; "
+                       "write it otherwise) (got '" + shown + "')");
+    }
+    checkCommentsOf(path, n);
+  }
+}
+
 }  // namespace
+
+void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc) { checkCommentsOf(path, &doc); }
 
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   // tinyxml2 happily fopen()s a directory and reports a confusing error, so
@@ -113,6 +137,7 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   }
   const tinyxml2::XMLElement* root = doc.RootElement();
   if (root == nullptr) throw SceneError(path + ":1: malformed XML: the file has no element (expected <scene>)");
+  checkStrictXml(path, doc);
   // Text outside the root element is no part of any of our formats (a stray
   // line pasted above <robot> or after </scene>): refuse it, never skip it.
   for (const tinyxml2::XMLNode* n = doc.FirstChild(); n; n = n->NextSibling()) {

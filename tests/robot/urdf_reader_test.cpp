@@ -384,6 +384,7 @@ INSTANTIATE_TEST_SUITE_P(
     Invalid, UrdfInvalidTest,
     ::testing::Values(
         InvalidCase{"malformed.urdf", 3, {"malformed XML", "link"}},  // tinyxml2 names the unclosed element
+        InvalidCase{"comment_double_hyphen.urdf", 5, {"malformed XML", "'--' inside a comment"}},
         InvalidCase{"root_not_robot.urdf", 3, {"<sdf>", "<robot>"}},
         InvalidCase{"missing_robot_name.urdf", 2, {"<robot>", "'name'"}},
         InvalidCase{"unknown_link.urdf", 6, {"<child>", "'link'", "'b'"}},

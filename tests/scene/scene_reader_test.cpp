@@ -69,6 +69,7 @@ const std::vector<BadScene>& badScenes() {
       // The XML itself.
       {"malformed_unclosed_tag", 5, {"<particle>", "malformed XML", "not closed"}},
       {"empty_file", 1, {"malformed XML", "empty"}},
+      {"comment_double_hyphen", 5, {"malformed XML", "'--' inside a comment", "(got '--dt 1e-3')"}},
       {"second_root", 7, {"<scene>", "second top-level element"}},
       {"wrong_root", 3, {"<sceen>", "root element must be <scene>"}},
       // Unknown elements, attributes and text.

@@ -66,6 +66,11 @@ bool parseNumber(const std::string& s, double* out);
 /// are errors too.
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc);
 
+/// Throws SceneError, at its line, for what tinyxml2 accepts although XML
+/// forbids it (and strict parsers refuse the file): "--" inside a comment.
+/// loadXml calls it; readers of XML held in memory call it themselves.
+void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc);
+
 /// Throws for any child element whose name is not in `allowed` (an empty list
 /// means the element takes no children), and for any non-blank text.
 void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
