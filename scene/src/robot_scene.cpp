@@ -1193,6 +1193,13 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
     if (mr.has("file")) {
       const std::string file = resolve(scene_path, m, mr.text("file"));
+      // A file that cannot be read at all (missing, a FIFO, /dev/zero) has
+      // no line of its own to blame: the scene's line that names it is the
+      // one to fix, as for a robot's urdf. Errors inside the CSV name the
+      // CSV's own line.
+      if (const std::string problem = regularFileProblem(file); !problem.empty()) {
+        mr.failAttribute("file", "names a motion that cannot be read: " + file + ": cannot open file (" + problem + ")");
+      }
       const MotionTable table = readMotionCsv(file);
       const std::size_t nc = table.joints.size();
       std::vector<int> column_joint;

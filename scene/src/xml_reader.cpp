@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "suitsim/core/number_text.h"
+#include "suitsim/core/text_input.h"
 #include "suitsim/scene/scene.h"
 
 namespace suitsim::io {
@@ -111,7 +112,7 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   // the common file problems are told apart first.
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw SceneError(path + ": cannot open file (no such file)");
+  if (!std::filesystem::exists(status)) throw SceneError(path + ": cannot open file (" + regularFileProblem(path) + ")");
   if (std::filesystem::is_directory(status)) throw SceneError(path + ": is a directory, not a scene file");
   // A FIFO or a device would block or never end.
   if (!std::filesystem::is_regular_file(status)) {
