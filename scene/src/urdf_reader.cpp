@@ -576,6 +576,7 @@ RobotDescription loadUrdf(const std::string& path) {
 
 RobotDescription parseUrdf(const std::string& xml_text, const std::string& name_for_errors) {
   tinyxml2::XMLDocument doc;
+  checkLineLengths(name_for_errors, xml_text);
   const tinyxml2::XMLError err = doc.Parse(xml_text.c_str(), xml_text.size());
   // The text counterpart of loadXml's checks, in the same message format.
   if (err == tinyxml2::XML_ERROR_EMPTY_DOCUMENT || (err == tinyxml2::XML_SUCCESS && !doc.RootElement())) {

@@ -5,8 +5,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "suitsim/core/number_text.h"
@@ -107,6 +110,22 @@ void checkCommentsOf(const std::string& path, const tinyxml2::XMLNode* parent) {
 
 void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc) { checkCommentsOf(path, &doc); }
 
+void checkLineLengths(const std::string& path, const std::string& text) {
+  int line = 1;
+  for (std::size_t start = 0;; ++line) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t length = end - start;
+    if (length > 0 && text[end - 1] == '\r') --length;
+    if (length > kMaxLineLength) {
+      throw SceneError(path + ":" + std::to_string(line) + ": a line longer than " + std::to_string(kMaxLineLength) +
+                       " characters (no scene or URDF needs one)");
+    }
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+}
+
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   // tinyxml2 happily fopen()s a directory and reports a confusing error, so
   // the common file problems are told apart first.
@@ -119,11 +138,15 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
     throw SceneError(path + ": is not a regular file (a FIFO, device or socket)");
   }
 
-  const tinyxml2::XMLError err = doc.LoadFile(path.c_str());
-  if (err == tinyxml2::XML_ERROR_FILE_NOT_FOUND || err == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
-      err == tinyxml2::XML_ERROR_FILE_READ_ERROR) {
-    throw SceneError(path + ": cannot open file (" + std::string(doc.ErrorName()) + ")");
-  }
+  // Read here rather than by tinyxml2's LoadFile, so the lines can be
+  // checked before parsing.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open file (" + std::strerror(errno) + ")");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw SceneError(path + ": cannot read file (" + std::strerror(errno) + ")");
+  checkLineLengths(path, text);
+
+  const tinyxml2::XMLError err = doc.Parse(text.data(), text.size());
   if (err == tinyxml2::XML_ERROR_EMPTY_DOCUMENT) {
     throw SceneError(path + ":1: malformed XML: the file is empty (expected a <scene> element)");
   }

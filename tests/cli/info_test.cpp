@@ -358,6 +358,19 @@ TEST_F(InfoCommand, SymlinkLoopIsNamedAsOne) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// docs/commands.md: a scene line over 1 MiB is refused at that line.
+TEST_F(InfoCommand, LineOverOneMiBExits2) {
+  const fs::path scene = dir_ / "long.xml";
+  writeFile(scene, "<scene>\n  <simulation dt=\"1e-3\" duration=\"1\"/>\n  <particle name=\"" +
+                       std::string((1 << 20) + 1, 'p') + "\" pos=\"0 0 0\" mass=\"1\"/>\n</scene>\n");
+  const Result r = run({"info", scene.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(scene.string() + ":3: a line longer than 1048576 characters"), std::string::npos)
+      << r.err.substr(0, 300);
+  EXPECT_EQ(countLines(r.err), 1);
+  EXPECT_TRUE(r.out.empty());
+}
+
 TEST_F(InfoCommand, BadOptionsExit2WithUsage) {
   const std::string scene = sourcePath("scenes/spring_mass.xml");
   const std::vector<std::vector<std::string>> cases = {

@@ -2,8 +2,10 @@
 // small fixtures for frames, joint types and clutter, and one fixture per
 // rejected input, each asserting file, line and the element or attribute.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -330,6 +332,24 @@ TEST(UrdfReaderTest, MissingFileIsAnError) {
   } catch (const SceneError& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
+}
+
+// A line over 1 MiB is refused at its line (docs/commands.md), from a file
+// as from text.
+TEST(UrdfReaderTest, LineOverOneMiBIsRefusedAtItsLine) {
+  const std::string text = "<robot name=\"r\">\n  <link name=\"a\"/>\n<!--" + std::string((std::size_t{1} << 20), 'x') +
+                           "-->\n</robot>\n";
+  const std::string path = ::testing::TempDir() + "/suitsim_long_line_" + std::to_string(::getpid()) + ".urdf";
+  std::ofstream(path) << text;
+  for (const bool from_file : {true, false}) {
+    try {
+      from_file ? loadUrdf(path) : parseUrdf(text, path);
+      ADD_FAILURE() << "expected SceneError";
+    } catch (const SceneError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ":3: a line longer than 1048576 characters", 0), 0u) << e.what();
+    }
+  }
+  std::remove(path.c_str());
 }
 
 // An axis whose squared length overflows still has a direction.

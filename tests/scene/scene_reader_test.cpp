@@ -362,6 +362,19 @@ class SceneReaderWritten : public ::testing::Test {
   fs::path dir_;
 };
 
+// docs/commands.md: a line longer than 1 MiB is refused at that line, in
+// scenes as in motion CSVs (a file without line breaks would otherwise be
+// taken whole). A line of exactly 1 MiB is still read.
+TEST_F(SceneReaderWritten, LineOverOneMiBIsRefusedAtItsLine) {
+  const std::string head = "<scene>\n  <simulation integrator=\"verlet\" dt=\"1e-3\" duration=\"2\"/>\n";
+  const std::string tail = "  <particle name=\"p\" pos=\"0 0 0\" mass=\"1\"/>\n</scene>\n";
+  const std::size_t mib = std::size_t{1} << 20;
+  auto commentLine = [](std::size_t length) { return "<!--" + std::string(length - 7, 'x') + "-->\n"; };
+  EXPECT_NO_THROW(loadScene(write("at_limit.xml", head + commentLine(mib) + tail)));
+  const std::string path = write("over_limit.xml", head + commentLine(mib + 1) + tail);
+  EXPECT_TRUE(failsWith(path, 3, {"a line longer than 1048576 characters"}));
+}
+
 TEST_F(SceneReaderWritten, DefaultsApply) {
   const std::string path = write("plain.xml", R"(<scene>
   <simulation integrator="verlet" dt="1e-3" duration="2"/>
