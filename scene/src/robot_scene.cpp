@@ -421,6 +421,7 @@ MotionTable readMotionCsv(const std::string& path) {
     if (!line.empty() && line.back() == ',') cells.push_back("");
     if (!header) {
       header = true;
+      table.header_line = line_no;
       auto strip = [](std::string s) {
         s.erase(0, s.find_first_not_of(" \t"));
         s.erase(s.find_last_not_of(" \t") + 1);
@@ -1206,7 +1207,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       for (const std::string& name : table.joints) {
         const int j = robot.findJoint(name);
         if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
-          throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
+          throw SceneError(file + ":" + std::to_string(table.header_line) + ": column '" + name + "' names no moving joint of robot '" + robot.name + "'");
         }
         column_joint.push_back(j);
       }

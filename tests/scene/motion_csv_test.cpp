@@ -105,6 +105,17 @@ TEST_F(MotionCsv, UnknownJointColumnIsRefused) {
   EXPECT_NE(m.find("column 'wrist' names no moving joint of robot 'arm'"), std::string::npos) << m;
 }
 
+// After '#' lines the header is further down: a column it names is blamed
+// at the header's own line, not at line 1.
+TEST_F(MotionCsv, HeaderAfterCommentsIsBlamedAtItsLine) {
+  const std::string m = failure("# recorded 2026-11-29\n# by hand\ntime,shoulder,wrist\n0,0,0\n1,0.1,0.2\n");
+  EXPECT_NE(m.find(csvAt(3) + " column 'wrist' names no moving joint of robot 'arm'"), std::string::npos) << m;
+  for (const char* header : {"angle,shoulder", "time,shoulder,shoulder", "time"}) {
+    const std::string e = failure(std::string("# a comment\n") + header + "\n0,0,0\n");
+    EXPECT_NE(e.find(csvAt(2)), std::string::npos) << e;
+  }
+}
+
 TEST_F(MotionCsv, MissingFileIsRefused) {
   const fs::path path = scene("time,shoulder\n0,0\n");
   fs::remove(dir_ / "motion.csv");
