@@ -1006,7 +1006,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
   }
 
-  if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
+  if (const XMLElement* e = element->FirstChildElement("sensors")) {
+    setup.sensors = readSensors(scene_path, e, setup);
+    setup.sensors_line = e->GetLineNum();
+  }
   // The causal sensor chain (docs/realism.md): the logger's filters, timing
   // and IMU bias walk, and each force sensor's calibration crosstalk drawn
   // per sensor name (the same hardware in every trial).
@@ -1207,7 +1210,8 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
       for (const std::string& name : table.joints) {
         const int j = robot.findJoint(name);
         if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
-          throw SceneError(file + ":" + std::to_string(table.header_line) + ": column '" + name + "' names no moving joint of robot '" + robot.name + "'");
+          throw SceneError(file + ":" + std::to_string(table.header_line) + ": column '" + name +
+                           "' names no moving joint of robot '" + robot.name + "'");
         }
         column_joint.push_back(j);
       }
