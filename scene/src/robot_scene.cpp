@@ -65,6 +65,11 @@ int movableJoint(const ElementReader& r, const char* attr, const RobotDescriptio
 /// (encoders: ~1e-4 rad), so a value outside it is a different pose.
 constexpr double kFollowerTolerance = 1e-9;
 
+/// A <payload> (cables, electronics the URDF leaves out) weighs at most this
+/// many times the robot it is on. Far above anything carried (a robot
+/// carries a fraction of its own mass), so only typos are refused.
+constexpr double kMaxPayloadPerRobotMass = 1e3;
+
 bool agreesWithCoupling(double given, double scaled_leader, double offset) {
   const double scale = std::max({1.0, std::abs(given), std::abs(scaled_leader), std::abs(offset)});
   return std::abs(given - (scaled_leader + offset)) <= kFollowerTolerance * scale;
@@ -692,13 +697,30 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
 
   // Payloads: mass the URDF does not know about (cables, electronics).
+  // Cables and electronics weigh less than the robot: a mass a thousand
+  // times the robot's (a typo, 1e308) would otherwise surface only when the
+  // particle model is built, blamed on a spring of <robot>; and a radius
+  // whose inertia overflows, as a flat body. Both are refused here, at the
+  // payload's line (docs/scene-format.md).
   RobotDescription without_payloads = robot;
+  double robot_mass = 0.0;
+  for (const RobotLink& link : robot.links) robot_mass += link.inertial.mass;
   for (const XMLElement* c : children("payload")) {
     const ElementReader cr = checkedReader(scene_path, c);
     const int l = robot.findLink(cr.text("link"));
     if (l < 0) cr.failAttribute("link", "names no link of the robot");
-    addPayload(robot.links[l].inertial, cr.positive("mass", cr.number("mass")), cr.vec3("com", {0.0, 0.0, 0.0}),
-               cr.positive("radius", cr.number("radius", 0.05)));
+    const double mass = cr.positive("mass", cr.number("mass"));
+    if (robot_mass > 0.0 && mass > kMaxPayloadPerRobotMass * robot_mass) {
+      char message[160];
+      std::snprintf(message, sizeof message, "must be at most %.0f times the robot's own mass (%.6g kg)",
+                    kMaxPayloadPerRobotMass, robot_mass);
+      cr.failAttribute("mass", message);
+    }
+    const double radius = cr.positive("radius", cr.number("radius", 0.05));
+    if (!std::isfinite(0.4 * mass * radius * radius)) {
+      cr.failAttribute("radius", "is too large: the payload's moment of inertia (2/5 m r^2) is not finite");
+    }
+    addPayload(robot.links[l].inertial, mass, cr.vec3("com", {0.0, 0.0, 0.0}), radius);
   }
 
   // The a-priori set with payloads="true": the payloads, but never the held

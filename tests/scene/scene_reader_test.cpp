@@ -185,6 +185,8 @@ const std::vector<BadScene>& badScenes() {
       // The motion holding it is not the loaded trial's: every <hold> is checked.
       {"hold_unknown_link", 13, {"<hold>", "'link'", "names no link", "(got 'uper')"}},
       {"hold_mass_zero", 10, {"<hold>", "'mass'", "> 0", "(got '0')"}},
+      {"payload_mass_huge", 10, {"<payload>", "'mass'", "at most 1000 times the robot's own mass (1.2 kg)", "(got '1e308')"}},
+      {"payload_radius_huge", 10, {"<payload>", "'radius'", "moment of inertia", "not finite", "(got '1e200')"}},
       {"hold_mass_negative", 10, {"<hold>", "'mass'", "> 0", "(got '-0.5')"}},
       // Task-space keyframes (scene/src/task_keyframe.h), all on line 17.
       {"keyframe_link_unknown", 17, {"<keyframe>", "'link'", "names no link", "('chest')"}},
