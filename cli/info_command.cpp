@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"
+#include "suitsim/core/text_input.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/scene/stance.h"
 #include "suitsim/sensors.h"
@@ -52,6 +53,9 @@ struct InfoOptions {
 // cannot be read or skimmed, goes to the scene reader, which then reports it
 // exactly as `suitsim run` would.
 bool hasUrdfRoot(const std::string& path) {
+  // Opening a FIFO blocks until a writer comes: anything but a regular file
+  // goes to the scene reader, which refuses it.
+  if (!regularFileProblem(path).empty()) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   // A prolog longer than this is not one we need to recognise.

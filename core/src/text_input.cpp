@@ -7,6 +7,11 @@ namespace suitsim {
 std::string regularFileProblem(const std::string& path) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  // A symlink loop, a permission or a path through a file: status() fails
+  // with the reason, and "no such file" would send the user looking for a
+  // file that is there.
+  if (ec == std::errc::too_many_symbolic_link_levels) return "a symlink loop: ELOOP, too many levels of symbolic links";
+  if (ec && ec != std::errc::no_such_file_or_directory) return ec.message();
   if (!std::filesystem::exists(status)) return "no such file";
   if (std::filesystem::is_directory(status)) return "is a directory";
   if (!std::filesystem::is_regular_file(status)) return "is not a regular file (a FIFO, device or socket)";

@@ -235,7 +235,7 @@ CandidateMotion candidateFromTable(const DesignRobot& robot, const io::MotionTab
     const bool moved = std::find(robot.leg_joints.begin(), robot.leg_joints.end(), j) != robot.leg_joints.end() ||
                        std::find(robot.free_joints.begin(), robot.free_joints.end(), j) != robot.free_joints.end();
     if (j < 0 || !moved) {
-      throw io::SceneError(path + ":1: column '" + name + "' names no joint of the robot that the servo drives");
+      throw io::SceneError(path + ":" + std::to_string(table.header_line) + ": column '" + name + "' names no joint of the robot that the servo drives");
     }
     joints.push_back(j);
   }

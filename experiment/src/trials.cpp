@@ -785,7 +785,11 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
       try {
         job.sensors = std::make_unique<Sensors>(job.scene.model, *job.scene.robot->sensors, sim.dt);
       } catch (const std::invalid_argument& e) {
-        throw io::SceneError(scene_path + ": <sensors> " + e.what());
+        // The rate is the scene's, the step may be --dt's: the line of the
+        // <sensors> whose rate the step cannot serve is the one to change
+        // (or the option).
+        throw io::SceneError(scene_path + ":" + std::to_string(job.scene.robot->sensors_line) + ": <sensors> " +
+                             e.what() + (overrides.dt > 0.0 ? " (the step is --dt's)" : ""));
       }
     }
     refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);

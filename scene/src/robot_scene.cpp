@@ -65,6 +65,11 @@ int movableJoint(const ElementReader& r, const char* attr, const RobotDescriptio
 /// (encoders: ~1e-4 rad), so a value outside it is a different pose.
 constexpr double kFollowerTolerance = 1e-9;
 
+/// A <payload> (cables, electronics the URDF leaves out) weighs at most this
+/// many times the robot it is on. Far above anything carried (a robot
+/// carries a fraction of its own mass), so only typos are refused.
+constexpr double kMaxPayloadPerRobotMass = 1e3;
+
 bool agreesWithCoupling(double given, double scaled_leader, double offset) {
   const double scale = std::max({1.0, std::abs(given), std::abs(scaled_leader), std::abs(offset)});
   return std::abs(given - (scaled_leader + offset)) <= kFollowerTolerance * scale;
@@ -421,6 +426,7 @@ MotionTable readMotionCsv(const std::string& path) {
     if (!line.empty() && line.back() == ',') cells.push_back("");
     if (!header) {
       header = true;
+      table.header_line = line_no;
       auto strip = [](std::string s) {
         s.erase(0, s.find_first_not_of(" \t"));
         s.erase(s.find_last_not_of(" \t") + 1);
@@ -691,13 +697,30 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
 
   // Payloads: mass the URDF does not know about (cables, electronics).
+  // Cables and electronics weigh less than the robot: a mass a thousand
+  // times the robot's (a typo, 1e308) would otherwise surface only when the
+  // particle model is built, blamed on a spring of <robot>; and a radius
+  // whose inertia overflows, as a flat body. Both are refused here, at the
+  // payload's line (docs/scene-format.md).
   RobotDescription without_payloads = robot;
+  double robot_mass = 0.0;
+  for (const RobotLink& link : robot.links) robot_mass += link.inertial.mass;
   for (const XMLElement* c : children("payload")) {
     const ElementReader cr = checkedReader(scene_path, c);
     const int l = robot.findLink(cr.text("link"));
     if (l < 0) cr.failAttribute("link", "names no link of the robot");
-    addPayload(robot.links[l].inertial, cr.positive("mass", cr.number("mass")), cr.vec3("com", {0.0, 0.0, 0.0}),
-               cr.positive("radius", cr.number("radius", 0.05)));
+    const double mass = cr.positive("mass", cr.number("mass"));
+    if (robot_mass > 0.0 && mass > kMaxPayloadPerRobotMass * robot_mass) {
+      char message[160];
+      std::snprintf(message, sizeof message, "must be at most %.0f times the robot's own mass (%.6g kg)",
+                    kMaxPayloadPerRobotMass, robot_mass);
+      cr.failAttribute("mass", message);
+    }
+    const double radius = cr.positive("radius", cr.number("radius", 0.05));
+    if (!std::isfinite(0.4 * mass * radius * radius)) {
+      cr.failAttribute("radius", "is too large: the payload's moment of inertia (2/5 m r^2) is not finite");
+    }
+    addPayload(robot.links[l].inertial, mass, cr.vec3("com", {0.0, 0.0, 0.0}), radius);
   }
 
   // The a-priori set with payloads="true": the payloads, but never the held
@@ -1005,7 +1028,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     }
   }
 
-  if (const XMLElement* e = element->FirstChildElement("sensors")) setup.sensors = readSensors(scene_path, e, setup);
+  if (const XMLElement* e = element->FirstChildElement("sensors")) {
+    setup.sensors = readSensors(scene_path, e, setup);
+    setup.sensors_line = e->GetLineNum();
+  }
   // The causal sensor chain (docs/realism.md): the logger's filters, timing
   // and IMU bias walk, and each force sensor's calibration crosstalk drawn
   // per sensor name (the same hardware in every trial).
@@ -1193,13 +1219,21 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
     if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
     if (mr.has("file")) {
       const std::string file = resolve(scene_path, m, mr.text("file"));
+      // A file that cannot be read at all (missing, a FIFO, /dev/zero) has
+      // no line of its own to blame: the scene's line that names it is the
+      // one to fix, as for a robot's urdf. Errors inside the CSV name the
+      // CSV's own line.
+      if (const std::string problem = regularFileProblem(file); !problem.empty()) {
+        mr.failAttribute("file", "names a motion that cannot be read: " + file + ": cannot open file (" + problem + ")");
+      }
       const MotionTable table = readMotionCsv(file);
       const std::size_t nc = table.joints.size();
       std::vector<int> column_joint;
       for (const std::string& name : table.joints) {
         const int j = robot.findJoint(name);
         if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
-          throw SceneError(file + ":1: column '" + name + "' names no moving joint of robot '" + robot.name + "'");
+          throw SceneError(file + ":" + std::to_string(table.header_line) + ": column '" + name +
+                           "' names no moving joint of robot '" + robot.name + "'");
         }
         column_joint.push_back(j);
       }

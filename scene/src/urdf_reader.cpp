@@ -576,6 +576,7 @@ RobotDescription loadUrdf(const std::string& path) {
 
 RobotDescription parseUrdf(const std::string& xml_text, const std::string& name_for_errors) {
   tinyxml2::XMLDocument doc;
+  checkLineLengths(name_for_errors, xml_text);
   const tinyxml2::XMLError err = doc.Parse(xml_text.c_str(), xml_text.size());
   // The text counterpart of loadXml's checks, in the same message format.
   if (err == tinyxml2::XML_ERROR_EMPTY_DOCUMENT || (err == tinyxml2::XML_SUCCESS && !doc.RootElement())) {
@@ -585,6 +586,7 @@ RobotDescription parseUrdf(const std::string& xml_text, const std::string& name_
     throw SceneError(name_for_errors + ":" + std::to_string(std::max(1, doc.ErrorLineNum())) + ": malformed XML (" +
                      doc.ErrorStr() + ")");
   }
+  checkStrictXml(name_for_errors, doc);
   return readRobot(doc, name_for_errors);
 }
 

@@ -5,11 +5,15 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "suitsim/core/number_text.h"
+#include "suitsim/core/text_input.h"
 #include "suitsim/scene/scene.h"
 
 namespace suitsim::io {
@@ -80,25 +84,69 @@ std::string describeXmlError(tinyxml2::XMLError err) {
   }
 }
 
+// Comments hold no data, so tinyxml2 keeps them unchecked; but XML forbids
+// "--" inside one (and a "-" just before the closing "-->"), and strict
+// parsers (expat, libxml2, editors' validators) refuse the whole file. A
+// file only suitsim could read would surprise whoever edits it with those
+// tools, so it is refused here, at the line of the "--".
+void checkCommentsOf(const std::string& path, const tinyxml2::XMLNode* parent) {
+  for (const tinyxml2::XMLNode* n = parent->FirstChild(); n; n = n->NextSibling()) {
+    if (const tinyxml2::XMLComment* c = n->ToComment()) {
+      const std::string text = c->Value() ? c->Value() : "";
+      std::size_t at = text.find("--");
+      if (at == std::string::npos && !text.empty() && text.back() == '-') at = text.size() - 1;
+      if (at == std::string::npos) continue;
+      const int line = std::max(1, c->GetLineNum()) + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+      std::string shown = text.substr(at, text.find_first_of("\r\n", at) - at).substr(0, 40);
+      throw SceneError(path + ":" + std::to_string(line) +
+                       ": malformed XML: '--' inside a comment, which XML forbids (strict parsers refuse the file; "
+                       "write it otherwise) (got '" + shown + "')");
+    }
+    checkCommentsOf(path, n);
+  }
+}
+
 }  // namespace
+
+void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc) { checkCommentsOf(path, &doc); }
+
+void checkLineLengths(const std::string& path, const std::string& text) {
+  int line = 1;
+  for (std::size_t start = 0;; ++line) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t length = end - start;
+    if (length > 0 && text[end - 1] == '\r') --length;
+    if (length > kMaxLineLength) {
+      throw SceneError(path + ":" + std::to_string(line) + ": a line longer than " + std::to_string(kMaxLineLength) +
+                       " characters (no scene or URDF needs one)");
+    }
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+}
 
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   // tinyxml2 happily fopen()s a directory and reports a confusing error, so
   // the common file problems are told apart first.
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw SceneError(path + ": cannot open file (no such file)");
+  if (!std::filesystem::exists(status)) throw SceneError(path + ": cannot open file (" + regularFileProblem(path) + ")");
   if (std::filesystem::is_directory(status)) throw SceneError(path + ": is a directory, not a scene file");
   // A FIFO or a device would block or never end.
   if (!std::filesystem::is_regular_file(status)) {
     throw SceneError(path + ": is not a regular file (a FIFO, device or socket)");
   }
 
-  const tinyxml2::XMLError err = doc.LoadFile(path.c_str());
-  if (err == tinyxml2::XML_ERROR_FILE_NOT_FOUND || err == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
-      err == tinyxml2::XML_ERROR_FILE_READ_ERROR) {
-    throw SceneError(path + ": cannot open file (" + std::string(doc.ErrorName()) + ")");
-  }
+  // Read here rather than by tinyxml2's LoadFile, so the lines can be
+  // checked before parsing.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open file (" + std::strerror(errno) + ")");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw SceneError(path + ": cannot read file (" + std::strerror(errno) + ")");
+  checkLineLengths(path, text);
+
+  const tinyxml2::XMLError err = doc.Parse(text.data(), text.size());
   if (err == tinyxml2::XML_ERROR_EMPTY_DOCUMENT) {
     throw SceneError(path + ":1: malformed XML: the file is empty (expected a <scene> element)");
   }
@@ -113,6 +161,7 @@ void loadXml(const std::string& path, tinyxml2::XMLDocument& doc) {
   }
   const tinyxml2::XMLElement* root = doc.RootElement();
   if (root == nullptr) throw SceneError(path + ":1: malformed XML: the file has no element (expected <scene>)");
+  checkStrictXml(path, doc);
   // Text outside the root element is no part of any of our formats (a stray
   // line pasted above <robot> or after </scene>): refuse it, never skip it.
   for (const tinyxml2::XMLNode* n = doc.FirstChild(); n; n = n->NextSibling()) {

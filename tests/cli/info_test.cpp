@@ -3,6 +3,7 @@
 // themselves), the balance printout, the text report, and bad input (exit 2,
 // one line naming file and line, nothing written). No test simulates anything.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -330,6 +331,44 @@ TEST_F(InfoCommand, MissingFileExits2) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// A FIFO never ends (or never starts): info refuses it as run does,
+// instead of opening it to look for a <robot> root and waiting for a writer.
+TEST_F(InfoCommand, FifoExits2WithoutBlocking) {
+  timeout_seconds_ = 20;
+  const fs::path fifo = dir_ / "scene.xml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const Result r = run({"info", fifo.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(fifo.string() + ": is not a regular file"), std::string::npos) << r.err;
+  EXPECT_EQ(countLines(r.err), 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// A symlink that points at itself is there: "no such file" would send the
+// user looking for it.
+TEST_F(InfoCommand, SymlinkLoopIsNamedAsOne) {
+  const fs::path loop = dir_ / "loop.xml";
+  fs::create_symlink(loop, loop);
+  const Result r = run({"info", loop.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(loop.string() + ": cannot open file (a symlink loop"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("no such file"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+// docs/commands.md: a scene line over 1 MiB is refused at that line.
+TEST_F(InfoCommand, LineOverOneMiBExits2) {
+  const fs::path scene = dir_ / "long.xml";
+  writeFile(scene, "<scene>\n  <simulation dt=\"1e-3\" duration=\"1\"/>\n  <particle name=\"" +
+                       std::string((1 << 20) + 1, 'p') + "\" pos=\"0 0 0\" mass=\"1\"/>\n</scene>\n");
+  const Result r = run({"info", scene.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(scene.string() + ":3: a line longer than 1048576 characters"), std::string::npos)
+      << r.err.substr(0, 300);
+  EXPECT_EQ(countLines(r.err), 1);
+  EXPECT_TRUE(r.out.empty());
 }
 
 TEST_F(InfoCommand, BadOptionsExit2WithUsage) {

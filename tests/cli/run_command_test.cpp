@@ -98,6 +98,22 @@ TEST_F(RunCommand, DirectoryAsSceneExits2) {
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
+// --dt may break a sensor rate that divided the scene's own step: the
+// message names the <sensors> line whose rate the step cannot serve.
+TEST_F(RunCommand, DtTheSensorsCannotFollowNamesTheSensorsLine) {
+  const std::string scene = sourcePath("scenes/jvrc1_stand.xml");
+  const std::string text = readFile(scene);
+  const std::size_t at = text.find("<sensors ");
+  ASSERT_NE(at, std::string::npos);
+  const long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+  const Result r = run({"run", scene, "--out", (dir_ / "out").string(), "--dt", "0.01"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(scene + ":" + std::to_string(line) + ": <sensors> sensor rate 200 Hz"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--dt"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 // ---- bad options --------------------------------------------------------------
 
 TEST_F(RunCommand, BadOptionsExit2AndWriteNothing) {

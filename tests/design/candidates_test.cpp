@@ -138,11 +138,12 @@ TEST(Candidates, ACsvMotionMustNameDrivenJoints) {
   table.joints = {"shoulder", "knee"};
   table.time = {0.0, 1.0};
   table.angles = {0.2, 0.0, 0.3, 0.0};
+  table.header_line = 3;  // after two '#' lines: the column is blamed there
   try {
     candidateFromTable(robot, table, "lib/a.csv");
     FAIL() << "no error";
   } catch (const io::SceneError& e) {
-    EXPECT_STREQ(e.what(), "lib/a.csv:1: column 'knee' names no joint of the robot that the servo drives");
+    EXPECT_STREQ(e.what(), "lib/a.csv:3: column 'knee' names no joint of the robot that the servo drives");
   }
   table.joints = {"shoulder"};
   table.angles = {0.2, 0.3};

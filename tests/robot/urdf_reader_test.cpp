@@ -2,8 +2,10 @@
 // small fixtures for frames, joint types and clutter, and one fixture per
 // rejected input, each asserting file, line and the element or attribute.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -332,6 +334,24 @@ TEST(UrdfReaderTest, MissingFileIsAnError) {
   }
 }
 
+// A line over 1 MiB is refused at its line (docs/commands.md), from a file
+// as from text.
+TEST(UrdfReaderTest, LineOverOneMiBIsRefusedAtItsLine) {
+  const std::string text = "<robot name=\"r\">\n  <link name=\"a\"/>\n<!--" + std::string((std::size_t{1} << 20), 'x') +
+                           "-->\n</robot>\n";
+  const std::string path = ::testing::TempDir() + "/suitsim_long_line_" + std::to_string(::getpid()) + ".urdf";
+  std::ofstream(path) << text;
+  for (const bool from_file : {true, false}) {
+    try {
+      from_file ? loadUrdf(path) : parseUrdf(text, path);
+      ADD_FAILURE() << "expected SceneError";
+    } catch (const SceneError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ":3: a line longer than 1048576 characters", 0), 0u) << e.what();
+    }
+  }
+  std::remove(path.c_str());
+}
+
 // An axis whose squared length overflows still has a direction.
 TEST(UrdfReaderTest, HugeAxisComponentsKeepTheirDirection) {
   std::string text = readText(kData + "invalid/zero_axis.urdf");
@@ -384,6 +404,7 @@ INSTANTIATE_TEST_SUITE_P(
     Invalid, UrdfInvalidTest,
     ::testing::Values(
         InvalidCase{"malformed.urdf", 3, {"malformed XML", "link"}},  // tinyxml2 names the unclosed element
+        InvalidCase{"comment_double_hyphen.urdf", 5, {"malformed XML", "'--' inside a comment"}},
         InvalidCase{"root_not_robot.urdf", 3, {"<sdf>", "<robot>"}},
         InvalidCase{"missing_robot_name.urdf", 2, {"<robot>", "'name'"}},
         InvalidCase{"unknown_link.urdf", 6, {"<child>", "'link'", "'b'"}},

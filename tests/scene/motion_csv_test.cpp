@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "suitsim/scene/scene.h"
@@ -104,6 +105,17 @@ TEST_F(MotionCsv, UnknownJointColumnIsRefused) {
   EXPECT_NE(m.find("column 'wrist' names no moving joint of robot 'arm'"), std::string::npos) << m;
 }
 
+// After '#' lines the header is further down: a column it names is blamed
+// at the header's own line, not at line 1.
+TEST_F(MotionCsv, HeaderAfterCommentsIsBlamedAtItsLine) {
+  const std::string m = failure("# recorded 2026-11-29\n# by hand\ntime,shoulder,wrist\n0,0,0\n1,0.1,0.2\n");
+  EXPECT_NE(m.find(csvAt(3) + " column 'wrist' names no moving joint of robot 'arm'"), std::string::npos) << m;
+  for (const char* header : {"angle,shoulder", "time,shoulder,shoulder", "time"}) {
+    const std::string e = failure(std::string("# a comment\n") + header + "\n0,0,0\n");
+    EXPECT_NE(e.find(csvAt(2)), std::string::npos) << e;
+  }
+}
+
 TEST_F(MotionCsv, MissingFileIsRefused) {
   const fs::path path = scene("time,shoulder\n0,0\n");
   fs::remove(dir_ / "motion.csv");
@@ -123,7 +135,9 @@ TEST_F(MotionCsv, OverlongLineIsRefused) {
   EXPECT_NE(m.find("a line longer than"), std::string::npos) << m;
 }
 
-// A FIFO would block the reader forever: only regular files are read.
+// A FIFO would block the reader forever: only regular files are read. A
+// file that cannot be read has no line of its own, so the message names the
+// scene's <motion> line that names it (as a robot's urdf does).
 TEST_F(MotionCsv, FifoIsRefused) {
   const fs::path path = scene("time,shoulder\n0,0\n");
   fs::remove(dir_ / "motion.csv");
@@ -132,7 +146,44 @@ TEST_F(MotionCsv, FifoIsRefused) {
     loadScene(path.string());
     ADD_FAILURE() << "no error";
   } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    const std::string m = e.what();
+    EXPECT_NE(m.find("not a regular file"), std::string::npos) << m;
+    EXPECT_EQ(m.rfind(path.string() + ":11: <motion> attribute 'file'", 0), 0u) << m;
+  }
+}
+
+// /dev/zero never ends: refused as a device, at the scene's <motion> line.
+TEST_F(MotionCsv, DeviceIsRefusedAtTheScenesLine) {
+  const fs::path path = scene("time,shoulder\n0,0\n");
+  std::string xml;
+  {
+    std::ifstream in(path);
+    xml.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  xml.replace(xml.find("motion.csv"), 10, "/dev/zero");
+  std::ofstream(path) << xml;
+  try {
+    loadScene(path.string());
+    ADD_FAILURE() << "no error";
+  } catch (const SceneError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind(path.string() + ":11: <motion> attribute 'file'", 0), 0u) << m;
+    EXPECT_NE(m.find("/dev/zero: cannot open file (is not a regular file"), std::string::npos) << m;
+  }
+}
+
+// A symlink loop is named as one, not as a missing file.
+TEST_F(MotionCsv, SymlinkLoopIsNamedAsOne) {
+  const fs::path path = scene("time,shoulder\n0,0\n");
+  fs::remove(dir_ / "motion.csv");
+  fs::create_symlink(dir_ / "motion.csv", dir_ / "motion.csv");
+  try {
+    loadScene(path.string());
+    ADD_FAILURE() << "no error";
+  } catch (const SceneError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind(path.string() + ":11: <motion> attribute 'file'", 0), 0u) << m;
+    EXPECT_NE(m.find("a symlink loop"), std::string::npos) << m;
   }
 }
 

@@ -69,6 +69,7 @@ const std::vector<BadScene>& badScenes() {
       // The XML itself.
       {"malformed_unclosed_tag", 5, {"<particle>", "malformed XML", "not closed"}},
       {"empty_file", 1, {"malformed XML", "empty"}},
+      {"comment_double_hyphen", 5, {"malformed XML", "'--' inside a comment", "(got '--dt 1e-3')"}},
       {"second_root", 7, {"<scene>", "second top-level element"}},
       {"wrong_root", 3, {"<sceen>", "root element must be <scene>"}},
       // Unknown elements, attributes and text.
@@ -184,6 +185,8 @@ const std::vector<BadScene>& badScenes() {
       // The motion holding it is not the loaded trial's: every <hold> is checked.
       {"hold_unknown_link", 13, {"<hold>", "'link'", "names no link", "(got 'uper')"}},
       {"hold_mass_zero", 10, {"<hold>", "'mass'", "> 0", "(got '0')"}},
+      {"payload_mass_huge", 10, {"<payload>", "'mass'", "at most 1000 times the robot's own mass (1.2 kg)", "(got '1e308')"}},
+      {"payload_radius_huge", 10, {"<payload>", "'radius'", "moment of inertia", "not finite", "(got '1e200')"}},
       {"hold_mass_negative", 10, {"<hold>", "'mass'", "> 0", "(got '-0.5')"}},
       // Task-space keyframes (scene/src/task_keyframe.h), all on line 17.
       {"keyframe_link_unknown", 17, {"<keyframe>", "'link'", "names no link", "('chest')"}},
@@ -360,6 +363,19 @@ class SceneReaderWritten : public ::testing::Test {
 
   fs::path dir_;
 };
+
+// docs/commands.md: a line longer than 1 MiB is refused at that line, in
+// scenes as in motion CSVs (a file without line breaks would otherwise be
+// taken whole). A line of exactly 1 MiB is still read.
+TEST_F(SceneReaderWritten, LineOverOneMiBIsRefusedAtItsLine) {
+  const std::string head = "<scene>\n  <simulation integrator=\"verlet\" dt=\"1e-3\" duration=\"2\"/>\n";
+  const std::string tail = "  <particle name=\"p\" pos=\"0 0 0\" mass=\"1\"/>\n</scene>\n";
+  const std::size_t mib = std::size_t{1} << 20;
+  auto commentLine = [](std::size_t length) { return "<!--" + std::string(length - 7, 'x') + "-->\n"; };
+  EXPECT_NO_THROW(loadScene(write("at_limit.xml", head + commentLine(mib) + tail)));
+  const std::string path = write("over_limit.xml", head + commentLine(mib + 1) + tail);
+  EXPECT_TRUE(failsWith(path, 3, {"a line longer than 1048576 characters"}));
+}
 
 TEST_F(SceneReaderWritten, DefaultsApply) {
   const std::string path = write("plain.xml", R"(<scene>

@@ -15,8 +15,8 @@ namespace suitsim {
 constexpr std::size_t kMaxLineLength = 1 << 20;
 
 /// Empty when `path` names a regular file; otherwise what it is instead
-/// ("no such file", "is a directory", "is not a regular file (a FIFO,
-/// device or socket)").
+/// ("no such file", "a symlink loop: ELOOP, ...", "is a directory", "is
+/// not a regular file (a FIFO, device or socket)", or the system's reason).
 std::string regularFileProblem(const std::string& path);
 
 enum class LineRead { kLine, kEnd, kTooLong };

@@ -15,6 +15,7 @@ struct MotionTable {
   std::vector<double> time;    ///< (s), strictly increasing
   std::vector<double> angles;  ///< row-major, (time.size() x joints.size()) (rad)
   std::vector<int> line;       ///< each row's line in the file (1-based), for error messages
+  int header_line = 1;         ///< the header's line (after any '#' lines), for errors about a column
 };
 
 /// Reads a motion CSV. Throws SceneError (scene.h) naming the CSV file and line.

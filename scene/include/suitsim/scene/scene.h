@@ -78,6 +78,7 @@ struct RobotSetup {
   /// The robot's <sensors>, resolved to model indices (see sensors.h); empty
   /// when the scene has none.
   std::optional<SensorSpec> sensors;
+  int sensors_line = 0;  ///< line of the <sensors> element, 0 when absent
   /// Forces from outside (balance_assist.h): <push> disturbances and an
   /// <assist>, each at a point of a link (the `at` weights are resolved on
   /// the built model: robotForcePoint).

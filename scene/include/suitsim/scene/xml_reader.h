@@ -66,6 +66,16 @@ bool parseNumber(const std::string& s, double* out);
 /// are errors too.
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc);
 
+/// Throws SceneError, at its line, for what tinyxml2 accepts although XML
+/// forbids it (and strict parsers refuse the file): "--" inside a comment.
+/// loadXml calls it; readers of XML held in memory call it themselves.
+void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc);
+
+/// Throws SceneError at the first line of `text` longer than kMaxLineLength
+/// (core/text_input.h): no file of ours has one, and docs/commands.md
+/// promises the refusal for every text format. loadXml calls it.
+void checkLineLengths(const std::string& path, const std::string& text);
+
 /// Throws for any child element whose name is not in `allowed` (an empty list
 /// means the element takes no children), and for any non-blank text.
 void rejectUnknownChildren(const std::string& path, const tinyxml2::XMLElement* parent,
