@@ -58,7 +58,11 @@ int OutputLock::acquire(const fs::path& out) {
     std::fprintf(stderr, "error: cannot create '%s': %s\n", parent.c_str(), ec.message().c_str());
     return 1;
   }
-  file_ = inside ? dir / ".suitsim.lock" : parent / ("." + dir.filename().string() + ".suitsim-lock");
+  // Appended piece by piece: "literal" + std::string&& trips GCC 12's false
+  // -Wrestrict warning (bug 105329).
+  std::string name = ".";
+  name.append(dir.filename().string()).append(".suitsim-lock");
+  file_ = inside ? dir / ".suitsim.lock" : parent / name;
   // The owner removes the file when done: a lock taken on a file already
   // removed is no lock, so it is taken again on the new one.
   for (int attempt = 0; attempt < 100; ++attempt) {
@@ -98,11 +102,12 @@ int OutputLock::acquire(const fs::path& out) {
 }
 
 OutputLock::~OutputLock() {
-  if (fd_ < 0) return;
-  // Removed before it is released: whoever opened it meanwhile finds it
-  // gone and takes a new one.
-  ::unlink(file_.c_str());
-  ::close(fd_);
+  if (fd_ >= 0) {
+    // Removed before it is released: whoever opened it meanwhile finds it
+    // gone and takes a new one.
+    ::unlink(file_.c_str());
+    ::close(fd_);
+  }
   std::error_code ignored;
   for (const fs::path& p : made_) fs::remove(p, ignored);  // only if empty
 }
