@@ -165,9 +165,9 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
       std::fprintf(stderr, "error: %s\n", commit_error.c_str());
       return 1;
     }
-  } else {
-    fs::create_directories(out, ec);
   }
+  // With --streams the folder is made only once they have been read (the
+  // curves' folder below): streams refused as bad input leave nothing.
   const double sim_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   // 2-4. Identification, supporting torques, band identification: the

@@ -1,11 +1,27 @@
 // The `suitsim` command: the command line and the dispatch only; each
 // command's options are in its own file, the work is in the libraries.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "command_line.h"
 #include "commands.h"
+#include "output_lock.h"
+
+namespace {
+
+// Under mpirun every rank runs this program: rank 0 writes the folder and
+// holds its lock, the others only send it rows.
+bool otherMpiRank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    if (const char* rank = std::getenv(name)) return std::string(rank) != "0";
+  }
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace suitsim::cli;
@@ -25,6 +41,13 @@ int main(int argc, char** argv) {
   if (const auto code = parseCommandLine(suitsim, argc, argv)) return *code;
   for (const Command& c : commands) {
     if (!c.app->parsed()) continue;
+    // A folder is written by one run at a time: the lock is taken before
+    // the command writes anything and held until it has ended.
+    OutputLock lock;
+    const CLI::Option* out = c.app->get_option_no_throw("--out");
+    if (out && out->count() > 0 && !otherMpiRank()) {
+      if (const int code = lock.acquire(out->as<std::string>())) return code;
+    }
     // Bad input is reported and checked by the commands before anything
     // runs; what is left (out of memory for a huge scene, a filesystem
     // error) is reported here rather than ending with std::terminate.

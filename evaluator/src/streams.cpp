@@ -7,7 +7,9 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace suitsim::eval {
@@ -133,6 +135,33 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
 
   std::vector<int> extra;
   for (const std::string& name : extra_channels) extra.push_back(need(name));
+  // What each column can physically read: beyond that a sample is corrupt
+  // (a flipped bit, a logger's overflow), and an estimate made from it
+  // would be silently wrong (a 1e308 encoder sample zeroed every parameter).
+  // Every column but time, the channels not read too.
+  std::vector<double> lowest(labels.size(), -kMaxSensorReading), highest(labels.size(), kMaxSensorReading);
+  std::vector<std::string> rule(labels.size(), "beyond ±1e6, which no sensor reads");
+  lowest[0] = -std::numeric_limits<double>::infinity();
+  highest[0] = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < nj; ++j) {
+    const auto it = layout.joint_limits.find(model.joint_name[j]);
+    if (it == layout.joint_limits.end()) continue;
+    const auto [lower, upper] = it->second;
+    const std::size_t c = static_cast<std::size_t>(enc[j]);
+    std::ostringstream m;
+    m << "more than " << kEncoderLimitMargin << " rad outside joint '" << model.joint_name[j] << "''s limits ["
+      << lower << ", " << upper << "] rad";
+    if (!std::isfinite(lower) && !std::isfinite(upper)) continue;  // continuous
+    if (std::isfinite(lower)) lowest[c] = std::max(lowest[c], lower - kEncoderLimitMargin);
+    if (std::isfinite(upper)) highest[c] = std::min(highest[c], upper + kEncoderLimitMargin);
+    rule[c] = m.str();
+  }
+  for (int j = 0; j < nj; ++j) {
+    if (temp[j] < 0) continue;
+    const std::size_t c = static_cast<std::size_t>(temp[j]);
+    lowest[c] = -273.15;
+    rule[c] = "below absolute zero (-273.15 degC) or above 1e6 degC";
+  }
   // Rate: stated in the header, and the times must agree with it.
   const std::string rate_text = s.meta("sensor_rate_hz");
   if (rate_text.empty() || !parseDouble(rate_text, &s.rate_hz) || s.rate_hz <= 0.0) {
@@ -157,6 +186,10 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     for (std::size_t c = 0; c < fields.size(); ++c) {
       if (!parseDouble(fields[c], &row[c])) {
         fail(path, line_no, "column '" + channelName(labels[c]) + "' is not a finite number ('" + trim(fields[c]) + "')");
+      }
+      if (row[c] < lowest[c] || row[c] > highest[c]) {
+        fail(path, line_no, "column '" + channelName(labels[c]) + "' reads " + trim(fields[c]) +
+                                ", which no sensor can: " + rule[c]);
       }
     }
     if (!rows.empty()) {

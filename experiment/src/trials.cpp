@@ -853,22 +853,24 @@ bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool show_progress
 
 bool commitTrials(std::vector<TrialJob>& jobs, bool keep, std::string* error) {
   std::error_code ec;
+  // Only the files this run moved into place are taken back on a failure:
+  // a final name it never reached may be another run's (or an earlier one's).
+  std::vector<fs::path> moved;
   if (keep) {
     for (TrialJob& job : jobs) {
       for (const fs::path& p : job.written) {
         fs::rename(partialName(p), p, ec);
         if (ec) break;
+        moved.push_back(p);
       }
       if (ec) break;
     }
   }
   if (!keep || ec) {
     std::error_code ignored;
+    for (const fs::path& p : moved) fs::remove(p, ignored);
     for (TrialJob& job : jobs) {
-      for (const fs::path& p : job.written) {
-        fs::remove(partialName(p), ignored);
-        if (ec) fs::remove(p, ignored);
-      }
+      for (const fs::path& p : job.written) fs::remove(partialName(p), ignored);
       // An experiment's trial directory, if it is empty now (remove refuses otherwise).
       if (!job.scene.trial.name.empty()) fs::remove(job.dir, ignored);
     }

@@ -640,6 +640,17 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   for (const XMLElement* c : children("initial")) {
     const ElementReader cr = checkedReader(scene_path, c);
     for (const auto& [j, angle] : jointValues(cr, "angles", robot)) {
+      // A start outside the joint's limits is a typing error (degrees for
+      // radians), not a pose: the limit would fling the joint back on the
+      // first step. Continuous joints have no limits.
+      const RobotJoint& joint = robot.joints[j];
+      if (joint.type != JointType::kContinuous && !(angle >= joint.lower && angle <= joint.upper)) {
+        std::ostringstream m;
+        m << "puts joint '" << joint.name << "' at " << angle << ", outside its limits [" << joint.lower << ", "
+          << joint.upper << "]" << (joint.type == JointType::kPrismatic ? " m" : " rad");
+        if (!joint.source.empty()) m << " (" << joint.source << ")";
+        cr.failAttribute("angles", m.str());
+      }
       pose.joint_angles[j] = angle;
       initial_element[j] = c;
     }

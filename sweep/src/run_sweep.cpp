@@ -8,13 +8,18 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <deque>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
+#include "suitsim/core/random.h"
 #include "suitsim/experiment/interrupt.h"
+#include "suitsim/scene/scene.h"
 #include "suitsim/sweep/mpi_link.h"
 #include "suitsim/sweep/sweep.h"
 #include "suitsim/sweep/table.h"
@@ -30,6 +35,94 @@ std::string readText(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// What made a results table: the base scene's text (its hash) and every
+// point's values and seed. Rows are matched by point index, so a table
+// resumed by another grid (4 values, then 2 under the same names) would mix
+// the two and run nothing; a changed base scene would mix two scenes.
+nlohmann::ordered_json originOf(const SweepSpec& spec, const std::string& base_xml, const std::vector<Point>& points) {
+  nlohmann::ordered_json o;
+  o["sweep"] = spec.path;
+  o["base_scene"] = spec.scene;
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(nameHash64(base_xml)));
+  o["base_scene_hash"] = hash;
+  o["points"] = nlohmann::ordered_json::array();
+  for (const Point& p : points) {
+    nlohmann::ordered_json q;
+    q["id"] = p.id;
+    q["values"] = p.values;
+    if (spec.seeds.count > 0) q["seed"] = p.seed;
+    o["points"].push_back(q);
+  }
+  return o;
+}
+
+std::string pointText(const SweepSpec& spec, const nlohmann::ordered_json& point) {
+  std::string text = point.value("id", std::string("?")) + " (";
+  const nlohmann::ordered_json values = point.value("values", nlohmann::ordered_json::array());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k) text += ", ";
+    text += (k < spec.parameters.size() ? spec.parameters[k].name : "?") + "=" +
+            (values[k].is_string() ? values[k].get<std::string>() : values[k].dump());
+  }
+  if (point.contains("seed")) text += ", seed " + point["seed"].dump();
+  return text + ")";
+}
+
+// Refuses (io::SceneError: bad input, exit 2) a table that another sweep
+// or another base scene made; records the origin of a table not begun yet.
+void checkOrigin(const SweepSpec& spec, const std::string& base_xml, const std::vector<Point>& points,
+                 const fs::path& out, const ResultsTable& table) {
+  const fs::path file = out / "results.origin.json";
+  const nlohmann::ordered_json now = originOf(spec, base_xml, points);
+  const std::string table_name = (out / "results.csv").string();
+  std::error_code ec;
+  if (table.size() == 0) {
+    // Written before the first row, under a temporary name: a table with
+    // rows always has its origin beside it.
+    const fs::path tmp = out / ".results.origin.json.partial";
+    {
+      std::ofstream f(tmp, std::ios::trunc);
+      f << now.dump(1) << "\n";
+      f.close();
+      if (!f) throw std::runtime_error("cannot write '" + tmp.string() + "'");
+    }
+    fs::rename(tmp, file, ec);
+    if (ec) throw std::runtime_error("cannot rename '" + tmp.string() + "': " + ec.message());
+    return;
+  }
+  const auto refuse = [&](const std::string& what) {
+    throw io::SceneError(table_name + ": " + what + "; give another --out, or remove the table to start again");
+  };
+  nlohmann::ordered_json then;
+  {
+    std::ifstream in(file);
+    if (!in) refuse("no results.origin.json beside it (an older suitsim made it): nothing says which sweep it holds");
+    try {
+      in >> then;
+    } catch (const std::exception&) {
+      refuse(file.string() + " cannot be read as JSON");
+    }
+  }
+  if (then.value("base_scene_hash", std::string()) != now["base_scene_hash"].get<std::string>()) {
+    refuse("the base scene has changed since the table was begun (its text's hash was " +
+           then.value("base_scene_hash", std::string("?")) + " for '" + then.value("base_scene", std::string("?")) +
+           "', it is " + now["base_scene_hash"].get<std::string>() + " for '" + spec.scene + "')");
+  }
+  const nlohmann::ordered_json before = then.value("points", nlohmann::ordered_json::array());
+  const nlohmann::ordered_json& after = now["points"];
+  if (before.size() != after.size()) {
+    refuse("another grid made it: " + std::to_string(before.size()) + " points (sweep file '" +
+           then.value("sweep", std::string("?")) + "'), this sweep has " + std::to_string(after.size()));
+  }
+  for (std::size_t k = 0; k < before.size(); ++k) {
+    if (before[k] != after[k]) {
+      refuse("another grid made it: its point " + pointText(spec, before[k]) + " is " + pointText(spec, after[k]) +
+             " in this sweep ('" + spec.path + "')");
+    }
+  }
 }
 
 // Work shared by this process's threads: the next point to run (from a
@@ -105,6 +198,7 @@ std::size_t runSweep(const SweepSpec& spec, const fs::path& out, const SweepOpti
   std::deque<int> pending;
   if (writer) {
     table.resume();
+    checkOrigin(spec, base_xml, points, out, table);
     for (const Point& p : points) {
       if (!table.has(p.index)) pending.push_back(p.index);
     }

@@ -252,6 +252,51 @@ TEST_F(IdentifyCommand, NanInAStreamExits2NamingFileAndLine) {
   expectRefused(streams, {file.string() + ":" + std::to_string(line) + ":", "not a finite number", "nan"});
 }
 
+// A finite value no sensor can read (a flipped bit, a logger's overflow) is
+// bad input, not a sample: one encoder reading 1e308 had `identify` exit 0
+// with every parameter 0. Refused for identify and for evaluate --streams,
+// with the file, the line and the column (docs/commands.md).
+TEST_F(IdentifyCommand, ReadingNoSensorCanMakeExits2NamingFileLineAndColumn) {
+  struct Case {
+    int field;           // 3: elbow.encoder (limits -2.5 .. 2.5 rad); 4: imu.gyro.x
+    const char* value;
+    const char* column;
+    const char* rule;
+  };
+  const Case cases[] = {
+      {3, "1e308", "elbow.encoder", "outside joint 'elbow''s limits [-2.5, 2.5] rad"},
+      {3, "41", "elbow.encoder", "outside joint 'elbow''s limits [-2.5, 2.5] rad"},
+      {4, "-2e6", "imu.gyro.x", "beyond ±1e6"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.value);
+    const fs::path streams = copyStreams();
+    const fs::path file = streams / "ident_wave" / "sensors.csv";
+    const int header = lineStartingWith(file, "time[s]");
+    ASSERT_NE(readFile(file).find(std::string(",") + c.column + "["), std::string::npos);
+    const int line = header + 37;
+    editLine(file, line, [&](const std::string& l) {
+      std::vector<std::string> f;
+      std::stringstream ss(l);
+      for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+      f.at(static_cast<std::size_t>(c.field)) = c.value;
+      std::string joined;
+      for (std::size_t k = 0; k < f.size(); ++k) joined += (k ? "," : "") + f[k];
+      return joined;
+    });
+    const std::vector<std::string> fragments = {file.string() + ":" + std::to_string(line) + ":",
+                                                std::string("column '") + c.column + "' reads " + c.value, c.rule};
+    expectRefused(streams, fragments);
+    const fs::path out = dir_ / "evaluate_out";
+    const Result r = run({"evaluate", tinyScene(), "--streams", streams.string(), "--out", out.string(), "--no-plots",
+                          "--quiet"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    for (const std::string& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << "lacks '" << f << "': " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "a refused evaluate --streams leaves nothing";
+    fs::remove_all(streams);
+  }
+}
+
 TEST_F(IdentifyCommand, TimeGoingBackExits2NamingFileAndLine) {
   const fs::path streams = copyStreams();
   const fs::path file = streams / "lift_none" / "sensors.csv";

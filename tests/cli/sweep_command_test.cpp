@@ -209,6 +209,56 @@ TEST_F(Sweep, BadInputNamesTheLineAndWritesNothing) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// A table records what made it (results.origin.json: the points' values and
+// seeds, the base scene's hash): a resume by another grid under the same
+// parameter names (4 values, then 2), or after the base scene changed, is
+// refused with exit 2 and what differs, and the table stays as it was. Rows
+// were matched by point index alone: the 2-value sweep ran nothing, exited
+// 0 and its summary mixed the two grids.
+TEST_F(Sweep, ResumeByAnotherGridOrSceneIsRefused) {
+  // The tiny experiment: a point is a whole evaluation in well under a second.
+  const fs::path scene = dir_ / "tiny.xml";
+  fs::copy_file(sourcePath("tests/cli/data/tiny_experiment.xml"), scene);
+  const auto sweepFile = [&](const std::string& name, const std::string& values) {
+    const fs::path file = dir_ / name;
+    std::ofstream(file) << "<sweep name=\"k\" scene=\"tiny.xml\">\n"
+                           "  <parameter name=\"k\" values=\"" << values
+                        << "\" attribute=\"robot/suit/band@stiffness\"/>\n</sweep>\n";
+    return file.string();
+  };
+  const std::string four = sweepFile("four.xml", "60 80 100 120"), two = sweepFile("two.xml", "70 90");
+  const fs::path out = dir_ / "out";
+  const CliResult first = run({"sweep", four, "--out", out.string(), "--threads", "2", "--no-plots", "--quiet"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const std::string table = readFile(out / "results.csv");
+
+  const CliResult other = run({"sweep", two, "--out", out.string(), "--no-plots", "--quiet"});
+  EXPECT_EQ(other.exit_code, 2) << other.err;
+  EXPECT_NE(other.err.find((out / "results.csv").string() + ": another grid made it: 4 points"), std::string::npos)
+      << other.err;
+  EXPECT_NE(other.err.find("this sweep has 2"), std::string::npos) << other.err;
+  EXPECT_EQ(readFile(out / "results.csv"), table);
+
+  // The same number of points, other values: the first that differs is named.
+  const std::string shifted = sweepFile("shifted.xml", "60 80 110 120");
+  const CliResult moved = run({"sweep", shifted, "--out", out.string(), "--no-plots", "--quiet"});
+  EXPECT_EQ(moved.exit_code, 2) << moved.err;
+  EXPECT_NE(moved.err.find("its point p0002 (k=100) is p0002 (k=110)"), std::string::npos) << moved.err;
+
+  // The same grid on a changed base scene.
+  std::ofstream(scene, std::ios::app) << "<!-- changed -->\n";
+  const CliResult changed = run({"sweep", four, "--out", out.string(), "--no-plots", "--quiet"});
+  EXPECT_EQ(changed.exit_code, 2) << changed.err;
+  EXPECT_NE(changed.err.find("the base scene has changed"), std::string::npos) << changed.err;
+  EXPECT_EQ(readFile(out / "results.csv"), table);
+
+  // The scene as it was: the same sweep resumes, with nothing left to run.
+  fs::copy_file(sourcePath("tests/cli/data/tiny_experiment.xml"), scene, fs::copy_options::overwrite_existing);
+  const CliResult again = run({"sweep", four, "--out", out.string(), "--no-plots"});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("0 points run in"), std::string::npos) << again.err;
+}
+
 // Ctrl-C while the second point runs: the sweep stops with exit 130, the
 // table holds the finished row and nothing half written (no partial row, no
 // temporary table, no partial stream), and running the same command again

@@ -58,6 +58,11 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       }
       in.layout.has_currents = !spec.currents.hinges.empty();
       in.layout.has_winding_temperatures = !spec.winding_temperatures.hinges.empty();
+      // The URDF's limits bound what an encoder can read (readSensorStream);
+      // a continuous joint has none.
+      for (const RobotJoint& j : robot.apriori.joints) {
+        if (j.type == JointType::kRevolute) in.layout.joint_limits[j.name] = {j.lower, j.upper};
+      }
       const RigidModel rigid = makeRigidModel(robot.apriori);
       for (const suitsim::ContactPoint& c : robot.contacts) {
         const int frame = frameIndex(rigid, c.link);

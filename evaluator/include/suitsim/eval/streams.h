@@ -17,6 +17,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -47,7 +48,22 @@ struct SensorLayout {
   bool has_currents = true;                 ///< motor current per joint (full identification needs them)
   bool has_winding_temperatures = false;    ///< a winding thermistor per joint (the heating correction needs them)
   bool has_band_lengths = false;            ///< a length sensor along every band worn (the measured suit geometry needs them)
+  /// Each joint's position limits (rad) from the robot description, by
+  /// joint name: an encoder reading far outside them is no reading
+  /// (readSensorStream). A joint not listed, or with infinite limits
+  /// (continuous), gets only the bound every channel has.
+  std::map<std::string, std::pair<double, double>> joint_limits;
 };
+
+/// Every reading of a stream (time aside) is within ±kMaxSensorReading of
+/// its unit: no sensor of a robot reads a million radians, amperes,
+/// newtons or m/s², so a larger value is a corrupt sample, not a reading.
+inline constexpr double kMaxSensorReading = 1e6;
+/// An encoder reads its joint within the joint's limits; one that reads
+/// more than this (half a turn, rad) beyond them is a corrupt sample. The
+/// margin leaves room for what a real encoder adds: noise, an offset, a
+/// gear's twist, a joint pressed into its stop.
+inline constexpr double kEncoderLimitMargin = 3.14159265358979323846;
 
 /// One trial's measurements, resampled to nothing: as recorded, in the rigid
 /// model's joint order. Every matrix has one row per sample.
@@ -79,7 +95,10 @@ struct SensorStream {
 /// a missing channel (every movable joint's encoder, and current when
 /// layout.has_currents; the IMU's six channels; each force sensor's six); a
 /// row with the wrong number of fields; a field that is not a finite number
-/// (NaN, inf, text); time not strictly increasing; a sample spacing that is
+/// (NaN, inf, text); a reading no sensor can make (beyond
+/// ±kMaxSensorReading; an encoder more than kEncoderLimitMargin outside its
+/// joint's layout.joint_limits; a winding temperature below absolute zero),
+/// naming the column; time not strictly increasing; a sample spacing that is
 /// not 1 / sensor_rate_hz (within 1 %), or no sensor_rate_hz line; a rate
 /// different from `expected_rate_hz` when that is > 0; fewer than 20 samples.
 /// `extra_channels`: more channels to read by name (without the unit), each required.

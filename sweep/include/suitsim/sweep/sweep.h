@@ -67,7 +67,9 @@ using RowDone = std::function<void(const Point&, std::size_t, std::size_t)>;
 /// options.threads threads of this process, or, when MPI is initialised
 /// with more than one rank, across the ranks (rank 0 hands out points one
 /// at a time and writes the table). Returns the number of points run here.
-/// Throws std::runtime_error for a table it cannot resume or write, and
+/// Throws io::SceneError for a table another grid or another base scene
+/// made (DIR/results.origin.json, written before the first row, says what
+/// made it), std::runtime_error for a table it cannot resume or write, and
 /// Interrupted when a signal stopped it (rows written so far stay).
 std::size_t runSweep(const SweepSpec& spec, const std::filesystem::path& out, const SweepOptions& options,
                      const RowDone& on_row = {});
