@@ -2,13 +2,13 @@
 
 #include <csignal>
 
+#include "suitsim/core/stop.h"
+
 namespace suitsim::experiment {
 
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;
-
-extern "C" void onSignal(int signal) { g_signal = signal; }
+extern "C" void onSignal(int signal) { requestStop(signal); }
 
 }  // namespace
 
@@ -17,6 +17,6 @@ void installInterruptHandlers() {
   std::signal(SIGTERM, onSignal);
 }
 
-int interruptSignal() { return g_signal; }
+int interruptSignal() { return stopSignal(); }
 
 }  // namespace suitsim::experiment
