@@ -277,7 +277,12 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   } catch (const Stopped&) {
     return failed(1);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
+    // Named as the user will look for them: in --out, not the temporary folder.
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find(staging.string())) != std::string::npos;) {
+      message.replace(at, staging.string().size(), out.string());
+    }
+    std::fprintf(stderr, "error: %s\n", message.c_str());
     return failed(1);
   }
   report::RunInfo run;

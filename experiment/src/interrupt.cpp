@@ -15,6 +15,10 @@ extern "C" void onSignal(int signal) { requestStop(signal); }
 void installInterruptHandlers() {
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
+  // A write past the file-size limit (ulimit -f) would otherwise kill the
+  // process where it stands, its temporary files left and nothing said;
+  // ignored, the write fails with EFBIG, and the run reports it and cleans up.
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 int interruptSignal() { return stopSignal(); }

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <map>
@@ -119,6 +120,13 @@ bool runPythonScript(const fs::path& script, const std::vector<std::string>& arg
   const int status = wait_status >= 0 && WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
   if (status == 0) return true;
   while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  // Python ignores SIGXFSZ, and the image writer removes the figure it could
+  // not finish: the script's last line, Python's words for EFBIG, is all
+  // that tells a write stopped at the file-size limit, which fails the run
+  // (it is no missing package).
+  if (output.find("[Errno " + std::to_string(EFBIG) + "] " + std::strerror(EFBIG)) != std::string::npos) {
+    throw std::runtime_error("file size limit reached writing the plots into " + log_dir.string() + " (ulimit -f)");
+  }
   *note = "plots skipped: " +
           (error.empty() ? python + " " + script.string() + " exited with status " + std::to_string(status) +
                                (output.empty() ? "" : " (" + output + ")")

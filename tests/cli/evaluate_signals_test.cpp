@@ -4,7 +4,9 @@
 // so does the plotter dying of a signal. Each run is the JVRC-1 protocol cut
 // to 5-s trials (its trials take a few seconds, the evaluation after them
 // several more). No timing is asserted tighter than a few seconds: the
-// machine may be shared.
+// machine may be shared. And runs that fail leave nothing they made either:
+// an evaluation that fails after its trials, refused streams, the file-size
+// limit reached while writing the trials, the curves or the plots.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -53,10 +55,15 @@ class EvaluateSignals : public suitsim::testing::CliTest {
     return scene;
   }
 
-  // `suitsim args...` as a child, stderr into err_, stdout discarded.
-  pid_t start(const std::vector<std::string>& args) {
+  // `suitsim args...` as a child, stderr into err_, stdout discarded; with
+  // `file_limit` > 0 under that file-size limit (ulimit -f, in bytes).
+  pid_t start(const std::vector<std::string>& args, rlim_t file_limit = 0) {
     const pid_t pid = fork();
     if (pid == 0) {
+      if (file_limit > 0) {
+        const rlimit limit{file_limit, file_limit};
+        setrlimit(RLIMIT_FSIZE, &limit);
+      }
       std::FILE* devnull = std::freopen("/dev/null", "w", stdout);
       std::FILE* err = std::freopen(err_.c_str(), "w", stderr);
       (void)devnull;
@@ -221,6 +228,70 @@ TEST_F(EvaluateSignals, PlotterKilledBySignalIsAnInterruptNotAMissingPackage) {
   EXPECT_EQ(WEXITSTATUS(status), 143) << err;
   EXPECT_EQ(err.find("python3-matplotlib"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// The protocol cut to 3-s trials runs its trials, then cannot fit the
+// twist (exit 1): its 19 MB of trials were left behind.
+TEST_F(EvaluateSignals, FailedEvaluationAfterItsTrialsLeavesNothing) {
+  const fs::path out = dir_ / "out";
+  const auto r = run({"evaluate", protocol("3").string(), "--out", out.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("no fit joint moves"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out)) << "the trials were left behind";
+}
+
+// Refused streams (exit 2) leave no --out, not even an empty one.
+TEST_F(EvaluateSignals, RefusedStreamsLeaveNoOutputFolder) {
+  fs::create_directories(dir_ / "no_streams");
+  const fs::path out = dir_ / "out";
+  const auto r = run({"evaluate", sourcePath("tests/cli/data/tiny_experiment.xml"), "--streams",
+                      (dir_ / "no_streams").string(), "--out", out.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("no_streams/ident_wave/sensors.csv"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// The file-size limit (ulimit -f) reached while writing: exit 1 with the
+// file named, no .partial file and no --out left (the process used to die
+// of SIGXFSZ, exit 153, its temporary files left and nothing said). For
+// the trials (`run` and `evaluate`), and for the report's curves and plots
+// (`evaluate --streams` of a run made without the limit).
+TEST_F(EvaluateSignals, FileSizeLimitIsReportedAndLeavesNothing) {
+  const std::string tiny = sourcePath("tests/cli/data/tiny_experiment.xml");
+  const auto limited = [&](const std::vector<std::string>& args, rlim_t bytes) {
+    err_ = dir_ / ("err_" + args.front() + "_" + std::to_string(bytes) + ".txt");
+    double seconds = 0.0;
+    const int status = reap(start(args, bytes), &seconds);
+    EXPECT_TRUE(WIFEXITED(status)) << "status " << status << " (SIGXFSZ is " << SIGXFSZ << ")";
+    return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : 1000 + status, readFile(err_));
+  };
+  const fs::path out = dir_ / "out";
+  for (const char* command : {"run", "evaluate"}) {
+    SCOPED_TRACE(command);
+    const auto [code, err] = limited({command, tiny, "--out", out.string(), "--quiet"}, 50 << 10);
+    EXPECT_EQ(code, 1) << err;
+    EXPECT_NE(err.find("file size limit reached writing " + out.string() + "/"), std::string::npos) << err;
+    EXPECT_FALSE(fs::exists(out)) << "partial files left behind";
+  }
+  const fs::path earlier = dir_ / "earlier";
+  ASSERT_EQ(run({"evaluate", tiny, "--out", earlier.string(), "--quiet", "--no-plots"}).exit_code, 0);
+  // 4 kB stops the curves; 40 kB lets them through and stops the plot, if
+  // there is a plotter.
+  for (rlim_t bytes : {rlim_t{4} << 10, rlim_t{40} << 10}) {
+    SCOPED_TRACE(bytes);
+    const auto [code, err] =
+        limited({"evaluate", tiny, "--streams", (earlier / "trials").string(), "--out", out.string(), "--quiet"}, bytes);
+    if (bytes > 4096 && code == 0) {
+      EXPECT_EQ(err.find("error"), std::string::npos) << err;  // no plotter: nothing large to write
+      fs::remove_all(out);
+      continue;
+    }
+    EXPECT_EQ(code, 1) << err;
+    EXPECT_NE(err.find("error: file size limit reached writing "), std::string::npos) << err;
+    EXPECT_NE(err.find(out.string()), std::string::npos) << err;
+    EXPECT_EQ(err.find(".partial"), std::string::npos) << err;  // named as in --out
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 }  // namespace

@@ -11,6 +11,10 @@
 
 namespace suitsim {
 
+/// Whether `written` has reached the limit of RLIMIT_FSIZE (never, without
+/// a limit): a write to it failed with EFBIG.
+bool reachedFileSizeLimit(const std::filesystem::path& written);
+
 /// "file size limit reached writing SHOWN" when `written` (the file as it
 /// is on disk, perhaps under a temporary name) reached the limit of
 /// RLIMIT_FSIZE; otherwise "writing SHOWN failed". `shown` defaults to

@@ -10,7 +10,9 @@
 
 namespace suitsim::experiment {
 
-/// Installs the handlers for SIGINT and SIGTERM (idempotent).
+/// Installs the handlers for SIGINT and SIGTERM, and ignores SIGXFSZ so that
+/// a write past the file-size limit fails (EFBIG) instead of killing the
+/// process: every write of a caller must then be checked (idempotent).
 void installInterruptHandlers();
 
 /// The signal number that asked the run to stop, or 0.

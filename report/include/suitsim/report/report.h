@@ -86,7 +86,8 @@ std::filesystem::path findScript(const std::filesystem::path& exe, const std::st
 /// False with `note` saying why (and the script's last line) when it fails.
 /// Throws Stopped (core/stop.h) when a stop was asked for while it ran (the
 /// script is ended) or the script died of SIGINT or SIGTERM, and
-/// std::runtime_error when it died of the file-size limit (SIGXFSZ).
+/// std::runtime_error when it reached the file-size limit (SIGXFSZ, or
+/// EFBIG in Python's words).
 bool runPythonScript(const std::filesystem::path& script, const std::vector<std::string>& args,
                      const std::filesystem::path& log_dir, std::string* note);
 
