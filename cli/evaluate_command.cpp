@@ -6,6 +6,7 @@
 // writes DIR/report.md, DIR/report.json, DIR/identification.json,
 // DIR/curves/*.csv and DIR/*.png; the trial streams stay in DIR/trials/.
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +24,8 @@
 #include "command_line.h"
 #include "commands.h"
 #include "trial_jobs.h"
+#include "suitsim/core/stop.h"
+#include "suitsim/core/write_failure.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/experiment/interrupt.h"
@@ -62,6 +65,29 @@ bool writeFile(const fs::path& path, const std::string& text) {
   f << text;
   f.close();
   return static_cast<bool>(f);
+}
+
+// Moves every file of `staging` (and of its curves/) into `out`, replacing
+// files of the same name, the report last; then removes `staging`.
+bool moveIntoPlace(const fs::path& staging, const fs::path& out, std::string* error) {
+  std::error_code ec;
+  fs::create_directories(out / "curves", ec);
+  std::vector<fs::path> moves;
+  for (const fs::path& dir : {staging / "curves", staging}) {
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+      if (e.is_regular_file(ec) && e.path().filename() != "report.md") moves.push_back(e.path());
+    }
+  }
+  if (fs::exists(staging / "report.md", ec)) moves.push_back(staging / "report.md");  // last: marks a finished run
+  for (const fs::path& from : moves) {
+    fs::rename(from, out / fs::relative(from, staging, ec), ec);
+    if (ec) {
+      *error = ec.message();
+      return false;
+    }
+  }
+  fs::remove_all(staging, ec);
+  return true;
 }
 
 std::string dumpJson(const nlohmann::ordered_json& j) {
@@ -128,21 +154,45 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   const fs::path out(opt.out);
   const fs::path streams = opt.streams.empty() ? out / "trials" : fs::path(opt.streams);
   std::error_code ec;
+  std::vector<experiment::TrialJob> jobs;
   if (opt.streams.empty()) {
-    std::vector<experiment::TrialJob> jobs;
     if (const int code = prepareJobs(opt.scene, "", opt.overrides, streams, opt.quiet, usage_error, &jobs)) return code;
-    // A run that fails leaves nothing behind, not even the folders it made.
-    const bool out_existed = fs::exists(out, ec), streams_existed = fs::exists(streams, ec);
-    const auto removeFolders = [&] {
-      std::error_code ignored;
-      if (!streams_existed) fs::remove(streams, ignored);  // only if empty
-      if (!out_existed) fs::remove(out, ignored);
-    };
-    experiment::installInterruptHandlers();
+  }
+  // A run that fails or is interrupted, at any stage, leaves nothing behind
+  // that it made: the trials' files once they are in place, the report's
+  // files (written into a folder of their own, moved into place only when
+  // all are written), and the folders it created. Nothing else is touched.
+  const bool out_existed = fs::exists(out, ec);
+  const bool streams_existed = opt.streams.empty() && fs::exists(streams, ec);
+  const fs::path staging = out / (".evaluate-" + std::to_string(::getpid()) + ".partial");
+  bool trials_in_place = false;
+  const auto removeCreated = [&] {
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);
+    for (const experiment::TrialJob& job : jobs) {
+      if (!trials_in_place) break;
+      for (const fs::path& p : job.written) fs::remove(p, ignored);
+      if (!job.scene.trial.name.empty()) fs::remove(job.dir, ignored);  // only if empty
+    }
+    if (opt.streams.empty() && !streams_existed) fs::remove(streams, ignored);  // only if empty
+    if (!out_existed) fs::remove(out, ignored);
+  };
+  // Every way out after this point: remove what was made, and say so when a
+  // signal was the cause (128 + the signal, whatever else failed with it).
+  const auto failed = [&](int code) {
+    removeCreated();
+    if (const int sig = stopSignal()) {
+      std::fprintf(stderr, "interrupted: the partial results were removed\n");
+      return 128 + sig;
+    }
+    return code;
+  };
+  experiment::installInterruptHandlers();
+  if (opt.streams.empty()) {
     fs::create_directories(streams, ec);
     if (ec) {
       std::fprintf(stderr, "error: cannot create '%s': %s\n", streams.c_str(), ec.message().c_str());
-      return 1;
+      return failed(1);
     }
     const int threads = opt.overrides.threads > 0 ? opt.overrides.threads : omp_get_num_procs();
     if (!opt.quiet) std::fprintf(stderr, "running %zu trials on %d threads...\n", jobs.size(), threads);
@@ -153,18 +203,14 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
         }
       }
       experiment::commitTrials(jobs, false);
-      removeFolders();
-      if (const int sig = experiment::interruptSignal()) {
-        std::fprintf(stderr, "interrupted: the partial results were removed\n");
-        return 128 + sig;
-      }
-      return 1;
+      return failed(1);
     }
     std::string commit_error;
     if (!experiment::commitTrials(jobs, true, &commit_error)) {
       std::fprintf(stderr, "error: %s\n", commit_error.c_str());
-      return 1;
+      return failed(1);
     }
+    trials_in_place = true;
   }
   // With --streams the folder is made only once they have been read (the
   // curves' folder below): streams refused as bad input leave nothing.
@@ -184,15 +230,18 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.suit_geometry = opt.suit_geometry;
   eo.band_model = opt.band_model;
   eo.straps = opt.straps;
+  if (!opt.quiet) std::fprintf(stderr, "identifying the robot, the supporting torques and the bands...\n");
   eval::EvaluationResult result;
   try {
     result = eval::evaluateStreams(inputs, streams, eo);
+  } catch (const Stopped&) {
+    return failed(1);
   } catch (const eval::StreamError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
-    return opt.streams.empty() ? 1 : 2;  // our own streams are never bad input
+    return failed(opt.streams.empty() ? 1 : 2);  // our own streams are never bad input
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: evaluation failed: %s\n", e.what());
-    return 1;
+    return failed(1);
   }
 
   // 5. Scoring against the truth, then the report.
@@ -206,18 +255,37 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
     }
     report::loadStrapTruth(streams.string(), device_trials, truth);
   } catch (const std::exception& e) {
+    if (stopSignal()) return failed(1);
     std::fprintf(stderr, "error: %s\n", e.what());
-    return opt.streams.empty() ? 1 : 2;
+    return failed(opt.streams.empty() ? 1 : 2);
   }
+  if (stopSignal()) return failed(1);
   const report::Score score = report::scoreEvaluation(result, truth);
-  fs::create_directories(out / "curves", ec);
-  report::writeCurves(out / "curves", result, score);
+  if (!opt.quiet) std::fprintf(stderr, "writing the report...\n");
+  fs::create_directories(staging / "curves", ec);
+  if (ec) {
+    std::fprintf(stderr, "error: cannot create '%s': %s\n", (staging / "curves").c_str(), ec.message().c_str());
+    return failed(1);
+  }
   std::vector<std::string> pngs;
   std::string plot_note;
-  if (opt.plots) {
-    pngs = report::writePlots(out, out / "curves", result, report::findPlotScript(fs::read_symlink("/proc/self/exe", ec)),
-                              &plot_note);
-    if (!plot_note.empty() && !opt.quiet) std::fprintf(stderr, "warning: %s\n", plot_note.c_str());
+  try {
+    report::writeCurves(staging / "curves", result, score);
+    if (opt.plots) {
+      pngs = report::writePlots(staging, staging / "curves", result,
+                                report::findPlotScript(fs::read_symlink("/proc/self/exe", ec)), &plot_note);
+      if (!plot_note.empty() && !opt.quiet) std::fprintf(stderr, "warning: %s\n", plot_note.c_str());
+    }
+  } catch (const Stopped&) {
+    return failed(1);
+  } catch (const std::exception& e) {
+    // Named as the user will look for them: in --out, not the temporary folder.
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find(staging.string())) != std::string::npos;) {
+      message.replace(at, staging.string().size(), out.string());
+    }
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    return failed(1);
   }
   report::RunInfo run;
   run.scene_path = opt.scene;
@@ -233,12 +301,24 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const nlohmann::ordered_json id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
   const nlohmann::ordered_json report_json = report::reportJson(result, score, run, id_json, pngs);
-  const bool ok = writeFile(out / "report.md", report::reportMarkdown(result, score, run, pngs, plot_note)) &&
-                  writeFile(out / "report.json", dumpJson(report_json)) &&
-                  writeFile(out / "identification.json", dumpJson(id_json));
-  if (!ok) {
-    std::fprintf(stderr, "error: writing the report into '%s' failed\n", out.c_str());
-    return 1;
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"identification.json", dumpJson(id_json)},
+      {"report.json", dumpJson(report_json)},
+      {"report.md", report::reportMarkdown(result, score, run, pngs, plot_note)}};
+  for (const auto& [name, text] : files) {
+    if (stopSignal()) return failed(1);
+    if (!writeFile(staging / name, text)) {
+      std::fprintf(stderr, "error: %s\n", writeFailure(staging / name, out / name).c_str());
+      return failed(1);
+    }
+  }
+  // The last chance to stop: moving the finished files into place takes
+  // microseconds, and a run past it has its complete results.
+  if (stopSignal()) return failed(1);
+  std::string move_error;
+  if (!moveIntoPlace(staging, out, &move_error)) {
+    std::fprintf(stderr, "error: cannot move the report into place in '%s': %s\n", out.c_str(), move_error.c_str());
+    return failed(1);
   }
   if (!opt.quiet) {
     std::printf("%s", report::identificationSummary(result.identification).c_str());

@@ -9,6 +9,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "output_lock.h"
+#include "suitsim/core/stop.h"
 
 namespace {
 
@@ -53,6 +54,11 @@ int main(int argc, char** argv) {
     // error) is reported here rather than ending with std::terminate.
     try {
       return c.run();
+    } catch (const suitsim::Stopped& e) {
+      // A command that polls the stop request but has nothing of its own
+      // to remove (a plotter it ran died of Ctrl-C): 128 + the signal.
+      std::fprintf(stderr, "interrupted\n");
+      return 128 + e.signal();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "error: %s\n", e.what());
       return 1;

@@ -22,6 +22,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "trial_jobs.h"
+#include "suitsim/core/write_failure.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/scene/scene.h"
@@ -125,9 +126,10 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
     f << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     f.close();
     if (!f) {
-      std::fprintf(stderr, "error: writing '%s' failed\n", experiment_tmp.c_str());
+      std::fprintf(stderr, "error: %s\n", writeFailure(experiment_tmp, experiment_summary).c_str());
       commitTrials(jobs, false);
       fs::remove(experiment_tmp, ec);
+      removeOut();
       return 1;
     }
   }

@@ -21,6 +21,7 @@
 
 #include <Eigen/QR>
 
+#include "suitsim/core/stop.h"
 #include "suitsim/robot/capstan.h"
 #include "suitsim/eval/band_identification.h"
 #include "suitsim/eval/band_relaxation.h"
@@ -164,6 +165,7 @@ Point levenbergMarquardt(const Problem& p, Point x) {
   Evaluation at = evaluate(p, x);
   double lambda = 1e-3;
   for (int it = 0; it < kMaxIterations; ++it) {
+    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
     MatrixXd J(at.r.size(), np);
     for (Index i = 0; i < np; ++i) {
       const Difference d = difference(p, x, i);

@@ -15,6 +15,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include "suitsim/core/stop.h"
 #include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
@@ -202,6 +203,7 @@ LmOutcome levenbergMarquardt(const Problem& p, VectorXd& l0, const VectorXd& wid
   const double cost_floor = 1e-28 * std::max(p.torque_sq, std::numeric_limits<double>::min());
   double lambda = 1e-3;
   while (out.iterations < max_iterations && out.cost > cost_floor) {
+    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
     const double max_diag = here->A.diagonal().maxCoeff();
     if (!(max_diag > 0.0)) break;  // no natural length changes the fit
     const VectorXd d = here->A.diagonal().cwiseMax(1e-12 * max_diag);
@@ -542,6 +544,7 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     }
   }
   for (int s = 0; s < options.num_starts; ++s) {
+    throwIfStopped();
     const double fraction = options.num_starts == 1 ? 0.5 : double(s) / (options.num_starts - 1);
     for (int b = 0; b < nf; ++b) l0[b] = l_min[p.band[b]] + fraction * l_range[p.band[b]];
     int iterations = 0;

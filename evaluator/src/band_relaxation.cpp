@@ -7,6 +7,8 @@
 
 #include <Eigen/QR>
 
+#include "suitsim/core/stop.h"
+
 namespace suitsim::eval {
 
 bool parseBandModel(const std::string& word, BandModel* out) {
@@ -78,6 +80,7 @@ Trial solveAt(const RelaxationRows& rows, const Eigen::VectorXd& torque, double 
   // natural length, +J k d where the band pulls: the elastic fit's l0 was
   // found without the arm and is biased by the loop it could not explain.
   for (int iteration = 0; iteration < 20; ++iteration) {
+    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
     t.columns = Eigen::MatrixXd::Zero(nr, 2 * ng + nb);
     for (int b = 0; b < nb; ++b) {
       const int g = rows.band_group[static_cast<std::size_t>(b)];
@@ -167,6 +170,7 @@ RelaxationFit fitRelaxation(const RelaxationRows& rows, const Eigen::VectorXd& t
     double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
     double f1 = cost(x1), f2 = cost(x2);
     for (int it = 0; it < 30 && b - a > 1e-4; ++it) {
+      throwIfStopped();
       if (f1 < f2) {
         b = x2;
         x2 = x1;

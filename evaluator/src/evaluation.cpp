@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "suitsim/core/stop.h"
 #include "parallel_for.h"
 
 namespace suitsim::eval {
@@ -54,6 +55,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
   EvaluationResult out;
   out.scene_name = inputs.scene_name;
   out.identification = identifyFromStreams(inputs, streams_dir, options.pipeline);
+  throwIfStopped();
   const RigidModel& model = out.identification.model;
   for (const std::string& j : options.band_joints) {
     if (jointIndex(model, j) < 0) throw std::invalid_argument("band joint '" + j + "' is no movable joint of the robot");
@@ -129,6 +131,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
   // controller's settings from the device's own logs (device_evaluation.h).
   const std::vector<TrialPair> device_pairs = pairDeviceTrials(inputs);
   for (const DeviceDesign& d : inputs.devices) {
+    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
     std::vector<TrialPair> mine;
     for (const TrialPair& p : device_pairs) {
       if (p.worn->device == d.name) mine.push_back(p);

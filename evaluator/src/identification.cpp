@@ -12,6 +12,7 @@
 #include <Eigen/SVD>
 
 #include "suitsim/core/statistics.h"
+#include "suitsim/core/stop.h"
 #include "suitsim/rigid/dynamics.h"
 #include "suitsim/rigid/kinematics.h"
 #include "suitsim/eval/least_squares.h"
@@ -85,6 +86,7 @@ MatrixXd regressorRows(const RigidModel& model, const BaseParameters& base, cons
       }
     }
   }
+  throwIfStopped();  // a trial's samples take a while; no exception may leave the parallel region
   return rows;
 }
 
@@ -143,6 +145,7 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
   p.nj = model.num_joints;
   p.nb = base.numBase();
   for (const MotionData& d : trials) {
+    throwIfStopped();  // Ctrl-C or SIGTERM: each trial's rows take a while (core/stop.h)
     if (joints && d.current.rows() != d.numSamples()) {
       throw std::invalid_argument("trial '" + d.name + "' has no motor currents: full identification needs them");
     }
@@ -479,7 +482,11 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
   VectorXd weight = VectorXd::Ones(p.nv);
   Solution s;
   for (int pass = 0; pass < 2; ++pass) {
+    // Each step below is a large factorisation or a pass over every row: a
+    // stop request is seen between them.
+    throwIfStopped();
     const ReducedRows red = reduceRows(p, weight, joints, o.threads);
+    throwIfStopped();
     const MatrixXd M = red.Mc.leftCols(P);
     const VectorXd c = red.Mc.col(P);
     // A(16)-(20): regularisation weights normalised by the data's own scale;
@@ -516,9 +523,12 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
       wreg.segment(p.nb + 6 * p.nj, p.nj).setConstant(o.fitGear() ? o.w_g * lambda_g : 1.0);
     }
     // A(15) as stacked rows under the data, solved by orthogonal factorisation.
+    throwIfStopped();
     s.x = solveRegularisedLeastSquares(M, c, wreg, x_ref);
+    throwIfStopped();
     VectorXd count;
     const VectorXd power = residualPower(p, s.x, joints, &count);
+    throwIfStopped();
     if (pass == 0) {
       // Inverse residual variance of each equation, floored so that an
       // equation the model fits exactly cannot take all the weight.
@@ -547,6 +557,7 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
     // makes neighbours alike): each counts for about 1 / tau of a sample,
     // so the variance of the estimate is tau times the textbook one.
     s.correlation_samples = residualCorrelationTime(p, s.x, joints, weight);
+    throwIfStopped();
     const double sigma2 = s.correlation_samples * weighted / dof;
     // The data's own covariance σ² (AᵀWA)⁻¹ from M, without A(15): its pull
     // toward the a-priori values is no measurement. Counted as information it
@@ -910,6 +921,7 @@ std::vector<Eigen::MatrixXd> inverseDynamics(const RigidModel& model, const Base
       for (std::size_t k = 0; k < phis.size(); ++k) out[k].row(t) = rnea(m0, data, q, v, a, standard[k]).transpose();
     }
   }
+  throwIfStopped();  // a trial's samples take a while; no exception may leave the parallel region
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "suitsim/core/stop.h"
 #include "suitsim/rigid/regressor.h"
 
 #include "parallel_for.h"
@@ -275,7 +276,9 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
 
   const JointParameters xi_apriori = jointParameters(model, inputs.apriori);
   out.full = identifyRobot(model, out.base, xi_apriori, fit_data, options.identification);
+  throwIfStopped();
   out.base_only = identifyBaseLinkOnly(model, out.base, fit_data, options.identification);
+  throwIfStopped();
 
   const double stop = options.identification.stop_velocity;
   const int threads = options.identification.threads;
@@ -298,6 +301,7 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
   // while sliding every term of the joint equation is known.
   std::vector<double> id_joint, ap_joint, id_base, ap_base, id_slide, ap_slide;
   for (const MotionData& d : validation_data) {
+    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
     const ValidationErrors id = validationErrors(model, out.base, out.full.phi, out.full.xi, d, stop, threads);
     const ValidationErrors ap = validationErrors(model, out.base, out.full.phi_apriori, out.full.xi_apriori, d, stop, threads);
     std::vector<double> tid, tap;

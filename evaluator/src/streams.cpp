@@ -2,6 +2,7 @@
 
 
 #include "suitsim/core/number_text.h"
+#include "suitsim/core/stop.h"
 #include "suitsim/core/text_input.h"
 
 #include <array>
@@ -177,6 +178,7 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
   std::vector<double> row(labels.size());
   for (LineRead got; (got = readLine(in, line)) != LineRead::kEnd;) {
     ++line_no;
+    if ((line_no & 1023) == 0) throwIfStopped();  // Ctrl-C or SIGTERM: a long trial's rows take a while (core/stop.h)
     if (got == LineRead::kTooLong) fail(path, line_no, "a line longer than " + std::to_string(kMaxLineLength) + " characters");
     if (line.empty() || line[0] == '#') continue;
     const std::vector<std::string> fields = splitFields(line);

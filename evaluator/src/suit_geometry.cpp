@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include "suitsim/core/stop.h"
 #include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
@@ -140,6 +141,7 @@ WornBand fitBand(const WireGeometry& wire, const FramePoses& poses, const Vector
     B(n_offsets, V.cols()) = 1.0;
     VectorXd a = VectorXd::Zero(B.cols());
     for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+      throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
       const MatrixXd JB = J * B;
       const VectorXd step = (JB.transpose() * JB).ldlt().solve(JB.transpose() * r);
       a += step;

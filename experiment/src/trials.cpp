@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "suitsim/core/write_failure.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/progress.h"
 #include "suitsim/experiment/runner.h"
@@ -654,6 +655,12 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
       interrupted = true;
       break;
     }
+    // A full disk or the file-size limit: the rest of the trial could not be
+    // kept anyway (reported below, with the file).
+    if ((k & 1023) == 0 && (std::ferror(stream.get()) != 0 || (sensors_file && std::ferror(sensors_file.get()) != 0) ||
+                            (truth_file && std::ferror(truth_file.get()) != 0))) {
+      break;
+    }
     progress.update(static_cast<double>(k) / num_steps);
   }
   if (sensors && !diverged && !interrupted && runner.finish(sensor_row.data(), &stamp)) {
@@ -662,12 +669,15 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish();
   // fclose flushes: a full disk may only show up here.
-  bool write_failed = false;
-  for (File* file : {&stream, &sensors_file, &truth_file}) {
+  std::string write_error;  // the first file that failed, and why
+  for (auto [file, name] : {std::pair<File*, const char*>{&stream, "stream.csv"}, {&sensors_file, "sensors.csv"},
+                            {&truth_file, "truth.csv"}}) {
     if (!*file) continue;
-    write_failed = std::ferror(file->get()) != 0 || write_failed;
-    write_failed = std::fclose(file->release()) != 0 || write_failed;
+    bool failed = std::ferror(file->get()) != 0;
+    failed = std::fclose(file->release()) != 0 || failed;
+    if (failed && write_error.empty()) write_error = writeFailure(partialName(job.dir / name), job.dir / name);
   }
+  const bool write_failed = !write_error.empty();
   if (interrupted) {
     job.error = "interrupted by signal " + std::to_string(interruptSignal());
     return;
@@ -683,7 +693,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     return;
   }
   if (write_failed) {
-    job.error = "writing the files in '" + job.dir.string() + "' failed";
+    job.error = write_error;
     return;
   }
 
@@ -722,7 +732,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   f << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   f.close();
   if (!f) {
-    job.error = "writing '" + partialName(job.dir / "summary.json").string() + "' failed";
+    job.error = writeFailure(partialName(job.dir / "summary.json"), job.dir / "summary.json");
     return;
   }
   job.ok = true;

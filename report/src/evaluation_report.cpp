@@ -3,7 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
+#include "suitsim/core/stop.h"
+#include "suitsim/core/write_failure.h"
 #include "suitsim/report/report.h"
 
 namespace suitsim::report {
@@ -502,7 +505,9 @@ void writeCurves(const fs::path& dir, const eval::EvaluationResult& result, cons
     for (std::size_t c = 0; c < d.curves.size(); ++c) {
       const eval::SupportCurves& curve = d.curves[c];
       const Eigen::MatrixXd& truth = score.devices[k].truth[c];
-      std::ofstream f(dir / (curve.motion + "_" + d.device + ".csv"));
+      throwIfStopped();  // Ctrl-C or SIGTERM: per file (core/stop.h)
+      const fs::path path = dir / (curve.motion + "_" + d.device + ".csv");
+      std::ofstream f(path);
       f << "# supporting torque of device '" << d.device << "' during motion '" << curve.motion << "' (N m, A(3)-(4)); "
         << "truth = the straps' moments from the simulator (scoring); rest = 1 where the joint rests in either trial\n";
       f << "time[s]";
@@ -529,6 +534,8 @@ void writeCurves(const fs::path& dir, const eval::EvaluationResult& result, cons
         }
         f << "\n";
       }
+      f.close();
+      if (!f) throw std::runtime_error(writeFailure(path));
     }
   }
   for (std::size_t k = 0; k < result.curves.size(); ++k) {
@@ -544,7 +551,9 @@ void writeCurves(const fs::path& dir, const eval::EvaluationResult& result, cons
         }
       }
     }
-    std::ofstream f(dir / (c.motion + "_" + c.suit + ".csv"));
+    throwIfStopped();
+    const fs::path path = dir / (c.motion + "_" + c.suit + ".csv");
+    std::ofstream f(path);
     f << "# supporting torque of suit '" << c.suit << "' during motion '" << c.motion << "' (N m, A(3)-(4)); "
       << "model = A(21) with the true bands on the measured angles (scoring); rest = 1 where the joint rests in "
          "either trial\n";
@@ -572,6 +581,8 @@ void writeCurves(const fs::path& dir, const eval::EvaluationResult& result, cons
       }
       f << "\n";
     }
+    f.close();
+    if (!f) throw std::runtime_error(writeFailure(path));
   }
 }
 

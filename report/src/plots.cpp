@@ -5,10 +5,15 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 
+#include "suitsim/core/stop.h"
 #include "suitsim/report/report.h"
 
 extern char** environ;
@@ -19,8 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Runs argv[0] with `args`, its output to `log`; returns the exit status, or
-// a message in `error` when it could not start.
+// Runs argv[0] with `args`, its output to `log`; returns its wait status, or
+// -1 with a message in `error` when it could not start. A stop request
+// (core/stop.h) ends the child: SIGTERM sent to us alone would otherwise
+// wait for every figure.
 int spawnAndWait(const std::vector<std::string>& args, const fs::path& log, std::string* error) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -29,21 +36,39 @@ int spawnAndWait(const std::vector<std::string>& args, const fs::path& log, std:
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  // The front ends ignore SIGXFSZ so that their own writes fail with EFBIG;
+  // an ignored signal stays ignored across exec, and the plotter does not
+  // check its writes: it gets the default action (its death says why).
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGXFSZ);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) {
     *error = "cannot start " + args[0] + ": " + std::strerror(rc);
     return -1;
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
+  bool ended = false;
+  for (pid_t got; (got = waitpid(pid, &status, ended ? 0 : WNOHANG)) != pid;) {
+    if (got < 0 && errno != EINTR) {
       *error = std::string("waiting for the plotter failed: ") + std::strerror(errno);
       return -1;
     }
+    if (!ended && stopSignal() != 0) {
+      ::kill(pid, SIGTERM);
+      ended = true;  // now wait for it to go
+    } else if (!ended) {
+      usleep(20000);
+    }
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return status;
 }
 
 }  // namespace
@@ -67,7 +92,7 @@ bool runPythonScript(const fs::path& script, const std::vector<std::string>& arg
   argv.insert(argv.end(), args.begin(), args.end());
   const fs::path log = log_dir / ".plot.log";
   std::string error;
-  const int status = spawnAndWait(argv, log, &error);
+  const int wait_status = spawnAndWait(argv, log, &error);
   std::string output;
   if (std::FILE* f = std::fopen(log.c_str(), "r")) {
     char buf[512];
@@ -75,8 +100,33 @@ bool runPythonScript(const fs::path& script, const std::vector<std::string>& arg
     std::fclose(f);
   }
   fs::remove(log, ec);
+  // A stop request ended the plotter (or came while it ran); Ctrl-C reaches
+  // the whole process group, the plotter too: the run was interrupted, no
+  // package is missing.
+  throwIfStopped();
+  if (wait_status >= 0 && WIFSIGNALED(wait_status)) {
+    const int signal = WTERMSIG(wait_status);
+    if (signal == SIGINT || signal == SIGTERM) {
+      requestStop(signal);
+      throw Stopped(signal);
+    }
+    if (signal == SIGXFSZ) {
+      throw std::runtime_error("file size limit reached writing the plots into " + log_dir.string() + " (ulimit -f)");
+    }
+    *note = "plots skipped: " + python + " " + script.string() + " was killed by signal " + std::to_string(signal) +
+            " (" + strsignal(signal) + ")";
+    return false;
+  }
+  const int status = wait_status >= 0 && WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
   if (status == 0) return true;
   while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) output.pop_back();
+  // Python ignores SIGXFSZ, and the image writer removes the figure it could
+  // not finish: the script's last line, Python's words for EFBIG, is all
+  // that tells a write stopped at the file-size limit, which fails the run
+  // (it is no missing package).
+  if (output.find("[Errno " + std::to_string(EFBIG) + "] " + std::strerror(EFBIG)) != std::string::npos) {
+    throw std::runtime_error("file size limit reached writing the plots into " + log_dir.string() + " (ulimit -f)");
+  }
   *note = "plots skipped: " +
           (error.empty() ? python + " " + script.string() + " exited with status " + std::to_string(status) +
                                (output.empty() ? "" : " (" + output + ")")

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "suitsim/core/stop.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
@@ -320,6 +321,11 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
     }
   } catch (const Interrupted&) {
     throw;
+  } catch (const Stopped&) {
+    // Ctrl-C or SIGTERM during the evaluation (core/stop.h): no row, and
+    // nothing of the point kept, as when it comes during the trials.
+    fs::remove_all(dir, ec);
+    throw Interrupted{};
   } catch (const std::exception& e) {
     row[status_col] = csvField(relative(std::string("error: ") + e.what()));
   }

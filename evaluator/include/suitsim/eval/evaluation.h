@@ -63,6 +63,9 @@ struct EvaluationResult {
 /// The whole evaluation from the streams in `streams_dir` (one directory per
 /// trial, as experiment/trials.h writes them). Throws StreamError for bad
 /// streams and std::invalid_argument for an experiment it cannot evaluate.
+/// Its loops (streams read, the identification's and the band fits'
+/// iterations, each trial and suit) poll the stop request and throw Stopped
+/// (suitsim/core/stop.h) within a fraction of a second of Ctrl-C or SIGTERM.
 EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::filesystem::path& streams_dir,
                                  const EvaluationOptions& options = {});
 

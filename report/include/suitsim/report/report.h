@@ -59,12 +59,15 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
 
 /// DIR/<motion>_<suit>.csv per curve set: time, then per joint its angle,
 /// each method's estimate, the model curve (scoring) and a rest flag.
+/// Throws Stopped (core/stop.h) on a stop request and std::runtime_error
+/// (writeFailure's words) when a file cannot be written.
 void writeCurves(const std::filesystem::path& dir, const eval::EvaluationResult& result, const Score& score);
 
 /// One PNG per motion (A Figs. 12-13) from the curve CSVs in `curves_dir`,
 /// drawn by `script` (scripts/plot_support.py) with the python interpreter
 /// started directly (no shell). Returns the PNG file names written into
 /// `out_dir`; on failure `note` says why (the report then has no plots).
+/// Throws as runPythonScript does.
 std::vector<std::string> writePlots(const std::filesystem::path& out_dir, const std::filesystem::path& curves_dir,
                                     const eval::EvaluationResult& result, const std::filesystem::path& script,
                                     std::string* note);
@@ -81,6 +84,10 @@ std::filesystem::path findScript(const std::filesystem::path& exe, const std::st
 /// Runs Debian's python3 on `script` with `args` (an argument vector, no
 /// shell), its output into a log in `log_dir` that is removed afterwards.
 /// False with `note` saying why (and the script's last line) when it fails.
+/// Throws Stopped (core/stop.h) when a stop was asked for while it ran (the
+/// script is ended) or the script died of SIGINT or SIGTERM, and
+/// std::runtime_error when it reached the file-size limit (SIGXFSZ, or
+/// EFBIG in Python's words).
 bool runPythonScript(const std::filesystem::path& script, const std::vector<std::string>& args,
                      const std::filesystem::path& log_dir, std::string* note);
 
