@@ -65,7 +65,7 @@ inline void humanoidScene(benchmark::State& bench, const std::string& scene_file
   const io::Scene scene = io::loadScene(path);
   const Model& model = scene.model;
   // The loop every front end steps through: servo, then the integrator.
-  experiment::TrialRunner runner(scene, scene.simulation.dt, 1);
+  experiment::TrialRunner runner(scene, 1);
   runner.start();
   const State& state = runner.state();
   const double dt = scene.simulation.dt;
@@ -116,7 +116,7 @@ inline void humanoidBatch(benchmark::State& bench, const std::string& path, int 
   const double dt = scene.simulation.dt;
   std::vector<std::unique_ptr<experiment::TrialRunner>> runners;
   for (int k = 0; k < trials; ++k) {
-    runners.push_back(std::make_unique<experiment::TrialRunner>(scene, dt, 1));
+    runners.push_back(std::make_unique<experiment::TrialRunner>(scene, 1));
     runners.back()->start();
   }
   auto advance = [&](int first, long steps) {

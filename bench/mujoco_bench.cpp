@@ -114,7 +114,7 @@ void mujocoScene(benchmark::State& bench, const std::string& scene_file, mjtInte
   mjData* d = data.get();
 
   // The scene's initial pose and gains, per hinge, by joint name.
-  suitsim::experiment::TrialRunner runner(scene, dt, 1);
+  suitsim::experiment::TrialRunner runner(scene, 1);
   runner.start();
   const suitsim::Model& sm = scene.model;
   std::vector<int> qpos, dof;

@@ -43,7 +43,7 @@ namespace fs = std::filesystem;
 struct EvaluateOptions {
   std::string scene, out;
   std::string noise, stribeck;  // "on", "off" or empty (as the scene says)
-  experiment::SimulationOverrides overrides;
+  io::SceneOverrides overrides;
   bool quiet = false;
   bool plots = true;
   std::string streams;  // evaluate existing streams instead of simulating

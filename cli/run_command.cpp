@@ -55,7 +55,7 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
 
   const fs::path out(opt.out_dir);
   std::vector<TrialJob> jobs;
-  experiment::SimulationOverrides overrides;
+  io::SceneOverrides overrides;
   overrides.duration = opt.duration;
   overrides.dt = opt.dt;
   overrides.threads = opt.threads;
@@ -152,7 +152,7 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
       const double trial_wall = job.summary["wall_time_s"].get<double>();
       std::printf("%s%s%s: %ld steps of %g s (%s), %.3g s simulated in %.3g s wall (%.3gx real time)\n",
                   job.scene.name.c_str(), is_experiment ? " / " : "", job.scene.trial.name.c_str(),
-                  job.summary["steps"].get<long>(), job.sim.dt, integratorName(job.sim.integrator), sim_time,
+                  job.summary["steps"].get<long>(), job.scene.simulation.dt, integratorName(job.scene.simulation.integrator), sim_time,
                   trial_wall, trial_wall > 0.0 ? sim_time / trial_wall : 0.0);
     }
     if (is_experiment) {

@@ -7,7 +7,7 @@
 
 namespace suitsim::cli {
 
-int prepareJobs(const std::string& scene, const std::string& trial, const experiment::SimulationOverrides& overrides,
+int prepareJobs(const std::string& scene, const std::string& trial, const io::SceneOverrides& overrides,
                 const std::filesystem::path& out, bool quiet,
                 const std::function<int(const std::string&)>& usage_error, std::vector<experiment::TrialJob>* jobs) {
   std::vector<std::string> warnings;

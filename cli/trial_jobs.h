@@ -15,7 +15,7 @@ namespace suitsim::cli {
 /// experiment::prepareTrials; a bad scene prints "error: ..." and returns 2,
 /// overrides that do not fit it go to `usage_error` (which prints the usage
 /// and returns 2), warnings are printed unless `quiet`. 0 on success.
-int prepareJobs(const std::string& scene, const std::string& trial, const experiment::SimulationOverrides& overrides,
+int prepareJobs(const std::string& scene, const std::string& trial, const io::SceneOverrides& overrides,
                 const std::filesystem::path& out, bool quiet,
                 const std::function<int(const std::string&)>& usage_error, std::vector<experiment::TrialJob>* jobs);
 

@@ -4,10 +4,10 @@
 
 namespace suitsim::experiment {
 
-TrialRunner::TrialRunner(const io::Scene& scene, double dt, int threads, Sensors* sensors)
+TrialRunner::TrialRunner(const io::Scene& scene, int threads, Sensors* sensors)
     : model_(&scene.model),
       integrator_(scene.simulation.integrator),
-      dt_(dt),
+      dt_(scene.simulation.dt),
       state_(makeState(scene.model)),
       workspace_(std::make_unique<Workspace>(scene.model, threads < 1 ? 1 : threads)),
       sensors_(sensors) {
@@ -36,7 +36,7 @@ TrialRunner::TrialRunner(const io::Scene& scene, double dt, int threads, Sensors
       assist = scene.robot->assist->second;
       assist->at = io::robotForcePoint(scene.model, *scene.robot, scene.robot->assist->first);
     }
-    external_ = std::make_unique<ExternalForces>(scene.model, dt, std::move(pushes), assist ? &*assist : nullptr);
+    external_ = std::make_unique<ExternalForces>(scene.model, dt_, std::move(pushes), assist ? &*assist : nullptr);
   }
 }
 

@@ -35,10 +35,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// More steps than this is a typo (dt = 1e-300), not a run anyone can wait
-// for; it also keeps the step count well inside a long.
-constexpr double kMaxSteps = 1e12;
-
 using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 
 // The row as fprintf's "%.9g" then ",%.12g" per value would write it, to the
@@ -532,7 +528,7 @@ fs::path partialName(const fs::path& final_name) {
 void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   const io::Scene& scene = job.scene;
   const Model& model = scene.model;
-  const io::SimulationSettings& sim = job.sim;
+  const io::SimulationSettings& sim = job.scene.simulation;
   std::error_code ec;
   fs::create_directories(job.dir, ec);
   if (ec) {
@@ -586,7 +582,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     std::fputc('\n', truth_file.get());
   }
 
-  TrialRunner runner(scene, sim.dt, threads, sensors);
+  TrialRunner runner(scene, threads, sensors);
   const State& state = runner.state();
   Workspace& ws = runner.workspace();
   Recorder recorder(model, scene.channels);
@@ -749,7 +745,7 @@ void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std:
 }
 
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
-                                    const SimulationOverrides& overrides, const fs::path& out,
+                                    const io::SceneOverrides& overrides, const fs::path& out,
                                     std::vector<std::string>* warnings) {
   std::vector<TrialJob> jobs;
   std::vector<io::TrialSpec> trials = io::listTrials(scene_path);
@@ -764,48 +760,29 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
   }
   for (const io::TrialSpec& t : trials) {
     TrialJob job;
-    job.scene = io::loadScene(scene_path, t.name, overrides.realism ? &*overrides.realism : nullptr);
+    job.scene = io::loadScene(scene_path, t.name, overrides);
     job.dir = t.name.empty() ? out : out / t.name;
     jobs.push_back(std::move(job));
   }
   std::vector<int> warned;  // hinges already warned about
   for (TrialJob& job : jobs) {
-    io::SimulationSettings& sim = job.sim;
-    sim = job.scene.simulation;
-    if (overrides.duration > 0.0) sim.duration = overrides.duration;
-    if (overrides.dt > 0.0) sim.dt = overrides.dt;
-    if (overrides.threads > 0) sim.threads = overrides.threads;
+    io::SimulationSettings& sim = job.scene.simulation;
     if (sim.threads == 0) sim.threads = omp_get_num_procs();
-    if (sim.dt > sim.duration) throw std::invalid_argument("the time step is longer than the duration");
-    if (!(sim.duration / sim.dt <= kMaxSteps)) {
-      char message[160];
-      std::snprintf(message, sizeof message, "duration / dt = %.3g steps; at most %.0e are allowed",
-                    sim.duration / sim.dt, kMaxSteps);
-      throw std::invalid_argument(message);
-    }
-    if (overrides.no_stribeck) {
-      std::fill(job.scene.model.hinge_stribeck_velocity.begin(), job.scene.model.hinge_stribeck_velocity.end(), 0.0);
-    }
-    if (overrides.noise >= 0 && job.scene.robot && job.scene.robot->sensors) {
-      job.scene.robot->sensors->noise = overrides.noise == 1;
-    }
-    // The robot's sensors; checked here, before anything is written,
-    // because --dt may break a rate that divided the scene's own time step.
+    // The robot's sensors. The reader has checked their rate against the
+    // step the run uses (--dt included) at the <sensors> line; what the
+    // engine's constructor refuses beyond that is named at the same line.
     if (job.scene.robot && job.scene.robot->sensors) {
       try {
         job.sensors = std::make_unique<Sensors>(job.scene.model, *job.scene.robot->sensors, sim.dt);
       } catch (const std::invalid_argument& e) {
-        // The rate is the scene's, the step may be --dt's: the line of the
-        // <sensors> whose rate the step cannot serve is the one to change
-        // (or the option).
         throw io::SceneError(scene_path + ":" + std::to_string(job.scene.robot->sensors_line) + ": <sensors> " +
-                             e.what() + (overrides.dt > 0.0 ? " (the step is --dt's)" : ""));
+                             e.what());
       }
     }
-    refuseDivergingServo(job.scene, job.sim, scene_path, warnings, &warned);
-    refuseUnstableGears(job.scene, job.sim, scene_path);
-    refuseUnstableLinks(job.scene, job.sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
-    warnGrowingJointSpace(job.scene, job.sim, &job == &jobs.front() ? warnings : nullptr);
+    refuseDivergingServo(job.scene, sim, scene_path, warnings, &warned);
+    refuseUnstableGears(job.scene, sim, scene_path);
+    refuseUnstableLinks(job.scene, sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
+    warnGrowingJointSpace(job.scene, sim, &job == &jobs.front() ? warnings : nullptr);
     const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
     if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
       char message[200];
@@ -824,7 +801,7 @@ bool simulateTrials(std::vector<TrialJob>& jobs, int threads, bool show_progress
   if (n == 1) {
     // One trial: its own force loops get the threads.
     try {
-      simulateTrial(jobs[0], jobs[0].sim.threads, show_progress);
+      simulateTrial(jobs[0], jobs[0].scene.simulation.threads, show_progress);
     } catch (const std::exception& e) {
       jobs[0].error = e.what();
     }

@@ -285,7 +285,8 @@ void sensorJoints(const ElementReader& r, const RobotSetup& setup, std::vector<i
 /// <sensors rate seed noise anti_alias> with <encoders>, <imu>, <force_sensor>s,
 /// <currents> and <winding_temperatures>. Force sensors hold builder contact-point indices until
 /// finishSensors maps them into the model.
-SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup) {
+SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup,
+                       double dt, bool dt_overridden, int noise_override) {
   const ElementReader r = checkedReader(scene_path, element);
   const RobotDescription& robot = setup.truth;
   SensorSpec spec;
@@ -296,16 +297,17 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
   const std::string noise = r.text("noise", "on");
   if (noise != "on" && noise != "off") r.failAttribute("noise", "must be on or off");
   spec.noise = noise == "on";
+  if (noise_override >= 0) spec.noise = noise_override == 1;  // --noise wins over the attribute
   const std::string average = r.text("anti_alias", "on");
   if (average != "on" && average != "off") r.failAttribute("anti_alias", "must be on or off");
   spec.anti_alias = average == "on";
-  // The rate must divide the scene's time step into whole steps: samples
-  // then fall on steps, evenly spaced, at exactly the rate asked for.
-  const XMLElement* sim = element->Parent()->Parent()->FirstChildElement("simulation");
-  const double dt = checkedReader(scene_path, sim).number("dt");
+  // The rate must divide the run's time step into whole steps: samples
+  // then fall on steps, evenly spaced, at exactly the rate asked for. The
+  // step may be --dt's; the line to change is still this one (or the option).
   if (sensorStepsPerSample(spec.rate, dt) == 0) {
-    char message[160];
-    std::snprintf(message, sizeof message, "must be 1/(k dt) for a whole number k of time steps (dt = %.9g s)", dt);
+    char message[200];
+    std::snprintf(message, sizeof message, "must be 1/(k dt) for a whole number k of time steps (dt = %.9g s%s)", dt,
+                  dt_overridden ? ", the step is --dt's" : "");
     r.failAttribute("rate", message);
   }
 
@@ -580,7 +582,8 @@ ExoskeletonSpec readExoskeleton(const std::string& path, const XMLElement* eleme
 }
 
 RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder,
-                     const TrialSpec& trial, const Realism& realism) {
+                     const TrialSpec& trial, const SimulationSettings& simulation, const SceneOverrides& overrides,
+                     const Realism& realism) {
   const ElementReader r = checkedReader(scene_path, element);
   RobotSetup setup;
   const bool inline_links = element->FirstChildElement("link") != nullptr;
@@ -1040,7 +1043,7 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   }
 
   if (const XMLElement* e = element->FirstChildElement("sensors")) {
-    setup.sensors = readSensors(scene_path, e, setup);
+    setup.sensors = readSensors(scene_path, e, setup, simulation.dt, overrides.dt > 0.0, overrides.noise);
     setup.sensors_line = e->GetLineNum();
   }
   // The causal sensor chain (docs/realism.md): the logger's filters, timing

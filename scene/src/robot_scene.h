@@ -20,9 +20,12 @@ namespace suitsim::io {
 /// trial's suit and the trial's motion (an empty trial name: the robot's
 /// only motion, bands outside suits). Every suit and motion is checked,
 /// whichever is chosen. Throws SceneError.
+/// `simulation`: the run's settings, overrides applied (the sensors' rate
+/// must divide its dt); `overrides`: what else the caller changed (--noise);
 /// `realism`: the error sources the truth gets (scene.h).
 RobotSetup readRobot(const std::string& scene_path, const tinyxml2::XMLElement* element, ModelBuilder& builder,
-                     const TrialSpec& trial, const Realism& realism = {});
+                     const TrialSpec& trial, const SimulationSettings& simulation, const SceneOverrides& overrides,
+                     const Realism& realism);
 
 /// URDF roll-pitch-yaw (rad) as a rotation: R = Rz(yaw) Ry(pitch) Rx(roll).
 

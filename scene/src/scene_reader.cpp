@@ -456,7 +456,15 @@ auto located(const ElementReader& r, F&& f) {
   }
 }
 
-void readSimulation(const ElementReader& r, SimulationSettings& sim) {
+std::string fmtNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", v);
+  return text;
+}
+
+// The overrides replace the scene's values before any check, so an error
+// names the <simulation> line and says which value was the option's.
+void readSimulation(const ElementReader& r, const SceneOverrides& overrides, SimulationSettings& sim) {
   const std::string integrator = r.text("integrator");
   if (!parseIntegrator(integrator, &sim.integrator)) {
     r.failAttribute("integrator", "must be semi_implicit_euler, velocity_verlet, rk4 or position_verlet");
@@ -470,8 +478,28 @@ void readSimulation(const ElementReader& r, SimulationSettings& sim) {
   if (sim.threads < 0 || sim.threads > 1024) {
     r.failAttribute("threads", "must be a whole number from 0 to 1024 (0 means one per core)");
   }
+  // The scene's own rate against its own step; under a longer --dt the
+  // stream is written at every step and its header says at what rate.
   if (sim.output_rate * sim.dt > 1.0 + 1e-12) {
     r.failAttribute("output_rate", "must not exceed 1/dt (one sample per step at most)");
+  }
+  if (overrides.dt > 0.0) sim.dt = overrides.dt;
+  if (overrides.duration > 0.0) sim.duration = overrides.duration;
+  if (overrides.threads > 0) sim.threads = overrides.threads;
+  const auto from = [](bool overridden, const char* option) {
+    return overridden ? std::string(" (") + option + "'s)" : std::string();
+  };
+  const std::string dt_from = from(overrides.dt > 0.0, "--dt");
+  const std::string duration_from = from(overrides.duration > 0.0, "--duration");
+  if (sim.dt > sim.duration) {
+    r.fail("the time step is longer than the duration (dt = " + fmtNumber(sim.dt) + " s" + dt_from +
+           ", duration = " + fmtNumber(sim.duration) + " s" + duration_from + ")");
+  }
+  if (!(sim.duration / sim.dt <= kMaxSteps)) {
+    char message[200];
+    std::snprintf(message, sizeof message, "duration / dt = %.3g steps; at most %.0e are allowed",
+                  sim.duration / sim.dt, kMaxSteps);
+    r.fail(message + dt_from + duration_from);
   }
 }
 
@@ -1037,6 +1065,12 @@ Realism realismOption(const std::string& value) {
 }
 
 Scene loadScene(const std::string& path, const std::string& trial_name, const Realism* realism) {
+  SceneOverrides overrides;
+  if (realism) overrides.realism = *realism;
+  return loadScene(path, trial_name, overrides);
+}
+
+Scene loadScene(const std::string& path, const std::string& trial_name, const SceneOverrides& overrides) {
   tinyxml2::XMLDocument doc;
   const XMLElement* root = checkScene(path, doc);
   const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
@@ -1065,13 +1099,13 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Re
   }
 
   ModelBuilder builder;
-  readSimulation(readerFor(path, root->FirstChildElement("simulation")), scene.simulation);
+  readSimulation(readerFor(path, root->FirstChildElement("simulation")), overrides, scene.simulation);
   if (const XMLElement* e = root->FirstChildElement("world")) {
     builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
   }
   if (const XMLElement* e = root->FirstChildElement("ground")) readGround(readerFor(path, e), builder);
-  if (realism) {
-    scene.realism = *realism;
+  if (overrides.realism) {
+    scene.realism = *overrides.realism;
   } else if (const XMLElement* e = root->FirstChildElement("realism")) {
     scene.realism = readRealism(path, e);
   }
@@ -1088,7 +1122,7 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Re
     } else if (tag == "block") {
       readBlock(readerFor(path, e), builder, names);
     } else if (tag == "robot") {
-      scene.robot = readRobot(path, e, builder, scene.trial, scene.realism);
+      scene.robot = readRobot(path, e, builder, scene.trial, scene.simulation, overrides, scene.realism);
       // Robot bodies can be recorded like cloths and blocks (their com).
       const RobotSetup& robot = *scene.robot;
       // Every link, merged ones too, names the body it belongs to.
@@ -1108,6 +1142,11 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Re
     throw SceneError(root_location + " " + e.what());
   }
   if (scene.robot) finishSensors(scene.model, *scene.robot);
+  // --stribeck off: the joints keep their Coulomb and viscous friction and
+  // lose the drop at low speed (the same switch the evaluator's model has).
+  if (overrides.no_stribeck) {
+    std::fill(scene.model.hinge_stribeck_velocity.begin(), scene.model.hinge_stribeck_velocity.end(), 0.0);
+  }
   scene.evaluation = readEvaluationSpec(path, root);
   if (scene.robot) {
     checkEvaluationJoints(path, scene.robot->truth, scene.evaluation.validation_joints, scene.evaluation.line,

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 std::string sourcePath(const std::string& rel) { return std::string(SUITSIM_SOURCE_DIR) + "/" + rel; }
 
 std::vector<std::string> warningsOf(const std::string& scene, double duration, const std::string& out) {
-  suitsim::experiment::SimulationOverrides overrides;
+  suitsim::io::SceneOverrides overrides;
   overrides.duration = duration;
   const fs::path dir = fs::path(::testing::TempDir()) / out;
   fs::remove_all(dir);

@@ -153,7 +153,7 @@ TEST_F(ServoCheck, DivergenceNamesTheServoedJointNearestItsBound) {
   // Past the check (the gains changed after it), a run of the small
   // experiment with the elbow's kd at three times its bound diverges; the
   // message names the elbow and kd.
-  suitsim::experiment::SimulationOverrides overrides;
+  suitsim::io::SceneOverrides overrides;
   overrides.duration = 0.2;
   std::vector<suitsim::experiment::TrialJob> jobs = suitsim::experiment::prepareTrials(
       sourcePath("tests/cli/data/tiny_experiment.xml"), "ident_wave", overrides, dir_ / "out");
@@ -174,7 +174,7 @@ TEST_F(ServoCheck, DivergenceNamesTheServoedJointNearestItsBound) {
 TEST_F(ServoCheck, DivergenceWithoutAServoCulpritNamesTheSprings) {
   // A chain of stiff springs at a time step far past their bound: no servo
   // to blame, so the message points at the springs and --dt.
-  suitsim::experiment::SimulationOverrides overrides;
+  suitsim::io::SceneOverrides overrides;
   overrides.duration = 0.5;
   overrides.dt = 2e-3;
   std::vector<suitsim::experiment::TrialJob> jobs =
@@ -213,7 +213,7 @@ TEST_F(ServoCheck, CoupledJointsThatGrowAreNamedBeforeAndWhenTheRunFails) {
     EXPECT_NE(std::find(named.begin(), named.end(), joint), named.end()) << joint << "\n" << tree.dump(2);
   }
 
-  suitsim::experiment::SimulationOverrides overrides;
+  suitsim::io::SceneOverrides overrides;
   overrides.duration = 0.3;
   std::vector<std::string> warnings;
   std::vector<suitsim::experiment::TrialJob> jobs =
@@ -252,13 +252,13 @@ TEST_F(ServoCheck, ShippedScenesPass) {
       servo = true;
       const suitsim::io::RobotSetup& r = *job.scene.robot;
       const suitsim::ServoStability check =
-          suitsim::checkServoStability(job.scene.model, r.gains, r.servo_rate, job.sim.dt, job.sim.integrator);
+          suitsim::checkServoStability(job.scene.model, r.gains, r.servo_rate, job.scene.simulation.dt, job.scene.simulation.integrator);
       ASSERT_GE(check.worst, 0);
       for (const suitsim::ServoJointCheck& c : check.joints) {
         EXPECT_TRUE(c.loop.stable()) << suitsim::describeServoCheck(job.scene.model, check, c);
       }
       const suitsim::JointSpaceCheck tree =
-          suitsim::checkJointSpace(job.scene.model, r.gains, r.servo_rate, job.sim.dt, job.sim.integrator);
+          suitsim::checkJointSpace(job.scene.model, r.gains, r.servo_rate, job.scene.simulation.dt, job.scene.simulation.integrator);
       EXPECT_FALSE(tree.grows()) << suitsim::describeJointSpaceCheck(job.scene.model, tree);
       const suitsim::ServoJointCheck& worst = check.joints[check.worst];
       std::printf("%s %s: worst %s at %.3g of its bound\n", e.path().filename().c_str(),

@@ -183,7 +183,7 @@ Hold hold(double virtual_gravity, double assist, const std::string& tag) {
   std::ofstream(path) << armScene(virtual_gravity, assist);
   const io::Scene scene = io::loadScene(path.string());
   const Model& m = scene.model;
-  experiment::TrialRunner runner(scene, scene.simulation.dt, 1);
+  experiment::TrialRunner runner(scene, 1);
   runner.start();
   Hold out;
   const int shoulder = findHinge(m, "shoulder"), cuff = findHinge(m, "dev.cuff");
@@ -252,7 +252,7 @@ TEST(Exoskeleton, LogsTheAttitudeOfItsRootWithItsEncoders) {
   ASSERT_TRUE(scene.robot && scene.robot->sensors);
   ASSERT_EQ(scene.robot->sensors->attitudes.size(), 1u);
   EXPECT_EQ(scene.robot->sensors->attitudes[0].name, "dev.mount");
-  experiment::TrialRunner runner(scene, scene.simulation.dt, 1);
+  experiment::TrialRunner runner(scene, 1);
   runner.start();
   for (int k = 0; k < 2000; ++k) runner.advance();
   Sensors sensors(scene.model, *scene.robot->sensors, scene.simulation.dt);

@@ -707,8 +707,9 @@ void expectCentredMeans(const LoggedRun& run, long window) {
 class LoggedSensors : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    scene_ = new io::Scene(io::loadScene(standScene()));
-    scene_->simulation.dt = 1e-4;
+    io::SceneOverrides step;
+    step.dt = 1e-4;
+    scene_ = new io::Scene(io::loadScene(standScene(), {}, step));
   }
   static void TearDownTestSuite() {
     delete scene_;

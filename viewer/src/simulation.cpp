@@ -10,7 +10,7 @@ Simulation::Simulation(io::Scene scene, int threads) : scene_(std::move(scene)),
 }
 
 void Simulation::reset() {
-  runner_ = std::make_unique<experiment::TrialRunner>(scene_, scene_.simulation.dt, threads_);
+  runner_ = std::make_unique<experiment::TrialRunner>(scene_, threads_);
   runner_->start();
   steps_ = 0;
   diverged_ = false;

@@ -33,10 +33,13 @@ namespace suitsim::experiment {
 
 class TrialRunner {
  public:
-  /// Steps `scene.model` at `dt` (s) with `threads` force-loop threads (>= 1).
-  /// `sensors` may be null (no robot sensors, or the caller does not log).
+  /// Steps `scene.model` with the integrator and time step of
+  /// `scene.simulation` (the one owner of both: a run at another step loads
+  /// the scene with that dt overridden, io::SceneOverrides) and `threads`
+  /// force-loop threads (>= 1). `sensors` may be null (no robot sensors, or
+  /// the caller does not log); they must have been made for that dt.
   /// The scene must outlive the runner.
-  TrialRunner(const io::Scene& scene, double dt, int threads, Sensors* sensors = nullptr);
+  TrialRunner(const io::Scene& scene, int threads, Sensors* sensors = nullptr);
 
   /// Sets the first command and logs the initial state. Returns true when a
   /// sensor row is complete (written to `sensor_row`, stamp to `*stamp`).

@@ -25,19 +25,11 @@
 
 namespace suitsim::experiment {
 
-/// Command-line overrides of a scene's <simulation> (negative: keep the scene's).
-struct SimulationOverrides {
-  double duration = -1.0;
-  double dt = -1.0;
-  int threads = -1;
-  int noise = -1;          ///< sensor noise: -1 as the scene says, 0 off, 1 on
-  bool no_stribeck = false;  ///< switch the joints' Stribeck drop off
-  std::optional<io::Realism> realism;  ///< replaces the scene's <realism> (--realism)
-};
-
 struct TrialJob {
+  /// The trial's scene with the overrides applied: its `simulation` owns
+  /// dt, the duration, the integrator and the threads (0 resolved to the
+  /// machine's cores).
   io::Scene scene;
-  io::SimulationSettings sim;
   std::unique_ptr<Sensors> sensors;  ///< null when the robot has no <sensors>
   std::filesystem::path dir;         ///< output directory of this trial
   // Filled by simulateTrial:
@@ -51,15 +43,16 @@ struct TrialJob {
   std::vector<std::filesystem::path> written;  ///< final names of the files it wrote
 };
 
-/// Loads the scene (every trial of an experiment, each as its own scene) and
-/// checks the overrides against each, before anything runs or is written.
+/// Loads the scene (every trial of an experiment, each as its own scene) with
+/// the overrides applied by the reader (io::SceneOverrides), and checks each
+/// as it will run, before anything runs or is written.
 /// `only_trial` non-empty: just that trial. `out` is the output root: trial k
 /// goes to out/<trial name> for an experiment, to out itself otherwise.
 /// Throws io::SceneError for a bad scene ("path:line: ...") and
 /// std::invalid_argument for overrides that do not fit it. Advice that does
 /// not stop the run goes to `warnings` (may be null).
 std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::string& only_trial,
-                                    const SimulationOverrides& overrides, const std::filesystem::path& out,
+                                    const io::SceneOverrides& overrides, const std::filesystem::path& out,
                                     std::vector<std::string>* warnings = nullptr);
 
 /// The servo check (servo_stability.h) of a scene as it will run, at its own

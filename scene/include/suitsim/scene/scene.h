@@ -261,10 +261,34 @@ struct Scene {
 /// none. Throws SceneError for a malformed experiment.
 std::vector<TrialSpec> listTrials(const std::string& path);
 
-/// Reads and validates a scene. For a scene with an <experiment>, `trial`
-/// names the trial to load (empty: the first one); for any other scene it
-/// must be empty. Throws SceneError naming file and line.
-/// `realism` non-null replaces the scene's own <realism>.
+/// What a caller changes in a scene before it is validated: the command
+/// line's --duration, --dt, --threads, --noise, --stribeck off and
+/// --realism, or the same from a library user. Each replaces what the scene
+/// says where the reader reads it, so every check that depends on it (a
+/// sensor rate the step must divide, the number of steps, a servo the step
+/// cannot hold) runs once, on the values the run will use, and names the
+/// scene's line and the override. The scene's SimulationSettings then own
+/// dt, the duration and the integrator; nothing downstream takes them apart.
+struct SceneOverrides {
+  double duration = -1.0;  ///< simulated time (s); <= 0: the scene's
+  double dt = -1.0;        ///< time step (s); <= 0: the scene's
+  int threads = -1;        ///< force-loop threads; < 0: the scene's (0: one per core)
+  int noise = -1;          ///< sensor noise: -1 as the scene says, 0 off, 1 on
+  bool no_stribeck = false;  ///< switch the joints' Stribeck drop off
+  std::optional<Realism> realism;  ///< replaces the scene's <realism>
+};
+
+/// The most steps a run may take (duration / dt): beyond it the step count
+/// is a typo (a dt of 1e-300) and would overflow the counters.
+inline constexpr double kMaxSteps = 1e12;
+
+/// Reads and validates a scene with `overrides` applied. For a scene with
+/// an <experiment>, `trial` names the trial to load (empty: the first one);
+/// for any other scene it must be empty. Throws SceneError naming file and
+/// line (and the override, when the value at fault came from one).
+Scene loadScene(const std::string& path, const std::string& trial, const SceneOverrides& overrides);
+
+/// As above with only the realism overridden (null: the scene's own).
 Scene loadScene(const std::string& path, const std::string& trial = {}, const Realism* realism = nullptr);
 
 }  // namespace suitsim::io
