@@ -21,6 +21,7 @@
 
 #include <Eigen/QR>
 
+#include "suitsim/core/levenberg_marquardt.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/robot/capstan.h"
 #include "suitsim/eval/band_identification.h"
@@ -159,46 +160,46 @@ Difference difference(const Problem& p, const Point& x, Index i) {
   return d;
 }
 
-// Levenberg-Marquardt on the projected residual over every free parameter.
+// Levenberg-Marquardt (core/levenberg_marquardt.h) on the projected
+// residual over every free parameter: Marquardt's scaling diag(JᵀJ) with a
+// floor for a parameter that acts nowhere, a central-difference Jacobian,
+// trial points clipped into the box. A fit whose cost moves by less than
+// 1e-10 relative in a step has converged; ten damped solves that all fail
+// to descend end it.
 Point levenbergMarquardt(const Problem& p, Point x) {
   const Index np = numParameters(p);
   Evaluation at = evaluate(p, x);
-  double lambda = 1e-3;
-  for (int it = 0; it < kMaxIterations; ++it) {
-    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
+  MatrixXd JtJ;
+  VectorXd g;
+  const LevenbergMarquardtSettings settings{
+      .initial_damping = 1e-3, .increase = 4.0, .decrease = 3.0, .min_damping = 1e-9,
+      .max_iterations = kMaxIterations, .max_attempts = 10};
+  const auto linearise = [&] {
     MatrixXd J(at.r.size(), np);
     for (Index i = 0; i < np; ++i) {
       const Difference d = difference(p, x, i);
       J.col(i) = (evaluate(p, d.plus).r - evaluate(p, d.minus).r) / d.span;
     }
-    const MatrixXd JtJ = J.transpose() * J;
-    const VectorXd g = J.transpose() * at.r;
-    bool improved = false;
-    for (int attempt = 0; attempt < 10 && !improved; ++attempt) {
-      MatrixXd A = JtJ;
-      for (Index i = 0; i < np; ++i) A(i, i) += lambda * std::max(JtJ(i, i), 1e-12);
-      const VectorXd step = -A.ldlt().solve(g);
-      if (!step.allFinite()) {  // a nearly flat direction: damp harder
-        lambda *= 4.0;
-        continue;
-      }
-      Point trial = x;
-      for (Index i = 0; i < np; ++i) *slot(p, trial, i).value += step[i];
-      trial = clampToBox(p, trial);
-      const Evaluation e = evaluate(p, trial);
-      if (e.cost < at.cost) {
-        const double gain = (at.cost - e.cost) / std::max(at.cost, 1e-300);
-        x = trial;
-        at = e;
-        lambda = std::max(lambda / 3.0, 1e-9);
-        improved = true;
-        if (gain < 1e-10) return x;
-      } else {
-        lambda *= 4.0;
-      }
-    }
-    if (!improved) break;
-  }
+    JtJ = J.transpose() * J;
+    g = J.transpose() * at.r;
+    return true;
+  };
+  const auto attempt = [&](double lambda) {
+    MatrixXd A = JtJ;
+    for (Index i = 0; i < np; ++i) A(i, i) += lambda * std::max(JtJ(i, i), 1e-12);
+    const VectorXd step = -A.ldlt().solve(g);
+    if (!step.allFinite()) return LmStep::kRejected;  // a nearly flat direction: damp harder
+    Point trial = x;
+    for (Index i = 0; i < np; ++i) *slot(p, trial, i).value += step[i];
+    trial = clampToBox(p, trial);
+    const Evaluation e = evaluate(p, trial);
+    if (!(e.cost < at.cost)) return LmStep::kRejected;
+    const double gain = (at.cost - e.cost) / std::max(at.cost, 1e-300);
+    x = trial;
+    at = e;
+    return gain < 1e-10 ? LmStep::kConverged : LmStep::kAccepted;
+  };
+  suitsim::levenbergMarquardt(settings, linearise, attempt);
   return x;
 }
 

@@ -3,6 +3,7 @@
 #include "suitsim/eval/band_identification.h"
 
 #include "suitsim/core/statistics.h"
+#include "suitsim/core/levenberg_marquardt.h"
 
 #include <algorithm>
 #include <cmath>
@@ -194,61 +195,61 @@ LmOutcome levenbergMarquardt(const Problem& p, VectorXd& l0, const VectorXd& wid
   Projection* here = &buffers[0];
   Projection* trial = &buffers[1];
   MatrixXd M(nf, nf);
-  VectorXd delta(nf), l0_trial(nf), g(nf);
+  VectorXd delta(nf), l0_trial(nf), g(nf), d(nf);
   Eigen::LDLT<MatrixXd> ldlt(nf);
   LmOutcome out;
   project(p, l0, width, true, *here);
   out.cost = here->cost;
   // An exact fit: stop at round-off of the torques themselves.
   const double cost_floor = 1e-28 * std::max(p.torque_sq, std::numeric_limits<double>::min());
-  double lambda = 1e-3;
-  while (out.iterations < max_iterations && out.cost > cost_floor) {
-    throwIfStopped();  // Ctrl-C or SIGTERM (core/stop.h)
+  // The schedule (core/levenberg_marquardt.h): the budget counts damped
+  // solves, each of which costs a projection; a damping past 1e16 means no
+  // damped step descends any more.
+  const LevenbergMarquardtSettings settings{.initial_damping = 1e-3, .increase = 4.0, .decrease = 3.0,
+                                            .min_damping = 1e-15, .max_damping = 1e16,
+                                            .budget = LevenbergMarquardtSettings::Budget::kSolves,
+                                            .max_iterations = max_iterations};
+  const auto linearise = [&] {
+    if (!(out.cost > cost_floor)) return false;
     const double max_diag = here->A.diagonal().maxCoeff();
-    if (!(max_diag > 0.0)) break;  // no natural length changes the fit
-    const VectorXd d = here->A.diagonal().cwiseMax(1e-12 * max_diag);
-    bool accepted = false;
-    while (!accepted && out.iterations < max_iterations) {
-      ++out.iterations;
-      M = here->A;
-      M.diagonal() += lambda * d;
-      g = here->g;
-      for (int b = 0; b < nf; ++b) {
-        const bool held = (l0[b] <= p.l0_lower[b] && g[b] > 0.0) || (l0[b] >= p.l0_upper[b] && g[b] < 0.0);
-        if (!held) continue;
-        M.row(b).setZero();
-        M.col(b).setZero();
-        M(b, b) = 1.0;
-        g[b] = 0.0;
-      }
-      // Normal-equation form on purpose (unlike the robot identification's
-      // least squares, least_squares.h): M is nf x nf (one row per fitted
-      // band, a handful), Marquardt's λ D bounds its conditioning, and an
-      // inexact step only costs an iteration, since the step is accepted
-      // on the cost and the cost, the gradient and k come from the QR of Φ
-      // above. The estimate's accuracy does not pass through this solve.
-      ldlt.compute(M);
-      delta = -ldlt.solve(g);
-      l0_trial = (l0 + delta).cwiseMax(p.l0_lower).cwiseMin(p.l0_upper);
-      delta = l0_trial - l0;
-      project(p, l0_trial, width, true, *trial);
-      if (std::isfinite(trial->cost) && trial->cost < out.cost && delta.allFinite()) {
-        accepted = true;
-        const double decrease = out.cost - trial->cost;
-        const double old_cost = out.cost;
-        l0 = l0_trial;
-        std::swap(here, trial);
-        out.cost = here->cost;
-        lambda = std::max(lambda / 3.0, 1e-15);
-        // Converged: the cost no longer moves, or the step is round-off.
-        const bool tiny_step = (delta.array().abs() <= 1e-13 * (l0.array().abs() + 1e-9)).all();
-        if (decrease <= 1e-15 * old_cost || tiny_step) return out;
-      } else {
-        lambda *= 4.0;
-        if (lambda > 1e16) return out;  // no descent left along any damped step
-      }
+    if (!(max_diag > 0.0)) return false;  // no natural length changes the fit
+    d = here->A.diagonal().cwiseMax(1e-12 * max_diag);
+    return true;
+  };
+  const auto attempt = [&](double lambda) {
+    M = here->A;
+    M.diagonal() += lambda * d;
+    g = here->g;
+    for (int b = 0; b < nf; ++b) {
+      const bool held = (l0[b] <= p.l0_lower[b] && g[b] > 0.0) || (l0[b] >= p.l0_upper[b] && g[b] < 0.0);
+      if (!held) continue;
+      M.row(b).setZero();
+      M.col(b).setZero();
+      M(b, b) = 1.0;
+      g[b] = 0.0;
     }
-  }
+    // Normal-equation form on purpose (unlike the robot identification's
+    // least squares, least_squares.h): M is nf x nf (one row per fitted
+    // band, a handful), Marquardt's λ D bounds its conditioning, and an
+    // inexact step only costs an iteration, since the step is accepted
+    // on the cost and the cost, the gradient and k come from the QR of Φ
+    // above. The estimate's accuracy does not pass through this solve.
+    ldlt.compute(M);
+    delta = -ldlt.solve(g);
+    l0_trial = (l0 + delta).cwiseMax(p.l0_lower).cwiseMin(p.l0_upper);
+    delta = l0_trial - l0;
+    project(p, l0_trial, width, true, *trial);
+    if (!(std::isfinite(trial->cost) && trial->cost < out.cost && delta.allFinite())) return LmStep::kRejected;
+    const double decrease = out.cost - trial->cost;
+    const double old_cost = out.cost;
+    l0 = l0_trial;
+    std::swap(here, trial);
+    out.cost = here->cost;
+    // Converged: the cost no longer moves, or the step is round-off.
+    const bool tiny_step = (delta.array().abs() <= 1e-13 * (l0.array().abs() + 1e-9)).all();
+    return decrease <= 1e-15 * old_cost || tiny_step ? LmStep::kConverged : LmStep::kAccepted;
+  };
+  out.iterations = suitsim::levenbergMarquardt(settings, linearise, attempt).solves;
   return out;
 }
 

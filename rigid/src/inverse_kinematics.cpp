@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common.h"
+#include "suitsim/core/levenberg_marquardt.h"
 #include "suitsim/rigid/kinematics.h"
 
 namespace suitsim::eval {
@@ -178,19 +179,23 @@ IkResult solveInverseKinematics(const RigidModel& model, RigidData& data, const 
     *row = static_cast<int>(k);
     return m;
   };
-  double lambda = 1e-6;
-  constexpr double kLambdaMin = 1e-12, kLambdaMax = 1e8;
+  // The schedule (core/levenberg_marquardt.h): lambda starts small (the
+  // keyframes' tasks are well posed near the start pose) and moves by 10
+  // either way; past 1e8 no damped step lowers the residual: a local minimum.
+  const LevenbergMarquardtSettings settings{.initial_damping = 1e-6, .increase = 10.0, .decrease = 10.0,
+                                            .min_damping = 1e-12, .max_damping = 1e8,
+                                            .max_iterations = options.max_iterations};
   constexpr double kMaxStep = 0.05;  // largest change of one unknown per step (rad or m)
   std::vector<int> columns;  // velocity indices taking part in this step
   MatrixXd Jc;
-  VectorXd dx;
-  for (result.iterations = 0; result.iterations < options.max_iterations; ++result.iterations) {
+  VectorXd dx, w, we;
+  const auto linearise = [&] {
     int row = 0;
-    if (worst(e, &row) <= options.tolerance) break;
+    if (worst(e, &row) <= options.tolerance) return false;
     // Unknowns: the base twist and the free joints not held by a limit the
     // residual pushes them into.
-    const VectorXd w = tasks.weights();
-    const VectorXd we = w.cwiseProduct(e);
+    w = tasks.weights();
+    we = w.cwiseProduct(e);
     const VectorXd g = J.transpose() * w.cwiseProduct(we);
     columns.clear();
     for (int k = 0; k < nb; ++k) columns.push_back(k);
@@ -203,52 +208,49 @@ IkResult solveInverseKinematics(const RigidModel& model, RigidData& data, const 
     const int n = static_cast<int>(columns.size());
     Jc.resize(tasks.rows(), n);
     for (int k = 0; k < n; ++k) Jc.col(k) = w.cwiseProduct(J.col(columns[k]));
+    return true;
+  };
+  const auto attempt = [&](double lambda) {
+    const int n = static_cast<int>(columns.size());
     const double cost = we.squaredNorm();
-    bool accepted = false;
-    while (!accepted && lambda <= kLambdaMax) {
-      // (JᵀJ + λI)⁻¹Jᵀe, solved in the smaller of the two spaces (the same
-      // step; the dual form keeps an under-determined step minimum-norm).
-      if (tasks.rows() <= n) {
-        MatrixXd A = Jc * Jc.transpose();
-        A.diagonal().array() += lambda;
-        dx = Jc.transpose() * A.ldlt().solve(we);
-      } else {
-        MatrixXd A = Jc.transpose() * Jc;
-        A.diagonal().array() += lambda;
-        dx = A.ldlt().solve(Jc.transpose() * we);
-      }
-      // A bounded step: a linearisation taken 0.4 rad at once can fold a
-      // knee straight (a singular leg) on the way; short steps follow the
-      // continuous path from the start pose instead.
-      const double largest = dx.cwiseAbs().maxCoeff();
-      if (largest > kMaxStep) dx *= kMaxStep / largest;
-      Configuration trial = q;
-      for (int k = 0; k < n; ++k) {
-        const int c = columns[k];
-        if (c >= nb) {
-          const int j = c - nb;
-          trial.joints(j) = std::clamp(q.joints(j) + dx(k), problem.joint_lower(j), problem.joint_upper(j));
-        }
-      }
-      if (nb == 6) {
-        // v_o and ω_o are in base axes (rigid_model.h): p += R dv, R ← R exp(dω).
-        const Vector3d dv = dx.head<3>(), dw = dx.segment<3>(3);
-        trial.base_p = q.base_p + q.base_R * dv;
-        const double angle = dw.norm();
-        if (angle > 0.0) trial.base_R = q.base_R * Eigen::AngleAxisd(angle, dw / angle).toRotationMatrix();
-      }
-      tasks.evaluate(data, trial, e_trial, nullptr);
-      if (w.cwiseProduct(e_trial).squaredNorm() < cost) {
-        q = trial;
-        accepted = true;
-        lambda = std::max(lambda / 10.0, kLambdaMin);
-      } else {
-        lambda *= 10.0;
+    // (JᵀJ + λI)⁻¹Jᵀe, solved in the smaller of the two spaces (the same
+    // step; the dual form keeps an under-determined step minimum-norm).
+    if (tasks.rows() <= n) {
+      MatrixXd A = Jc * Jc.transpose();
+      A.diagonal().array() += lambda;
+      dx = Jc.transpose() * A.ldlt().solve(we);
+    } else {
+      MatrixXd A = Jc.transpose() * Jc;
+      A.diagonal().array() += lambda;
+      dx = A.ldlt().solve(Jc.transpose() * we);
+    }
+    // A bounded step: a linearisation taken 0.4 rad at once can fold a
+    // knee straight (a singular leg) on the way; short steps follow the
+    // continuous path from the start pose instead.
+    const double largest = dx.cwiseAbs().maxCoeff();
+    if (largest > kMaxStep) dx *= kMaxStep / largest;
+    Configuration trial = q;
+    for (int k = 0; k < n; ++k) {
+      const int c = columns[k];
+      if (c >= nb) {
+        const int j = c - nb;
+        trial.joints(j) = std::clamp(q.joints(j) + dx(k), problem.joint_lower(j), problem.joint_upper(j));
       }
     }
-    if (!accepted) break;  // no step lowers the residual: a local minimum
+    if (nb == 6) {
+      // v_o and ω_o are in base axes (rigid_model.h): p += R dv, R ← R exp(dω).
+      const Vector3d dv = dx.head<3>(), dw = dx.segment<3>(3);
+      trial.base_p = q.base_p + q.base_R * dv;
+      const double angle = dw.norm();
+      if (angle > 0.0) trial.base_R = q.base_R * Eigen::AngleAxisd(angle, dw / angle).toRotationMatrix();
+    }
+    tasks.evaluate(data, trial, e_trial, nullptr);
+    if (!(w.cwiseProduct(e_trial).squaredNorm() < cost)) return LmStep::kRejected;
+    q = trial;
     tasks.evaluate(data, q, e, &J);
-  }
+    return LmStep::kAccepted;
+  };
+  result.iterations = levenbergMarquardt(settings, linearise, attempt).accepted;
   int row = 0;
   result.residual = worst(e, &row);
   result.converged = result.residual <= options.tolerance;
