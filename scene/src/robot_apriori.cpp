@@ -1,0 +1,94 @@
+// The a-priori ("CAD") parameter set the evaluator starts from (<apriori>):
+// by default the URDF as it is, with no friction, no torque offset, the
+// true motor constants and rotor inertias; the element says what it keeps
+// and how it departs (motor-constant scale, centre-of-mass shifts).
+#include "robot_reading.h"
+
+#include <cmath>
+#include <random>
+
+#include <Eigen/Core>
+
+#include "suitsim/core/random.h"
+
+namespace suitsim::io {
+
+void readApriori(RobotReading& in) {
+  const std::string& scene_path = in.scene_path;
+  const tinyxml2::XMLElement* element = in.element;
+  RobotSetup& setup = in.setup;
+  // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no
+  // friction, no torque offset, the true motor constants, and the true
+  // armature (rotor inertia and gear ratio are datasheet values).
+  RobotDescription& apriori = setup.apriori;
+  apriori = in.without_payloads;
+  bool keep_payloads = false, keep_friction = false, keep_offset = false, keep_armature = true;
+  double kt_scale = 1.0, com_shift = 0.0, magnet_coefficient = 0.0, gear_stiffness_per_effort = 0.0;
+  int seed = 1;
+  if (const tinyxml2::XMLElement* a = element->FirstChildElement("apriori")) {
+    const ElementReader ar = checkedReader(scene_path, a);
+    keep_payloads = ar.boolean("payloads", false);
+    keep_friction = ar.boolean("friction", false);
+    keep_offset = ar.boolean("torque_offset", false);
+    keep_armature = ar.boolean("armature", true);
+    kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
+    com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
+    seed = ar.integer("seed", 1);
+    // The straps at the bands' ends from a tensile test of them: what an
+    // evaluation that reads the band behind them uses.
+    setup.apriori_attachment_stiffness =
+        ar.nonNegative("attachment_stiffness", ar.number("attachment_stiffness", 0.0));
+    // The magnets' temperature coefficient from the motors' datasheets: what
+    // an evaluation that corrects for the windings' heating reads.
+    magnet_coefficient = ar.number("magnet_coefficient", 0.0);
+    if (!(std::abs(magnet_coefficient) < 0.01)) {
+      ar.failAttribute("magnet_coefficient", "must lie within +-0.01 1/K (NdFeB magnets: about -0.0012)");
+    }
+    // The gears' torsional stiffness from their datasheets, per N m of a
+    // joint's effort limit (N m/rad per N m): what the twist is read with.
+    gear_stiffness_per_effort =
+        ar.nonNegative("gear_stiffness_per_effort", ar.number("gear_stiffness_per_effort", 0.0));
+    if (gear_stiffness_per_effort > 0.0) {
+      for (const RobotJoint& j : apriori.joints) {
+        if (!j.mimic.joint.empty() || j.type == JointType::kFixed) continue;
+        if (!std::isfinite(j.effort_limit) || !(j.effort_limit > 0.0)) {
+          ar.failAttribute("gear_stiffness_per_effort", "needs every motorised joint's effort limit; joint '" +
+                                                            j.name + "' has none (URDF <limit effort>)");
+        }
+      }
+    }
+  }
+  if (keep_payloads) apriori = in.with_payloads;
+  BasicRandomStream<std::mt19937> rng(static_cast<std::mt19937::result_type>(seed));
+  const auto normal = [](BasicRandomStream<std::mt19937>& stream) { return stream.normal(); };
+  for (RobotJoint& j : apriori.joints) {
+    if (!keep_friction) {
+      j.actuation.viscous = j.actuation.coulomb = j.actuation.static_max = j.actuation.stribeck_velocity = 0.0;
+    }
+    if (!keep_offset) j.actuation.torque_offset = 0.0;
+    if (!keep_armature) j.actuation.armature = 0.0;
+    j.actuation.motor_constant *= kt_scale;
+    // The gears' datasheet stiffness, never a unit's: what an evaluation
+    // that compensates the twist reads (the a-priori set is never
+    // simulated, so its gears are otherwise rigid).
+    if (gear_stiffness_per_effort > 0.0 && j.mimic.joint.empty() && j.type != JointType::kFixed) {
+      j.actuation.gear_stiffness = gear_stiffness_per_effort * j.effort_limit;
+    }
+    // The a-priori set has no windings (km 0: no heating in any model the
+    // evaluator builds); the coefficient is the datasheet's, never the truth's.
+    j.actuation.km = 0.0;
+    j.actuation.magnet_coefficient = magnet_coefficient;
+  }
+  for (RobotLink& l : apriori.links) {
+    if (com_shift <= 0.0 || l.inertial.mass <= 0.0) continue;
+    // One draw per statement: the order of a call's arguments is the
+    // compiler's to choose (GCC takes the last first, as here; clang the first).
+    const double dz = normal(rng), dy = normal(rng), dx = normal(rng);
+    Eigen::Vector3d d(dx, dy, dz);
+    d = com_shift * d.normalized();
+    for (int k = 0; k < 3; ++k) l.inertial.com[k] += d[k];
+  }
+
+}
+
+}  // namespace suitsim::io
