@@ -19,6 +19,7 @@
 #include "suitsim/rigid/regressor.h"
 #include "suitsim/eval/signals.h"
 #include "huge_pages.h"
+#include "motion_samples.h"
 
 namespace suitsim::eval {
 
@@ -28,37 +29,7 @@ using Eigen::Matrix3d;
 using Eigen::MatrixXd;
 using Eigen::Vector3d;
 using Eigen::VectorXd;
-
-Vector3d row3(const MatrixXd& m, int t) { return m.row(t).transpose(); }
-
-/// The model with gravity off: the accelerometer's specific force already
-/// carries gravity into the base acceleration (A §3.2).
-RigidModel withoutGravity(const RigidModel& model) {
-  RigidModel m = model;
-  m.gravity.setZero();
-  return m;
-}
-
-Configuration sampleConfiguration(const MotionData& d, int t) {
-  Configuration q;
-  q.joints = d.q.row(t).transpose();
-  return q;  // base frame = reference frame: base_R = I, base_p = 0
-}
-
-void sampleVelocityAcceleration(const RigidModel& model, const MotionData& d, int t, VectorXd& v, VectorXd& a) {
-  v.setZero(model.nv);
-  a.setZero(model.nv);
-  // The base origin's velocity does not enter once its acceleration is the
-  // classical one (ω × v_o folded in): set v_o = 0, v̇_o = measured.
-  v.segment<3>(3) = row3(d.omega, t);
-  a.head<3>() = row3(d.base_acc, t);
-  a.segment<3>(3) = row3(d.omegad, t);
-  v.tail(model.num_joints) = d.qd.row(t).transpose();
-  a.tail(model.num_joints) = d.qdd.row(t).transpose();
-}
-
-/// OpenMP threads to use: `threads`, or OpenMP's default for 0.
-int threadCount(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+using namespace samples;  // motion_samples.h
 
 /// Base-parameter regressor rows of every sample: (N kept x num_base),
 /// sample major, the first `kept` equations of each sample (all nv, or the
@@ -186,15 +157,6 @@ std::vector<char> slidingSamples(const MotionData& d, int i, double slip, double
     start = end;
   }
   return keep;
-}
-
-/// b (u + τ_o / k_T) of the gear's column (identification.h): the motor's
-/// torque in amperes while the link drives it (torque against the rate),
-/// zero while the motor drives or the joint is exactly at rest.
-double backdrivenLoad(const JointParameters& xi, int i, double u, double qd) {
-  const double k = xi.motor_constant[i];
-  const double amperes = k != 0.0 ? u + xi.offset[i] / k : u;
-  return amperes * (k * amperes * qd < 0.0 ? 1.0 : 0.0);
 }
 
 /// The ξ columns of every joint row, A(12). With RestRows::SignRule a
@@ -577,205 +539,6 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
 
 }  // namespace
 
-Eigen::VectorXd heldParameters(const RigidModel& model, const std::vector<HeldLoad>& held) {
-  VectorXd phi = VectorXd::Zero(10 * model.num_bodies);
-  for (const HeldLoad& h : held) {
-    const int f = frameIndex(model, h.link);
-    if (f < 0) throw std::invalid_argument("held load on unknown link '" + h.link + "'");
-    const int b = model.frame_body[f];
-    const Vector3d c = model.frame_R[f] * h.com + model.frame_p[f];
-    const double m = h.mass;
-    const Matrix3d I = (0.4 * m * h.radius * h.radius) * Matrix3d::Identity() +
-                       m * (c.squaredNorm() * Matrix3d::Identity() - c * c.transpose());
-    Eigen::Matrix<double, 10, 1> add;
-    add << m, m * c.x(), m * c.y(), m * c.z(), I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2);
-    phi.segment<10>(10 * b) += add;
-  }
-  return phi;
-}
-
-namespace {
-
-// The currents as conditionStream reads them: each read at the datasheet's
-// temperature when the heating correction is on, then low-passed (empty
-// without currents).
-MatrixXd conditionedCurrents(const SensorStream& s, const ConditioningOptions& o) {
-  MatrixXd raw_current = s.current;
-  if (o.magnet_coefficient.size() > 0 && raw_current.rows() > 0) {
-    if (s.winding_temperature.rows() != raw_current.rows() || o.magnet_coefficient.size() != raw_current.cols()) {
-      throw std::invalid_argument(s.path + ": the heating correction needs every joint's winding temperature "
-                                  "(<joint>.winding_temperature channels: <winding_temperatures> in the scene's "
-                                  "<sensors>)");
-    }
-    // k_T (1 + alpha dT) u = k_T u', u' the current at the datasheet's
-    // temperature: the identification and the supporting torque then read
-    // one k_T per joint, as A(6) has it.
-    for (Eigen::Index t = 0; t < raw_current.rows(); ++t) {
-      for (Eigen::Index j = 0; j < raw_current.cols(); ++j) {
-        raw_current(t, j) *= 1.0 + o.magnet_coefficient[j] * (s.winding_temperature(t, j) - o.datasheet_temperature);
-      }
-    }
-  }
-  if (raw_current.rows() == 0) return MatrixXd();
-  return filterZeroPhase(designButterworthLowPass(4, o.cutoff_hz, s.rate_hz), raw_current);
-}
-
-// The raw joint angles with each motor-side encoder's gear twist taken out
-// (see jointAnglesBehindGears in identification.h); `cur` the conditioned
-// currents.
-MatrixXd jointAnglesBehindGears(const SensorStream& s, const ConditioningOptions& o, const MatrixXd& cur) {
-  // An encoder on the motor reads the joint plus the gear's twist: the
-  // torque through the gear is the motor's less what turns the rotor,
-  // k_T u + tau_o - I_a q'', and it twists the gear by that over k. Taken
-  // out of the raw angles, it is filtered and differentiated with them (the
-  // twist is already smooth: its torque is the filtered currents').
-  MatrixXd angles = s.joint_angle;
-  if (o.gear_stiffness.size() > 0) {
-    if (cur.rows() != angles.rows() || o.gear_stiffness.size() != angles.cols()) {
-      throw std::invalid_argument(s.path + ": compensating the gears' twist needs every joint's motor current");
-    }
-    const FilteredSignals read = filterAndDifferentiate(s.joint_angle, s.rate_hz, o.cutoff_hz);
-    for (Eigen::Index t = 0; t < angles.rows(); ++t) {
-      for (Eigen::Index j = 0; j < angles.cols(); ++j) {
-        if (!(o.gear_stiffness[j] > 0.0)) continue;
-        const double torque = o.motor_constant[j] * cur(t, j) + o.torque_offset[j] - o.armature[j] * read.xdd(t, j);
-        angles(t, j) -= torque / o.gear_stiffness[j];
-      }
-    }
-  }
-  return angles;
-}
-
-}  // namespace
-
-MatrixXd jointAnglesBehindGears(const SensorStream& s, const ConditioningOptions& o) {
-  if (o.gear_stiffness.size() == 0) return s.joint_angle;
-  if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * s.rate_hz)) {
-    throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
-  }
-  return jointAnglesBehindGears(s, o, conditionedCurrents(s, o));
-}
-
-MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& s,
-                           const ConditioningOptions& o) {
-  const int fi = frameIndex(model, layout.imu.link);
-  if (fi < 0) throw std::invalid_argument("IMU on unknown link '" + layout.imu.link + "'");
-  if (model.frame_body[fi] != 0) {
-    throw std::invalid_argument("the IMU's link '" + layout.imu.link +
-                                "' is not part of the base link: the identification works in the IMU's frame (A §3.2)");
-  }
-  const double rate = s.rate_hz;
-  if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
-    throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
-  }
-  const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
-  const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
-  const MatrixXd acc = filterZeroPhase(lp, s.accel);
-  const MatrixXd cur = conditionedCurrents(s, o);
-  const MatrixXd angles = jointAnglesBehindGears(s, o, cur);
-  const FilteredSignals q = filterAndDifferentiate(angles, rate, o.cutoff_hz);
-  std::vector<MatrixXd> wrench;
-  for (const MatrixXd& f : s.wrench) wrench.push_back(filterZeroPhase(lp, f));
-
-  // IMU frame in the base body frame.
-  const Matrix3d R_bi = model.frame_R[fi] * layout.imu.R;
-  const Vector3d p_bi = model.frame_R[fi] * layout.imu.p + model.frame_p[fi];
-  std::vector<int> sensor_frame;
-  for (const SensorMount& m : layout.force_sensors) {
-    const int f = frameIndex(model, m.link);
-    if (f < 0) throw std::invalid_argument("force sensor '" + m.name + "' on unknown link '" + m.link + "'");
-    sensor_frame.push_back(f);
-  }
-
-  const int trim = static_cast<int>(std::ceil(o.trim_s * rate));
-  const int step = std::max(1, o.decimate);
-  std::vector<int> keep;
-  for (int t = trim; t < s.numSamples() - trim; t += step) keep.push_back(t);
-  if (keep.size() < 10) throw std::invalid_argument("stream '" + s.path + "' is too short to identify from");
-
-  MotionData d;
-  d.name = s.meta("trial", s.path);
-  const int n = static_cast<int>(keep.size()), nj = model.num_joints;
-  d.time.resize(n);
-  d.q.resize(n, nj);
-  d.qd.resize(n, nj);
-  d.qdd.resize(n, nj);
-  d.omega.resize(n, 3);
-  d.omegad.resize(n, 3);
-  d.base_acc.resize(n, 3);
-  if (cur.rows() > 0) d.current.resize(n, nj);
-  d.F = MatrixXd::Zero(n, model.nv);
-  RigidData data(model);
-  MatrixXd Jp(3, model.nv), J(6, model.nv);
-  for (int k = 0; k < n; ++k) {
-    const int t = keep[k];
-    d.time[k] = s.time[t];
-    d.q.row(k) = q.x.row(t);
-    d.qd.row(k) = q.xd.row(t);
-    d.qdd.row(k) = q.xdd.row(t);
-    const Vector3d om = R_bi * row3(w.x, t), omd = R_bi * row3(w.xd, t);
-    d.omega.row(k) = om.transpose();
-    d.omegad.row(k) = omd.transpose();
-    // The accelerometer reads the sensor point; move it to the base origin.
-    const Vector3d a_imu = R_bi * row3(acc, t);
-    d.base_acc.row(k) = (a_imu - omd.cross(p_bi) - om.cross(om.cross(p_bi))).transpose();
-    if (cur.rows() > 0) d.current.row(k) = cur.row(t);
-    // A(10): each sensor's wrench through its Jacobian, in the base frame.
-    Configuration config;
-    config.joints = d.q.row(k).transpose();
-    forwardKinematics(model, data, config);
-    for (std::size_t f = 0; f < sensor_frame.size(); ++f) {
-      const SensorMount& m = layout.force_sensors[f];
-      const int fr = sensor_frame[f];
-      const Matrix3d R_s = data.frame_R_W[fr] * m.R;
-      const Vector3d force = R_s * wrench[f].row(t).head<3>().transpose();
-      const Vector3d moment = R_s * wrench[f].row(t).tail<3>().transpose();
-      pointJacobian(model, data, fr, m.p, Jp);
-      frameJacobian(model, data, fr, J);
-      d.F.row(k) += (Jp.transpose() * force + J.bottomRows<3>().transpose() * moment).transpose();
-    }
-  }
-  return d;
-}
-
-Eigen::VectorXd JointParameters::stacked() const {
-  VectorXd xi(kXi * motor_constant.size());
-  xi << motor_constant, viscous, coulomb, static_max, offset, armature, backdrive_excess;
-  return xi;
-}
-
-JointParameters JointParameters::fromStacked(const Eigen::VectorXd& xi) {
-  const Eigen::Index n = xi.size() / kXi;
-  JointParameters j;
-  j.motor_constant = xi.segment(0, n);
-  j.viscous = xi.segment(n, n);
-  j.coulomb = xi.segment(2 * n, n);
-  j.static_max = xi.segment(3 * n, n);
-  j.offset = xi.segment(4 * n, n);
-  j.armature = xi.segment(5 * n, n);
-  j.backdrive_excess = xi.segment(6 * n, n);
-  return j;
-}
-
-JointParameters jointParameters(const RigidModel& model, const RobotDescription& description) {
-  const int nj = model.num_joints;
-  VectorXd xi(kXi * nj);
-  for (int i = 0; i < nj; ++i) {
-    const JointActuation& a = description.joints[model.joint_source[i]].actuation;
-    // A description's gear (JointActuation::gear_efficiency) seen as the
-    // identification sees it: k_T = eta_f k while driving, k / eta_b while
-    // backdriven, the offset scaled with the motor's torque.
-    xi[i] = a.gear_efficiency * a.motor_constant;
-    xi[nj + i] = a.viscous;
-    xi[2 * nj + i] = a.coulomb;
-    xi[3 * nj + i] = a.static_max;
-    xi[4 * nj + i] = a.gear_efficiency * a.torque_offset;
-    xi[5 * nj + i] = a.armature;
-    xi[6 * nj + i] = a.motor_constant * (1.0 / a.backdrive_efficiency - a.gear_efficiency);
-  }
-  return JointParameters::fromStacked(xi);
-}
-
 double totalMass(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi) {
   const RigidModel m0 = withoutGravity(model);
   RigidData data(m0);
@@ -891,68 +654,6 @@ BaseLinkIdentification identifyBaseLinkOnly(const RigidModel& model, const BaseP
   out.condition_number = s.condition_number;
   out.total_mass = totalMass(model, base, out.phi);
   return out;
-}
-
-std::vector<Eigen::MatrixXd> inverseDynamics(const RigidModel& model, const BaseParameters& base,
-                                             const std::vector<Eigen::VectorXd>& phis, const MotionData& motion,
-                                             int threads) {
-  // Y_1 φ_B = Y s for the standard vector s that holds φ_B in the
-  // independent columns and zero in the dependent ones (φ_B = φ_1 + K φ_2,
-  // Y_2 = Y_1 K: base_parameters.h), so Newton-Euler with s gives Y φ
-  // without forming the regressor (rnea is linear in the parameters).
-  const VectorXd held = base.fromStandard(heldParameters(model, motion.held));
-  std::vector<VectorXd> standard;
-  for (const VectorXd& phi : phis) {
-    VectorXd s = VectorXd::Zero(10 * model.num_bodies);
-    for (int i = 0; i < base.numBase(); ++i) s[base.independent[static_cast<std::size_t>(i)]] = phi[i] + held[i];
-    standard.push_back(std::move(s));
-  }
-  const RigidModel m0 = withoutGravity(model);
-  const int n = motion.numSamples(), nv = model.nv;
-  std::vector<MatrixXd> out(phis.size(), MatrixXd(n, nv));
-#pragma omp parallel num_threads(threadCount(threads))
-  {
-    RigidData data(m0);
-    VectorXd v, a;
-#pragma omp for schedule(static)
-    for (int t = 0; t < n; ++t) {
-      sampleVelocityAcceleration(m0, motion, t, v, a);
-      const Configuration q = sampleConfiguration(motion, t);
-      for (std::size_t k = 0; k < phis.size(); ++k) out[k].row(t) = rnea(m0, data, q, v, a, standard[k]).transpose();
-    }
-  }
-  throwIfStopped();  // a trial's samples take a while; no exception may leave the parallel region
-  return out;
-}
-
-Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& base, const Eigen::VectorXd& phi,
-                                const MotionData& motion, int threads) {
-  return inverseDynamics(model, base, std::vector<VectorXd>{phi}, motion, threads).front();
-}
-
-Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& xi, const MotionData& motion,
-                               const Eigen::MatrixXd& inverse_dynamics, double stop_velocity) {
-  const int n = motion.numSamples(), nj = model.num_joints;
-  if (motion.current.rows() != n) throw std::invalid_argument("trial '" + motion.name + "' has no motor currents");
-  MatrixXd tau(n, nj);
-  for (int t = 0; t < n; ++t) {
-    for (int i = 0; i < nj; ++i) {
-      // The rotor takes I_a θ̈ of what the motor makes before the link sees it.
-      const double qd = motion.qd(t, i);
-      const double drive = xi.motor_constant[i] * motion.current(t, i) + xi.offset[i] - xi.armature[i] * motion.qdd(t, i) +
-                           xi.backdrive_excess[i] * backdrivenLoad(xi, i, motion.current(t, i), qd);
-      double friction;
-      if (std::abs(qd) > stop_velocity) {
-        friction = xi.viscous[i] * qd + (qd > 0.0 ? xi.coulomb[i] : -xi.coulomb[i]);
-      } else {
-        // A(8)-(9): static friction holds what drive and contact leave over.
-        const double held = drive - inverse_dynamics(t, 6 + i) + motion.F(t, 6 + i);
-        friction = xi.viscous[i] * qd + (held > 0.0 ? xi.static_max[i] : (held < 0.0 ? -xi.static_max[i] : 0.0));
-      }
-      tau(t, i) = drive - friction;
-    }
-  }
-  return tau;
 }
 
 }  // namespace suitsim::eval
