@@ -209,19 +209,7 @@ py::dict runScene(const SceneHandle& h, const std::vector<std::string>& names, i
   std::vector<experiment::TrialJob> jobs;
   {
     py::gil_scoped_release release;
-    jobs = prepare(h.source, fs::path(out));
-  }
-  if (!names.empty()) {
-    for (const std::string& n : names) {
-      if (std::none_of(jobs.begin(), jobs.end(), [&](const experiment::TrialJob& j) { return j.scene.trial.name == n; })) {
-        throw std::invalid_argument(h.source.path + ": no trial named '" + n + "'");
-      }
-    }
-    std::vector<experiment::TrialJob> kept;
-    for (experiment::TrialJob& j : jobs) {
-      if (std::find(names.begin(), names.end(), j.scene.trial.name) != names.end()) kept.push_back(std::move(j));
-    }
-    jobs = std::move(kept);
+    jobs = prepare(h.source, fs::path(out), names);
   }
   const int team = threads > 0 ? threads : (threadsOption(h.source.options) > 0 ? threadsOption(h.source.options)
                                                                                  : omp_get_num_procs());

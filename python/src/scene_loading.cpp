@@ -1,5 +1,6 @@
 #include "scene_loading.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -50,6 +51,30 @@ std::vector<experiment::TrialJob> prepare(const SceneSource& source, const std::
   if (o.stribeck) overrides.no_stribeck = !*o.stribeck;
   overrides.realism = realismOverride(o);
   return experiment::prepareTrials(source.path, source.trial, overrides, out, warnings);
+}
+
+std::vector<experiment::TrialJob> prepare(const SceneSource& source, const std::filesystem::path& out,
+                                          const std::vector<std::string>& names) {
+  std::vector<experiment::TrialJob> jobs = prepare(source, out);
+  if (names.empty()) return jobs;
+  for (const std::string& n : names) {
+    if (std::none_of(jobs.begin(), jobs.end(), [&](const experiment::TrialJob& j) { return j.scene.trial.name == n; })) {
+      throw std::invalid_argument(source.path + ": no trial named '" + n + "'");
+    }
+  }
+  std::vector<experiment::TrialJob> kept;
+  kept.reserve(names.size());
+  for (experiment::TrialJob& j : jobs) {
+    if (std::find(names.begin(), names.end(), j.scene.trial.name) == names.end()) continue;
+    kept.push_back(std::move(j));
+    // The sensors point at the scene's model, which the move relocated:
+    // made again for the model where it now is, as prepareTrials made them.
+    experiment::TrialJob& moved = kept.back();
+    if (moved.sensors) {
+      moved.sensors = std::make_unique<Sensors>(moved.scene.model, *moved.scene.robot->sensors, moved.sim.dt);
+    }
+  }
+  return kept;
 }
 
 }  // namespace suitsim::python

@@ -44,6 +44,11 @@ void checkOptions(const SceneOptions& options);
 std::vector<experiment::TrialJob> prepare(const SceneSource& source, const std::filesystem::path& out,
                                           std::vector<std::string>* warnings = nullptr);
 
+/// prepare() narrowed to the trials named in `names` (empty: all), in the
+/// scene's order. Throws std::invalid_argument for a name the scene lacks.
+std::vector<experiment::TrialJob> prepare(const SceneSource& source, const std::filesystem::path& out,
+                                          const std::vector<std::string>& names);
+
 /// The realism the scene's truth is scored with: the option's, when given.
 std::optional<io::Realism> realismOverride(const SceneOptions& options);
 
