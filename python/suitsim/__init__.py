@@ -189,13 +189,21 @@ class Scene:
         names = [] if trials is None else [trials] if isinstance(trials, str) else list(trials)
         keep = out is not None
         folder = os.fspath(out) if keep else tempfile.mkdtemp(prefix="suitsim-run-")
+        existed = keep and os.path.exists(folder)
         try:
             if keep:
                 os.makedirs(folder, exist_ok=True)
             done = _core.run(self._handle, names, threads or 0, folder)
         except BaseException:
+            # A failed or interrupted run leaves nothing it made (the C++
+            # side removed its files and the trials' folders), as `suitsim run`.
             if not keep:
                 shutil.rmtree(folder, ignore_errors=True)
+            elif not existed:
+                try:
+                    os.rmdir(folder)  # only if empty: nothing else is touched
+                except OSError:
+                    pass
             raise
         return RunResult._from_folder(self, folder, done, temporary=not keep)
 
