@@ -26,6 +26,9 @@ void bindTables(pybind11::module_& m);
 /// Simulation: stepping a trial with the caller's own controller (simulation.cpp).
 void bindSimulation(pybind11::module_& m);
 
+/// sweep(), budget(): the sweep library's runs (sweeps.cpp).
+void bindSweeps(pybind11::module_& m);
+
 /// Runs `work` on a thread of its own with the GIL released, while this
 /// thread polls Python's signal handlers: Ctrl-C sets the libraries' stop
 /// request (core/stop.h), whose loops then stop; the request is withdrawn

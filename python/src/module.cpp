@@ -528,4 +528,5 @@ PYBIND11_MODULE(_core, m) {
 
   bindTables(m);
   bindSimulation(m);
+  bindSweeps(m);
 }

@@ -33,7 +33,7 @@ __all__ = [
     "load_scene", "evaluate", "identify", "score", "read_streams",
     "Scene", "Robot", "Joint", "Link", "Band", "Trial", "Motion",
     "Table", "Streams", "Truth", "RunResult", "Evaluation", "Identification", "Report",
-    "Simulation", "SceneError", "StreamError",
+    "Simulation", "SceneError", "StreamError", "sweep", "budget", "SweepResult",
 ]
 
 #: A bad scene file: a ValueError whose message is the command line's
@@ -547,6 +547,78 @@ def score(evaluation: Evaluation, truth: Union[Truth, str, os.PathLike]) -> Repo
     directory = truth.directory if isinstance(truth, Truth) else os.fspath(truth)
     json_text, markdown = _core.score(evaluation._handle, directory)
     return Report(json_text, markdown)
+
+
+# ---- sweeps and the error budget ------------------------------------------------
+
+
+def _number(field: str):
+    try:
+        return float(field)
+    except ValueError:
+        return field
+
+
+class SweepResult:
+    """A sweep's results table (DIR/results.csv, one row per point):
+    `columns` (the header), `records` (one dict per point; numbers as
+    floats, other fields as text), `column(name)` (a float array, NaN where
+    a row has no number), `directory` (the table, summary.md, points/)."""
+
+    def __init__(self, folder: "_Folder", header: List[str], rows: List[List[str]]):
+        self._folder = folder
+        self.directory: str = folder.path
+        self.columns: List[str] = list(header)
+        self.records: List[dict] = [{h: _number(f) for h, f in zip(header, row)} for row in rows]
+
+    def column(self, name: str) -> np.ndarray:
+        if name not in self.columns:
+            raise KeyError(name)
+        return np.array([r[name] if isinstance(r[name], float) else np.nan for r in self.records])
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __repr__(self) -> str:
+        return f"<suitsim.SweepResult {len(self)} points x {len(self.columns)} columns in {self.directory!r}>"
+
+
+def _out_folder(out, prefix: str) -> "_Folder":
+    if out is None:
+        return _Folder(tempfile.mkdtemp(prefix=prefix), True, True)
+    return _Folder(os.fspath(out), False, True)
+
+
+def sweep(spec: Union[str, os.PathLike], out: Optional[Union[str, os.PathLike]] = None, *,
+          threads: Optional[int] = None, keep_streams: bool = False) -> SweepResult:
+    """Runs a sweep file (docs/sweeps.md) as `suitsim sweep SPEC --out DIR`
+    does on one process: every point not yet in DIR/results.csv (a sweep
+    into the same `out` resumes), `threads` points at once. Without `out`
+    the table lives in a temporary folder that goes with the result.
+    Raises ValueError for a bad sweep file or a point's scene that cannot
+    be evaluated (file:line), KeyboardInterrupt on Ctrl-C (rows written so
+    far stay in `out`)."""
+    folder = _out_folder(out, "suitsim-sweep-")
+    header, rows = _core.sweep(os.fspath(spec), folder.path, threads or 0, keep_streams)
+    return SweepResult(folder, header, rows)
+
+
+def budget(scene: Union[str, os.PathLike, Scene], out: Optional[Union[str, os.PathLike]] = None, *,
+           realism: str = "realistic", seeds: int = 3, first_seed: int = 1, remedies: bool = True,
+           threads: Optional[int] = None, keep_streams: bool = False) -> Tuple[SweepResult, dict]:
+    """The error budget of a scene, as `suitsim budget`: the evaluation
+    with no error source, each source of `realism` (a preset, a realism
+    file, or "scene": the scene's own <realism>) alone and all of them,
+    over `seeds` seeds, with and without the evaluator's remedies. Returns
+    the results table and budget.json's content."""
+    path = scene.path if isinstance(scene, Scene) else os.fspath(scene)
+    folder = _out_folder(out, "suitsim-budget-")
+    (header, rows), text, notes = _core.budget(path, folder.path, realism, seeds, first_seed, remedies,
+                                               threads or 0, keep_streams)
+    result = SweepResult(folder, header, rows)
+    #: What the budget had to change to run (e.g. a smaller step for compliant gears).
+    result.notes = list(notes)
+    return result, json.loads(text)
 
 
 # ---- stepping ----------------------------------------------------------------------
