@@ -5,6 +5,7 @@
 // held over a step as the servo's are), and the runner does the rest in the
 // same order as `suitsim run`: integrator step, device controller, external
 // forces.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 #include "suitsim/articulated.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/experiment/runner.h"
+#include "suitsim/sensors.h"
 #include "suitsim/step.h"
 
 namespace py = pybind11;
@@ -42,8 +44,16 @@ class Simulation {
     scene_ = std::make_unique<io::Scene>(std::move(job.scene));
     sim_ = job.sim;
     if (!servo && scene_->robot) scene_->robot->has_servo = false;
-    runner_ = std::make_unique<experiment::TrialRunner>(*scene_, sim_.dt, sim_.threads > 0 ? sim_.threads : 1);
-    runner_->start();
+    // The robot's sensors, as a run logs them: made for the model where it
+    // now is (the move above relocated it), with the overrides applied.
+    if (job.sensors) {
+      sensors_ = std::make_unique<Sensors>(scene_->model, *scene_->robot->sensors, sim_.dt);
+      row_.assign(sensors_->columns().size(), 0.0);
+    }
+    runner_ = std::make_unique<experiment::TrialRunner>(*scene_, sim_.dt, sim_.threads > 0 ? sim_.threads : 1,
+                                                        sensors_.get());
+    double stamp = 0.0;
+    if (runner_->start(row_.data(), &stamp)) keepRow(stamp);
   }
 
   /// n steps; a non-finite state is a divergence (RuntimeError), as in a run.
@@ -51,7 +61,8 @@ class Simulation {
     if (n < 0) throw std::invalid_argument("step: n must be >= 0 (got " + std::to_string(n) + ")");
     const auto work = [this, n] {
       for (long k = 0; k < n; ++k) {
-        runner_->advance();
+        double stamp = 0.0;
+        if (runner_->advance(row_.data(), &stamp)) keepRow(stamp);
         // The check costs a pass over the state: every 256 steps and at the end.
         if (((k + 1) & 255) == 0 || k + 1 == n) {
           if (!stateIsFinite(runner_->state())) {
@@ -75,6 +86,9 @@ class Simulation {
   }
 
   const Model& model() const { return scene_->model; }
+  const Sensors* sensors() const { return sensors_.get(); }
+  /// The rows logged so far: (rows x (1 + channels)), time first.
+  const std::vector<double>& log() const { return log_; }
   State& state() { return runner_->state(); }
   const io::Scene& scene() const { return *scene_; }
   double dt() const { return sim_.dt; }
@@ -82,7 +96,14 @@ class Simulation {
  private:
   std::unique_ptr<io::Scene> scene_;  // the runner points into it: it must not move
   io::SimulationSettings sim_;
+  std::unique_ptr<Sensors> sensors_;  // null: the robot has no <sensors>
   std::unique_ptr<experiment::TrialRunner> runner_;
+  std::vector<double> row_, log_;
+
+  void keepRow(double stamp) {
+    log_.push_back(stamp);
+    log_.insert(log_.end(), row_.begin(), row_.end());
+  }
 };
 
 /// A NumPy array over `data` (not a copy), kept alive by `owner`.
@@ -135,6 +156,28 @@ void bindSimulation(py::module_& m) {
       .def_property_readonly("joint_rates", [](const Simulation& s) { return perHinge(s, jointVelocity); })
       .def_property_readonly("encoder_angles", [](const Simulation& s) { return perHinge(s, encoderAngle); })
       .def_property_readonly("encoder_rates", [](const Simulation& s) { return perHinge(s, encoderVelocity); })
+      .def_property_readonly("sensor_channels",
+                             [](const Simulation& s) {
+                               return s.sensors() ? s.sensors()->columns() : std::vector<std::string>{};
+                             })
+      .def_property_readonly("sensor_log",
+                             [](const Simulation& s) {
+                               const std::size_t cols = 1 + (s.sensors() ? s.sensors()->columns().size() : 0);
+                               py::array_t<double> a({s.log().size() / cols, cols});
+                               std::copy(s.log().begin(), s.log().end(), a.mutable_data());
+                               return a;
+                             })
+      .def_property_readonly("contact_forces",
+                             [](Simulation& s) {
+                               const int n = static_cast<int>(s.model().contact_particle.size());
+                               py::array_t<double> a({static_cast<std::size_t>(n), std::size_t{3}});
+                               auto out = a.mutable_unchecked<2>();
+                               for (int c = 0; c < n; ++c) {
+                                 const Vec3 f = groundForce(s.model(), s.state(), c);
+                                 for (int i = 0; i < 3; ++i) out(c, i) = f[i];
+                               }
+                               return a;
+                             })
       .def_property_readonly("positions", [](Simulation& s) { return particles(s.state().position); })
       .def_property_readonly("velocities", [](Simulation& s) { return particles(s.state().velocity); })
       .def(

@@ -253,9 +253,12 @@ class Table:
     `data` is samples x channels (time excluded); `header` holds the
     file's "# key: value" lines."""
 
-    def __init__(self, path: str):
-        header, names, units, data = _core.read_table(path)
-        self.path: str = path
+    def __init__(self, path: Optional[str] = None, *, header: Optional[Dict[str, str]] = None,
+                 names: Optional[List[str]] = None, units: Optional[List[str]] = None,
+                 data: Optional[np.ndarray] = None):
+        if path is not None:
+            header, names, units, data = _core.read_table(path)
+        self.path: Optional[str] = path
         self.header: Dict[str, str] = header
         self.time: np.ndarray = data[:, 0]
         self.channels: List[str] = names[1:]
@@ -629,8 +632,10 @@ class Simulation:
     between steps: `joint_angles` and `currents` are views of the engine's
     own arrays (writing `currents` commands the motors, held over the next
     step as a servo's command is); `joint_rates`, `encoder_angles`,
-    `encoder_rates`, `positions` and `velocities` (particles x 3) are
-    computed at each read. Units: rad, rad/s, A, m, m/s, N m."""
+    `encoder_rates`, `positions` and `velocities` (particles x 3) and
+    `contact_forces` (contacts x 3) are computed at each read;
+    `sensor_log` is what the robot's sensors logged. Units: rad, rad/s,
+    A, m, m/s, N, N m."""
 
     def __init__(self, core, scene: Scene):
         self._core = core
@@ -680,6 +685,23 @@ class Simulation:
     @property
     def positions(self) -> np.ndarray:
         return self._core.positions
+
+    @property
+    def contact_forces(self) -> np.ndarray:
+        """The ground's force on each contact point (contacts x 3, N)."""
+        return self._core.contact_forces
+
+    @property
+    def sensor_log(self) -> Table:
+        """What the robot's sensors logged so far, as `suitsim run` logs
+        them into sensors.csv (same rows, same noise, unrounded): a Table.
+        A row is complete once its averaging window has passed, so the
+        log lags the state by up to half a sample."""
+        names, units = ["time"], ["s"]
+        for c in self._core.sensor_channels:
+            names.append(c[: c.rindex("[")] if c.endswith("]") else c)
+            units.append(c[c.rindex("[") + 1: -1] if c.endswith("]") else "")
+        return Table(header={}, names=names, units=units, data=self._core.sensor_log)
 
     @property
     def velocities(self) -> np.ndarray:

@@ -42,6 +42,9 @@ class Simulation:
     encoder_angles: np.ndarray
     encoder_rates: np.ndarray
     positions: np.ndarray
+    contact_forces: np.ndarray
+    sensor_channels: List[str]
+    sensor_log: np.ndarray
     velocities: np.ndarray
     motor_constants: List[float]
     torque_offsets: List[float]

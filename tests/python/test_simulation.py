@@ -77,3 +77,28 @@ def test_wrong_number_of_torques():
     sim = suitsim.load_scene(STAND).simulation(servo=False)
     with pytest.raises(ValueError, match="one torque per joint"):
         sim.set_joint_torques([1.0, 2.0])
+
+
+def test_a_simulation_logs_what_a_run_writes(tmp_path):
+    # The same trial stepped here and run by scene.run: the sensor rows
+    # agree to the 12 digits sensors.csv keeps (same noise draws too).
+    scene = suitsim.load_scene(source_path("scenes/h1_protocol.xml"), duration=0.2)
+    trial = scene.trials[0].name
+    run = scene.run(trials=[trial]).streams[trial]
+    sim = scene.simulation(trial)
+    sim.step(int(round(0.2 / sim.dt)))
+    log = sim.sensor_log
+    assert log.channels == run.channels and log.units == run.units
+    rows = min(len(log), len(run))
+    assert rows >= len(run) - 1 > 10
+    rounded = np.vectorize(lambda v: float(f"{v:.12g}"))(log.data[:rows])
+    np.testing.assert_array_equal(rounded, run.data[:rows])
+    np.testing.assert_array_equal(np.vectorize(lambda v: float(f"{v:.9g}"))(log.time[:rows]), run.time[:rows])
+
+
+def test_contact_forces_carry_the_robot():
+    sim = suitsim.load_scene(STAND).simulation()
+    sim.step(2000)  # 1 s: settled on its soles
+    total = sim.contact_forces.sum(axis=0)
+    mass = sim.scene.robot.total_mass
+    assert abs(total[2] - 9.81 * mass) < 0.05 * 9.81 * mass
