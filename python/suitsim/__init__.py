@@ -367,7 +367,8 @@ class Truth(Mapping[str, Table]):
 @dataclass
 class RunResult:
     """What `Scene.run` returns: the streams, the truth kept apart from
-    them, and each trial's summary.json and warnings."""
+    them, and each trial's summary.json and warnings, by trial name (""
+    for a scene without an <experiment>)."""
     scene: Scene
     streams: Streams
     truth: Truth
@@ -377,7 +378,7 @@ class RunResult:
 
     @property
     def trials(self) -> List[str]:
-        return list(self.streams)
+        return list(self.summaries)
 
     @staticmethod
     def _from_folder(scene: Scene, folder: str, done: dict, temporary: bool) -> "RunResult":
@@ -396,7 +397,10 @@ class RunResult:
         else:
             streams_folder = truth_folder = _Folder(folder, False, True)
         summaries = {n: json.loads(done[n]["summary"]) for n in names}
-        return RunResult(scene=scene, streams=Streams(streams_folder, names),
+        # Only a robot with <sensors> logs a stream; a plain scene's run has
+        # its <record> channels alone (truth.records).
+        logged = [n for n in names if os.path.exists(os.path.join(folder, n, "sensors.csv"))]
+        return RunResult(scene=scene, streams=Streams(streams_folder, logged),
                          truth=Truth(truth_folder, names, scene), summaries=summaries,
                          warnings={n: list(done[n]["warnings"]) for n in names},
                          wall_time_s=sum(s.get("wall_time_s", 0.0) for s in summaries.values()))

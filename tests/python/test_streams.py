@@ -76,3 +76,13 @@ def test_an_unknown_trial_is_a_value_error():
     scene = suitsim.load_scene(source_path(SCENE), duration=0.05)
     with pytest.raises(ValueError, match="no trial named 'nope'"):
         scene.run(trials=["nope"])
+
+
+def test_a_plain_scene_has_records_and_no_streams():
+    # No robot, no sensors: what it records is the simulator's (truth.records).
+    scene = suitsim.load_scene(source_path("scenes/spring_mass.xml"), duration=0.1)
+    assert scene.trials == [] and scene.robot is None
+    result = scene.run()
+    assert list(result.streams) == [] and result.trials == [""]
+    records = result.truth.records[""]
+    assert len(records) == 21 and records.time[-1] == pytest.approx(0.1)
