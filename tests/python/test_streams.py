@@ -86,3 +86,17 @@ def test_a_plain_scene_has_records_and_no_streams():
     assert list(result.streams) == [] and result.trials == [""]
     records = result.truth.records[""]
     assert len(records) == 21 and records.time[-1] == pytest.approx(0.1)
+
+
+def test_a_divergence_is_a_runtime_error_and_leaves_nothing(tmp_path, suitsim_binary):
+    # A spring stepped far past its bound (omega dt > 2) blows up.
+    scene_path = source_path("scenes/spring_mass.xml")
+    code, _, err = run_cli(suitsim_binary, "run", scene_path, "--dt", "0.15", "--duration", "200", "--out",
+                           tmp_path / "cli", "--quiet")
+    assert code == 1
+    scene = suitsim.load_scene(scene_path, dt=0.15, duration=200)
+    with pytest.raises(RuntimeError) as raised:
+        scene.run(out=tmp_path / "py")
+    assert f"error: {raised.value}\n" in err
+    assert "diverged" in str(raised.value)
+    assert not (tmp_path / "py").exists()
