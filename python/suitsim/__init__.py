@@ -483,17 +483,19 @@ _SETTINGS_DOC = """
     "corrected"), band_joints (joint names), threads."""
 
 
-def _streams_of(scene: Scene, streams) -> Tuple[Streams, str, Optional[RunResult]]:
+def _streams_of(scene: Scene, streams) -> Tuple[Streams, str]:
+    """The streams to evaluate and the folder report.json names for them
+    ("" for a run of this session, as `suitsim evaluate` without --streams)."""
     if isinstance(streams, RunResult):
         raise TypeError("evaluate takes the streams, not the run with its truth: pass result.streams")
     if isinstance(streams, Truth):
         raise TypeError("evaluate takes no truth: pass the run's streams")
     if isinstance(streams, Streams):
         # A run of this session: report.json says the trials were simulated.
-        return streams, "" if streams._folder.simulated else streams.directory, None
+        return streams, "" if streams._folder.simulated else streams.directory
     if isinstance(streams, (str, os.PathLike)):
         directory = os.fspath(streams)
-        return read_streams(directory, [t.name for t in scene.trials]), directory, None
+        return read_streams(directory, [t.name for t in scene.trials]), directory
     raise TypeError(f"streams: needs Streams, a folder or None (got {type(streams).__name__})")
 
 
@@ -515,7 +517,7 @@ def evaluate(scene: Scene, streams: Union[Streams, str, os.PathLike, None] = Non
         streams_obj, reported = run.streams, ""
         sim_wall = run.wall_time_s
     else:
-        streams_obj, reported, _ = _streams_of(scene, streams)
+        streams_obj, reported = _streams_of(scene, streams)
     settings = dict(rest_rows=rest_rows, armature=armature, gear=gear, heating=heating, sensor_delay=sensor_delay,
                     gear_twist=gear_twist, suit_geometry=suit_geometry, band_model=band_model, straps=straps,
                     band_joints=list(band_joints) if band_joints is not None else None,
@@ -541,7 +543,7 @@ def identify(scene: Scene, streams: Union[Streams, str, os.PathLike], *, rest_ro
              threads: Optional[int] = None) -> Identification:
     """The robot's identification from the streams, as `suitsim identify
     --scene SCENE --streams DIR`: `to_dict()` is identification.json."""
-    streams_obj, _, _ = _streams_of(scene, streams)
+    streams_obj, _ = _streams_of(scene, streams)
     settings = dict(rest_rows=rest_rows, armature=armature, gear=gear, heating=heating, sensor_delay=sensor_delay,
                     gear_twist=gear_twist, threads=threads)
     return Identification(_core.identify(scene._handle, streams_obj.directory, settings))
