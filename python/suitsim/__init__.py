@@ -4,7 +4,7 @@ evaluator, and stepping a trial with your own controller.
     import suitsim
     scene = suitsim.load_scene("scenes/h1_protocol.xml", duration=6)
     result = scene.run()                      # every trial, in C++ threads
-    result.streams["bend_normal"]["R_KNEE.encoder"]   # a NumPy column
+    result.streams["bend_normal"]["left_knee_joint.encoder"]  # a NumPy column
     ev = suitsim.evaluate(scene, result.streams)      # sees no truth
     report = suitsim.score(ev, result.truth)          # report.json's content
     report.to_dict()
