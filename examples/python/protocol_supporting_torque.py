@@ -1,5 +1,5 @@
 """Run JVRC-1's protocol (every trial), evaluate it, and plot the suit's
-supporting torque at the joint each motion is about, as approach A and B
+supporting torque at the joint each motion is about, as approaches A and B
 estimate it: A Figs. 12-13 from Python.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/protocol_supporting_torque.py \
@@ -30,8 +30,7 @@ report = suitsim.score(evaluation, evaluation.run.truth)
 curves = evaluation.curves
 fig, axes = plt.subplots(len(curves), 1, figsize=(8, 3 * len(curves)), squeeze=False)
 for ax, c in zip(axes[:, 0], curves):
-    # The joint the motion is about: the one that moves most.
-    j = int(np.argmax(np.ptp(c["angle"], axis=0)))
+    j = c["joints"].index(c["figure_joint"])  # the joint the motion is about, as the evaluator chose it
     resting = c["rest"][:, j]
     for method in ("approach_a", "approach_b"):
         torque = np.where(resting, np.nan, c["estimates"][method][:, j])  # unknown where the joint rests

@@ -393,6 +393,17 @@ py::list supportCurves(const EvaluationHandle& h) {
     py::dict methods;
     for (std::size_t m = 0; m < c.method.size(); ++m) methods[py::str(eval::methodKey(eval::kSupportMethods[m]))] = c.method[m];
     d["estimates"] = methods;
+    // The joints the band fit chose for this motion and suit, and the one
+    // the motion is about (what the report plots), with the reason.
+    for (const eval::SuitFit& suit : h.result.suits) {
+      if (suit.suit != c.suit) continue;
+      for (const eval::FitJoints& f : suit.fit_joints) {
+        if (f.motion != c.motion) continue;
+        d["fit_joints"] = f.joints;
+        d["figure_joint"] = f.figure_joint;
+        d["fit_joints_reason"] = f.reason;
+      }
+    }
     out.append(d);
   }
   return out;

@@ -449,7 +449,9 @@ class Evaluation:
         the same motion: `motion`, `suit`, `joints` (names), `time` (s),
         `angle` (rad) and `rest` (samples x joints), and `estimates`: per
         method ("approach_a", "approach_b", "apriori", "apriori_approach_a")
-        the supporting torque, samples x joints (N m). Where a joint rests,
+        the supporting torque, samples x joints (N m); `fit_joints` and
+        `figure_joint` (the joint the motion is about), as the band fit
+        chose them, with `fit_joints_reason`. Where a joint rests,
         static friction hides the torque from every method (A(7)-(8))."""
         return self._handle.curves
 

@@ -70,3 +70,19 @@ def test_identify_equals_the_cli_identify(python_evaluation, tmp_path, suitsim_b
     assert code == 0, err
     with open(tmp_path / "identification.json") as f:
         assert suitsim.identify(scene, streams).to_json() == f.read()
+
+
+def test_curves_name_the_report_joints(python_evaluation):
+    _, evaluation, report = python_evaluation
+    suits = report.to_dict()["suits"]
+    assert len(evaluation.curves) == 4  # two motions, two suits
+    for c in evaluation.curves:
+        chosen = suits[c["suit"]]["fit_joints"][c["motion"]]
+        assert c["figure_joint"] == chosen["figure_joint"]
+        j = c["joints"].index(c["figure_joint"])
+        n = len(c["time"])
+        for method, torque in c["estimates"].items():
+            assert torque.shape == (n, len(c["joints"])), method
+        # The suit supports the joint the motion is about somewhere along it.
+        moving = ~c["rest"][:, j]
+        assert abs(c["estimates"]["approach_a"][moving, j]).max() > 0.1
