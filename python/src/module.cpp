@@ -11,13 +11,11 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <exception>
 #include <filesystem>
 #include <future>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
