@@ -33,13 +33,16 @@ class Simulation {
  public:
   Simulation(const SceneHandle& scene, const std::string& trial, bool servo) {
     SceneSource source = scene.source;
-    if (!trial.empty()) source.trial = trial;
+    if (!trial.empty()) {
+      source.trial = trial;
+    } else if (source.trial.empty()) {
+      source.trial = scene.jobs.front().scene.trial.name;  // the first trial alone: no need to read the others
+    }
     std::vector<experiment::TrialJob> jobs;
     {
       py::gil_scoped_release release;
       jobs = prepare(source, {});
     }
-    // A scene narrowed to no trial, with several: the first, as loadScene does.
     experiment::TrialJob& job = jobs.front();
     scene_ = std::make_unique<io::Scene>(std::move(job.scene));
     sim_ = job.sim;
