@@ -181,9 +181,10 @@ class Scene:
         apart, their truth.
 
         The trials are written as `suitsim run` writes them, into `out` when
-        given (kept), otherwise into a temporary folder removed with the
-        result; the streams are then read back into NumPy arrays (the
-        evaluator reads streams from files). Raises ValueError for a bad
+        given (kept), otherwise into temporary folders removed with the
+        result, the truth files in a folder of their own; each trial's
+        streams are read into NumPy arrays when first used (the evaluator
+        reads streams from files). Raises ValueError for a bad
         scene or trial name, RuntimeError for a divergence (the message
         names the trial), KeyboardInterrupt on Ctrl-C (nothing is left)."""
         names = [] if trials is None else [trials] if isinstance(trials, str) else list(trials)
@@ -301,9 +302,10 @@ class _Folder:
 
 class Streams(Mapping[str, Table]):
     """What the robot measured, per trial: `streams[trial]` is that trial's
-    sensors.csv as a Table. `directory` is where the files are, laid out as
-    `suitsim run` writes them (no truth files): what `suitsim evaluate
-    --streams` and `evaluate` read."""
+    sensors.csv as a Table, read when first used. `directory` is where
+    the files are, laid out as `suitsim run` writes them: what `suitsim
+    evaluate --streams` and `evaluate` read (a run into a temporary folder
+    keeps no truth files there)."""
 
     def __init__(self, folder: _Folder, trials: Sequence[str]):
         self._folder = folder
