@@ -10,6 +10,7 @@ packages=(
   libmujoco-dev  # optional: the MuJoCo cross-check test and benchmark
   libopenmpi-dev openmpi-bin  # optional: sweeps across processes (mpirun)
   python3-matplotlib
+  pybind11-dev python3-pybind11 python3-dev python3-numpy python3-pytest  # the Python module (import suitsim) and its tests
   libglfw3-dev libimgui-dev libgl-dev libstb-dev xvfb xauth
   clang libc++-dev libc++abi-dev libomp-dev  # the portability test: a libc++ build gives the same report
 )

@@ -66,6 +66,10 @@ class TrialRunner {
 
   const Model& model() const { return *model_; }
   const State& state() const { return state_; }
+  /// The state, for a caller that drives the robot itself (the Python
+  /// module's Simulation): it sets State::hinge_current between steps,
+  /// which step() allows (state.h), in place of a servo.
+  State& state() { return state_; }
   Workspace& workspace() { return *workspace_; }
   const Workspace& workspace() const { return *workspace_; }
   const JointServo* servo() const { return servo_.get(); }
