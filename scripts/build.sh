@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, configures suitsim in ./build (Release) and builds
-# the `suitsim` command with the libraries it needs, and the Python module
-# where pybind11 is installed: what the README's first command runs. --all builds everything else too (the viewer, the benchmarks,
-# the tests). Other arguments go to CMake's configure step, for example
-# -DSUITSIM_NATIVE=ON or -DSUITSIM_BUILD_VIEWER=OFF.
+# the `suitsim` command with the libraries it needs: what the README's first
+# command runs. --all builds everything else too (the Python module where
+# pybind11 is installed, the viewer, the benchmarks, the tests). Other
+# arguments go to CMake's configure step, for example -DSUITSIM_NATIVE=ON or
+# -DSUITSIM_BUILD_VIEWER=OFF.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(--target suitsim)
@@ -13,6 +14,4 @@ for arg in "$@"; do
 done
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${configure[@]}" >/dev/null
-# The Python module too, where CMake found pybind11 (it then made build/python).
-if ((${#targets[@]} > 0)) && [[ -d build/python ]]; then targets+=(--target suitsim_python); fi
 cmake --build build -j"$(nproc)" "${targets[@]}"

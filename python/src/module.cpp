@@ -166,8 +166,8 @@ py::dict sceneInfo(const SceneHandle& h) {
       t["device"] = s.trial.device;
       t["purpose"] = s.trial.purpose;
       t["line"] = s.trial.line;
-      t["dt"] = job.sim.dt;
-      t["duration"] = job.sim.duration;
+      t["dt"] = job.scene.simulation.dt;
+      t["duration"] = job.scene.simulation.duration;
       trials.append(t);
     }
     if (s.robot && s.trial.suit != "none" && !s.trial.suit.empty() && !suits.contains(s.trial.suit)) {
@@ -193,7 +193,7 @@ py::dict sceneInfo(const SceneHandle& h) {
   d["motions"] = motions;
   d["robot"] = first.robot ? py::object(robotDict(first.robot->truth)) : py::none();
   d["robot_apriori"] = first.robot ? py::object(robotDict(first.robot->apriori)) : py::none();
-  const io::SimulationSettings& sim = h.jobs.front().sim;
+  const io::SimulationSettings& sim = h.jobs.front().scene.simulation;
   d["dt"] = sim.dt;
   d["duration"] = sim.duration;
   d["integrator"] = integratorName(sim.integrator);

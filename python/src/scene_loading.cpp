@@ -43,7 +43,7 @@ std::vector<experiment::TrialJob> prepare(const SceneSource& source, const std::
                                           std::vector<std::string>* warnings) {
   checkOptions(source.options);
   const SceneOptions& o = source.options;
-  experiment::SimulationOverrides overrides;
+  io::SceneOverrides overrides;
   if (o.duration) overrides.duration = *o.duration;
   if (o.dt) overrides.dt = *o.dt;
   if (o.threads) overrides.threads = *o.threads;
@@ -71,7 +71,7 @@ std::vector<experiment::TrialJob> prepare(const SceneSource& source, const std::
     // made again for the model where it now is, as prepareTrials made them.
     experiment::TrialJob& moved = kept.back();
     if (moved.sensors) {
-      moved.sensors = std::make_unique<Sensors>(moved.scene.model, *moved.scene.robot->sensors, moved.sim.dt);
+      moved.sensors = std::make_unique<Sensors>(moved.scene.model, *moved.scene.robot->sensors, moved.scene.simulation.dt);
     }
   }
   return kept;

@@ -1,7 +1,7 @@
 // How the Python module turns `load_scene(path, dt=..., duration=..., ...)`
 // into trials: the one place that knows how the command line's overrides
-// reach the scene (today experiment::SimulationOverrides and prepareTrials,
-// experiment/trials.h). Everything else in the module asks this file for
+// reach the scene (io::SceneOverrides, applied by the scene reader, through
+// prepareTrials, experiment/trials.h). Everything else in the module asks this file for
 // prepared trials, so a change of that route touches only these two files.
 #pragma once
 

@@ -45,15 +45,14 @@ class Simulation {
     }
     experiment::TrialJob& job = jobs.front();
     scene_ = std::make_unique<io::Scene>(std::move(job.scene));
-    sim_ = job.sim;
     if (!servo && scene_->robot) scene_->robot->has_servo = false;
     // The robot's sensors, as a run logs them: made for the model where it
     // now is (the move above relocated it), with the overrides applied.
     if (job.sensors) {
-      sensors_ = std::make_unique<Sensors>(scene_->model, *scene_->robot->sensors, sim_.dt);
+      sensors_ = std::make_unique<Sensors>(scene_->model, *scene_->robot->sensors, scene_->simulation.dt);
       row_.assign(sensors_->columns().size(), 0.0);
     }
-    runner_ = std::make_unique<experiment::TrialRunner>(*scene_, sim_.dt, sim_.threads > 0 ? sim_.threads : 1,
+    runner_ = std::make_unique<experiment::TrialRunner>(*scene_, scene_->simulation.threads > 0 ? scene_->simulation.threads : 1,
                                                         sensors_.get());
     double stamp = 0.0;
     if (runner_->start(row_.data(), &stamp)) keepRow(stamp);
@@ -94,11 +93,10 @@ class Simulation {
   const std::vector<double>& log() const { return log_; }
   State& state() { return runner_->state(); }
   const io::Scene& scene() const { return *scene_; }
-  double dt() const { return sim_.dt; }
+  double dt() const { return scene_->simulation.dt; }
 
  private:
   std::unique_ptr<io::Scene> scene_;  // the runner points into it: it must not move
-  io::SimulationSettings sim_;
   std::unique_ptr<Sensors> sensors_;  // null: the robot has no <sensors>
   std::unique_ptr<experiment::TrialRunner> runner_;
   std::vector<double> row_, log_;

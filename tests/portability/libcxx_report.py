@@ -55,7 +55,7 @@ def main():
                     f"-DCMAKE_CXX_COMPILER={clang}", f"-DCMAKE_CXX_FLAGS={flags}",
                     f"-DCMAKE_EXE_LINKER_FLAGS={flags}", "-DSUITSIM_BUILD_TESTS=OFF",
                     "-DSUITSIM_BUILD_BENCH=OFF", "-DSUITSIM_BUILD_VIEWER=OFF", "-DSUITSIM_WITH_MPI=OFF",
-                    "-DSUITSIM_WITH_MUJOCO=OFF"], check=True, stdout=subprocess.DEVNULL)
+                    "-DSUITSIM_WITH_MUJOCO=OFF", "-DSUITSIM_BUILD_PYTHON=OFF"], check=True, stdout=subprocess.DEVNULL)
     subprocess.run(["cmake", "--build", libcxx_build, "--target", "suitsim", "-j", str(os.cpu_count() or 2)],
                    check=True, stdout=subprocess.DEVNULL)
     libcxx_suitsim = os.path.join(libcxx_build, "cli", "suitsim")
