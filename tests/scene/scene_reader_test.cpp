@@ -475,7 +475,7 @@ TEST_F(SceneReaderWritten, GeneratedBodiesCanBeReferenced) {
   EXPECT_EQ(scene.channels.at(1).index, scene.model.findParticle("cube.23"));
 }
 
-// Twenty blocks at the particle cap need about 600 GB: the scene is refused
+// Twenty blocks at the particle cap need about 300 GB: the scene is refused
 // before anything is built, at the block that goes past this machine's
 // memory (which one depends on the machine), never with std::bad_alloc.
 TEST(SceneReader, SceneBeyondTheMachinesMemoryIsRefusedBeforeBuilding) {
@@ -489,7 +489,7 @@ TEST(SceneReader, SceneBeyondTheMachinesMemoryIsRefusedBeforeBuilding) {
     const int line = std::stoi(m.substr(path.size() + 1));
     EXPECT_GE(line, 4) << m;
     EXPECT_LE(line, 23) << m;
-    for (const char* f : {"<block>", "'count'", "GB of memory", "this machine has"}) {
+    for (const char* f : {"<block>", "'count'", "GB of memory to build and run", "this process can have"}) {
       EXPECT_NE(m.find(f), std::string::npos) << m;
     }
   }
