@@ -70,6 +70,11 @@ const std::vector<BadScene>& badScenes() {
       {"malformed_unclosed_tag", 5, {"<particle>", "malformed XML", "not closed"}},
       {"empty_file", 1, {"malformed XML", "empty"}},
       {"comment_double_hyphen", 5, {"malformed XML", "'--' inside a comment", "(got '--dt 1e-3')"}},
+      {"undeclared_prefix_element", 6,
+       {"malformed XML", "element <xacro:property>", "the prefix 'xacro'", "no xmlns:xacro declares"}},
+      // Declared on a sibling only, and named at the attribute's own line.
+      {"undeclared_prefix_attribute", 8,
+       {"malformed XML", "<particle> attribute 'tool:note'", "the prefix 'tool'", "no xmlns:tool declares"}},
       {"second_root", 7, {"<scene>", "second top-level element"}},
       {"wrong_root", 3, {"<sceen>", "root element must be <scene>"}},
       // Unknown elements, attributes and text.
