@@ -1126,7 +1126,10 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Re
   if (const XMLElement* e = root->FirstChildElement("world")) {
     builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
   }
-  if (const XMLElement* e = root->FirstChildElement("ground")) readGround(readerFor(path, e), builder);
+  if (const XMLElement* e = root->FirstChildElement("ground")) {
+    readGround(readerFor(path, e), builder);
+    scene.ground_line = e->GetLineNum();
+  }
   if (realism) {
     scene.realism = *realism;
   } else if (const XMLElement* e = root->FirstChildElement("realism")) {
@@ -1136,6 +1139,9 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Re
   Names names;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
+    if (tag == "spring" || tag == "cloth" || tag == "block" || tag == "robot") {
+      scene.spring_sources.push_back({tag, e->GetLineNum(), builder.numSprings()});
+    }
     if (tag == "particle") {
       readParticle(readerFor(path, e), builder, names);
     } else if (tag == "spring") {
