@@ -48,10 +48,23 @@ bool slower(const StepLimit& a, const StepLimit& b) { return a.omega / a.bound <
 // The springs: Gershgorin's row of M^-1 K at each particle (each spring adds
 // k to both ends' diagonal and k off it, so 2 sum k / m), and of M^-1 C for
 // the dampers; the fastest particle, and there the stiffest spring to name.
+// With rigid links a hinged body moves as a rigid body and its own springs
+// only take out drift (linkModes): they do not bound the step and are left
+// out, as a robot's link springs would otherwise take the blame for a
+// divergence of its servos.
 void springLimit(const Model& model, std::vector<StepLimit>& out) {
   if (model.num_springs == 0) return;
+  std::vector<std::uint8_t> rigid(model.num_bodies, 0);
+  if (model.hinge_link_model == LinkModel::kRigid) {
+    for (int h = 0; h < model.num_hinges; ++h) rigid[model.hinge_parent_body[h]] = rigid[model.hinge_child_body[h]] = 1;
+  }
+  const auto drift_only = [&](int s) {
+    const int a = model.particle_body[model.spring_a[s]], b = model.particle_body[model.spring_b[s]];
+    return a >= 0 && b >= 0 && rigid[a] && rigid[b];
+  };
   std::vector<double> k_sum(model.num_particles, 0.0), c_sum(model.num_particles, 0.0);
   for (int s = 0; s < model.num_springs; ++s) {
+    if (drift_only(s)) continue;
     for (int i : {model.spring_a[s], model.spring_b[s]}) {
       k_sum[i] += model.spring_stiffness[s];
       c_sum[i] += model.spring_damping[s];
@@ -73,7 +86,7 @@ void springLimit(const Model& model, std::vector<StepLimit>& out) {
   // bound, its stiffness, or its damping where the dampers set the bound.
   double largest = -1.0;
   for (int s = 0; s < model.num_springs; ++s) {
-    if (model.spring_a[s] != worst_particle && model.spring_b[s] != worst_particle) continue;
+    if (drift_only(s) || (model.spring_a[s] != worst_particle && model.spring_b[s] != worst_particle)) continue;
     const double v = worst.dampingDominates() ? model.spring_damping[s] : model.spring_stiffness[s];
     if (v > largest) {
       largest = v;

@@ -13,7 +13,8 @@
 
 namespace suitsim::experiment {
 
-/// The element with the largest omega dt / bound, or none.
+/// The element with the largest certain share of omega dt / bound
+/// (StepLimit::certainFraction), or none.
 std::optional<StepLimit> fastestStepLimit(const io::Scene& scene);
 
 /// The element in words, with its line in the scene and its numbers at dt:

@@ -370,7 +370,7 @@ JointSpaceCheck jointSpaceCheck(const io::Scene& scene, const io::SimulationSett
 std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time) {
   // The element nearest its bound, named with its line (step_check.h).
   const std::optional<StepLimit> fastest = fastestStepLimit(scene);
-  const double limit_fraction = fastest ? fastest->fraction(sim.dt) : 0.0;
+  const double limit_fraction = fastest ? fastest->certainFraction(sim.dt) : 0.0;
   char head[200];
   std::snprintf(head, sizeof head,
                 "the simulation diverged at t = %.6g s (a position, velocity or recorded value became non-finite); ",
