@@ -84,9 +84,14 @@ std::string elementWords(const io::Scene& scene, const StepLimit& l, int* line) 
   return "";
 }
 
+// With the lower bound's share where omega is an upper bound: a refusal
+// rests on that one.
 std::string numbers(const StepLimit& l, double dt) {
   return format("omega dt = %.3g at dt = %.3g s", l.omega * dt, dt) +
-         format(" against its bound %.3g (explicit integrators need omega dt below it)", l.bound);
+         format(" against its bound %.3g (explicit integrators need omega dt below it)", l.bound) +
+         (l.certain_share < 1.0
+              ? format("; on the whole robot locked into one body, %.3g of the bound", l.certainFraction(dt))
+              : std::string());
 }
 
 }  // namespace
@@ -106,11 +111,7 @@ std::optional<StepLimit> fastestStepLimit(const io::Scene& scene) {
 std::string describeStepLimit(const io::Scene& scene, const StepLimit& limit, double dt) {
   int line = 0;
   const std::string what = elementWords(scene, limit, &line);
-  const std::string certain =
-      limit.certain_share < 1.0
-          ? format(" (on the whole robot locked into one body: %.3g of the bound)", limit.certainFraction(dt))
-          : std::string();
-  return what + " (" + at(scene, line) + ") has " + numbers(limit, dt) + certain;
+  return what + " (" + at(scene, line) + ") has " + numbers(limit, dt);
 }
 
 void checkStepLimits(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path,
