@@ -19,6 +19,9 @@ namespace suitsim::cli {
 struct Command {
   CLI::App* app = nullptr;   ///< the subcommand; parsed() says whether it was chosen
   std::function<int()> run;  ///< the command with the parsed options
+  /// The folder the command writes when it is not --out (sweep-summary's
+  /// DIR): locked like --out (output_lock.h).
+  const CLI::Option* folder = nullptr;
 };
 
 Command addRunCommand(CLI::App& suitsim);

@@ -44,10 +44,14 @@ int main(int argc, char** argv) {
     if (!c.app->parsed()) continue;
     // A folder is written by one run at a time: the lock is taken before
     // the command writes anything and held until it has ended.
+    // sweep-summary rewrites a sweep's summary.md and plots in its DIR, so
+    // it takes the same lock: a sweep still writing the folder (or a second
+    // summary) would otherwise interleave with it.
     OutputLock lock;
-    const CLI::Option* out = c.app->get_option_no_throw("--out");
+    const CLI::Option* out = c.folder ? c.folder : c.app->get_option_no_throw("--out");
     if (out && out->count() > 0 && !otherMpiRank()) {
-      if (const int code = lock.acquire(out->as<std::string>())) return code;
+      const char* remedy = c.folder ? "wait for it to end" : "wait for it to end or choose another --out";
+      if (const int code = lock.acquire(out->as<std::string>(), remedy)) return code;
     }
     // Bad input is reported and checked by the commands before anything
     // runs; what is left (out of memory for a huge scene, a filesystem

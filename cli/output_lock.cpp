@@ -38,7 +38,7 @@ std::string ownerPid(const fs::path& file) {
 
 }  // namespace
 
-int OutputLock::acquire(const fs::path& out) {
+int OutputLock::acquire(const fs::path& out, const char* remedy) {
   // Every spelling of one folder ("out", "./out/", a symlink to it) must
   // meet at one lock file.
   std::error_code ec;
@@ -80,9 +80,8 @@ int OutputLock::acquire(const fs::path& out) {
       }
       const std::string pid = ownerPid(file_);
       std::fprintf(stderr,
-                   "error: '%s' is in use by another suitsim run (process %s, its lock '%s'); wait for it to "
-                   "end or choose another --out\n",
-                   out.c_str(), pid.empty() ? "unknown" : pid.c_str(), file_.c_str());
+                   "error: '%s' is in use by another suitsim run (process %s, its lock '%s'); %s\n", out.c_str(),
+                   pid.empty() ? "unknown" : pid.c_str(), file_.c_str(), remedy);
       return 2;
     }
     struct stat held {}, named {};

@@ -21,8 +21,9 @@ class OutputLock {
 
   /// Takes the lock of the folder `out` (which need not exist yet). 0 when
   /// this process owns it now; 2 when another run does (the message, with
-  /// that run's process id, printed); 1 when no lock can be made there.
-  int acquire(const std::filesystem::path& out);
+  /// that run's process id and `remedy`, printed); 1 when no lock can be
+  /// made there.
+  int acquire(const std::filesystem::path& out, const char* remedy = "wait for it to end or choose another --out");
 
  private:
   int fd_ = -1;

@@ -120,7 +120,7 @@ Command addSweepSummaryCommand(CLI::App& suitsim) {
   auto opt = std::make_shared<SweepCommandOptions>();
   CLI::App* app = suitsim.add_subcommand(
       "sweep-summary", "rebuild a sweep's summary.md and plots from its results.csv alone");
-  addSceneArgument(*app, &opt->out, "DIR", "the sweep's output folder (holding results.csv)");
+  const CLI::Option* dir = addSceneArgument(*app, &opt->out, "DIR", "the sweep's output folder (holding results.csv)");
   app->add_flag("--no-plots", [o = opt.get()](std::int64_t) { o->plots = false; }, "no PNG files");
   addQuietFlag(*app, &opt->quiet, "errors only");
   return {app, [opt] {
@@ -130,7 +130,8 @@ Command addSweepSummaryCommand(CLI::App& suitsim) {
               std::fprintf(stderr, "error: %s\n", e.what());
               return 2;
             }
-          }};
+          },
+          dir};
 }
 
 }  // namespace suitsim::cli

@@ -28,6 +28,7 @@
 #include "suitsim/servo_stability.h"
 #include "suitsim/state.h"
 #include "suitsim/step.h"
+#include "step_check.h"
 
 namespace suitsim::experiment {
 
@@ -363,7 +364,9 @@ JointSpaceCheck jointSpaceCheck(const io::Scene& scene, const io::SimulationSett
 // the servo and friction on the whole tree grow where neither is past it.
 // When nothing is past its limit, the message says so rather than blame one.
 std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time) {
-  const double omega_dt = maxNaturalFrequency(scene.model) * sim.dt;
+  // The element nearest its bound, named with its line (step_check.h).
+  const std::optional<StepLimit> fastest = fastestStepLimit(scene);
+  const double limit_fraction = fastest ? fastest->certainFraction(sim.dt) : 0.0;
   char head[200];
   std::snprintf(head, sizeof head,
                 "the simulation diverged at t = %.6g s (a position, velocity or recorded value became non-finite); ",
@@ -371,12 +374,10 @@ std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettin
   std::string message = head;
   const std::optional<ServoStability> servo = servoCheck(scene, sim);
   const ServoJointCheck* worst = servo && servo->worst >= 0 ? &servo->joints[servo->worst] : nullptr;
-  char springs[200];
-  std::snprintf(springs, sizeof springs,
-                "the stiffest spring or contact has omega * dt = %.3g (explicit integrators need well below 2)",
-                omega_dt);
-  const bool servo_first = worst && worst->bound_fraction >= 0.5 * omega_dt;
-  const double nearest = servo_first ? worst->bound_fraction : 0.5 * omega_dt;
+  const std::string springs =
+      fastest ? describeStepLimit(scene, *fastest, sim.dt) : std::string("no spring, contact or constraint bounds the step");
+  const bool servo_first = worst && worst->bound_fraction >= limit_fraction;
+  const double nearest = servo_first ? worst->bound_fraction : limit_fraction;
   const JointSpaceCheck tree = jointSpaceCheck(scene, sim);
   if (nearest < 1.0 && tree.grows()) {
     return message + "likely culprit: " + describeJointSpaceCheck(scene.model, tree) + "; " + springs;
@@ -387,7 +388,7 @@ std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettin
   if (servo_first) {
     message += "the servo of " + describeServoCheck(scene.model, *servo, *worst) + "; " + springs;
   } else {
-    message += std::string(springs) + "; try a smaller --dt";
+    message += springs + "; try a smaller --dt";
     if (worst) {
       char closest[160];
       std::snprintf(closest, sizeof closest, " (the servoed joint nearest its bound, '%s', is at %.3g of it)",
@@ -783,15 +784,7 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
     refuseUnstableGears(job.scene, sim, scene_path);
     refuseUnstableLinks(job.scene, sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
     warnGrowingJointSpace(job.scene, sim, &job == &jobs.front() ? warnings : nullptr);
-    const double omega_dt = maxNaturalFrequency(job.scene.model) * sim.dt;
-    if (omega_dt > 1.0 && warnings && &job == &jobs.front()) {
-      char message[200];
-      std::snprintf(message, sizeof message,
-                    "dt = %g s is large for the stiffest element (omega * dt = %.2f; explicit integrators need "
-                    "well below 2)",
-                    sim.dt, omega_dt);
-      warnings->push_back(message);
-    }
+    checkStepLimits(job.scene, sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
   }
   return jobs;
 }

@@ -1,3 +1,4 @@
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -387,21 +388,77 @@ struct Names {
   std::map<std::string, int> particles;
   std::map<std::string, int> springs;  // input index
   std::map<std::string, std::vector<int>> bodies;
-  double bytes = 0.0;  // memory the cloths and blocks so far will take (estimate)
+  double lattice_bytes = 0.0;       // what `particles` and `bodies` hold for the lattices so far (estimate)
+  double longest_name = 0.0;        // the longest generated particle name's length
+  double lattice_contacts = 0.0;    // lattice particles that may touch the ground
 };
 
-// Memory a lattice needs before it is built: measured on a 100^3 block
-// (1e6 particles, 1.27e7 springs: 1.33 GB resident), about 100 bytes per
-// spring and 200 per particle, twice that at the peak while the builder's
-// arrays grow. A scene the machine cannot hold is refused here, with its
-// line, instead of ending in std::bad_alloc halfway through the build.
-void checkMemory(const ElementReader& r, Names& names, double particles, double springs) {
-  names.bytes += 2.0 * (100.0 * springs + 200.0 * particles);
-  const double available = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-  if (available > 0.0 && names.bytes > available) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "needs about %.3g GB of memory with what comes before it; this machine has %.3g GB",
-                  names.bytes / 1e9, available / 1e9);
+/// How much memory this process can have, and where that figure came from.
+struct MemoryLimit {
+  double bytes = 0.0;  // 0: unknown
+  const char* source = "";
+};
+
+// What the kernel says it can give without swapping (MemAvailable: free
+// memory plus the caches it can drop), not the physical total, which other
+// processes share; the physical memory (sysconf) only where /proc/meminfo
+// cannot be read. An address-space limit (ulimit -v) is where std::bad_alloc
+// comes from when it is lower, so it counts too.
+MemoryLimit memoryLimit() {
+  MemoryLimit limit;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      unsigned long long kib = 0;
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+        limit = {static_cast<double>(kib) * 1024.0, "available now, MemAvailable in /proc/meminfo"};
+        break;
+      }
+    }
+    std::fclose(f);
+  }
+  if (limit.bytes <= 0.0) {
+    const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (physical > 0.0) limit = {physical, "physical memory, sysconf"};
+  }
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const double address_space = static_cast<double>(as.rlim_cur);
+    if (limit.bytes <= 0.0 || address_space < limit.bytes) limit = {address_space, "its address-space limit, ulimit -v"};
+  }
+  return limit;
+}
+
+// A lattice is refused before it is built, at its line, when the model with
+// it and everything before it would need more memory than this process can
+// have: otherwise the build ends in std::bad_alloc (or the OOM killer)
+// minutes later with no line. The engine counts the model's bytes from its
+// structures (modelPeakBytes); the reader adds its own name index: a map
+// node a particle (the tree's colour and three links, the name, the index)
+// and the body's member list.
+void checkMemory(const ElementReader& r, const ModelBuilder& builder, Names& names, const std::string& body,
+                 double particles, double springs, bool contact) {
+  const double digits = std::floor(std::log10(std::max(1.0, particles - 1.0))) + 1.0;
+  names.longest_name = std::max(names.longest_name, static_cast<double>(body.size()) + 1.0 + digits);
+  const double name_heap = names.longest_name <= 15.0 ? 0.0 : std::ceil((names.longest_name + 9.0) / 16.0) * 16.0;
+  const double map_node = std::ceil((sizeof(int) + 3.0 * sizeof(void*) + sizeof(std::pair<const std::string, int>) + 8.0) / 16.0) * 16.0;
+  names.lattice_bytes += particles * (map_node + name_heap) + std::exp2(std::ceil(std::log2(particles))) * sizeof(int);
+  ModelSize size;
+  size.particles = builder.numParticles() + particles;
+  size.springs = builder.numSprings() + springs;
+  // Every particle of a lattice that may touch the ground is counted as a
+  // contact, ground or not: the <ground> may come later in the file.
+  names.lattice_contacts += contact ? particles : 0.0;
+  size.contacts = names.lattice_contacts;
+  size.name_length = names.longest_name;
+  const double needed = modelPeakBytes(size) + names.lattice_bytes;
+  const MemoryLimit limit = memoryLimit();
+  if (limit.bytes > 0.0 && needed > limit.bytes) {
+    char buf[224];
+    std::snprintf(buf, sizeof buf,
+                  "needs about %.3g GB of memory to build and run, with what comes before it; this process can have "
+                  "%.3g GB (%s)",
+                  needed / 1e9, limit.bytes / 1e9, limit.source);
     r.failAttribute("count", buf);
   }
 }
@@ -584,8 +641,8 @@ void readCloth(const ElementReader& r, ModelBuilder& builder, Names& names) {
   // In double: a product of ints can overflow a long; a double cannot.
   const double cloth_particles = static_cast<double>(c.nu) * c.nv;
   if (cloth_particles > 1e7) r.failAttribute("count", "is too large (over 1e7 particles)");
-  checkMemory(r, names, cloth_particles, 6.0 * cloth_particles);
   checkName(r, "name", c.name);
+  checkMemory(r, builder, names, c.name, cloth_particles, clothSpringCount(c), c.contact);
   if (names.bodies.count(c.name)) r.failAttribute("name", "repeats an earlier body name");
   const double cos_uv = std::abs(c.u[0] * c.v[0] + c.u[1] * c.v[1] + c.u[2] * c.v[2]) /
                         std::max(1e-300, std::hypot(c.u[0], c.u[1], c.u[2]) * std::hypot(c.v[0], c.v[1], c.v[2]));
@@ -612,8 +669,8 @@ void readBlock(const ElementReader& r, ModelBuilder& builder, Names& names) {
   // In double: 2097152^3 overflows a long and used to pass the cap.
   const double block_particles = static_cast<double>(b.nx) * b.ny * b.nz;
   if (block_particles > 1e7) r.failAttribute("count", "is too large (over 1e7 particles)");
-  checkMemory(r, names, block_particles, 13.0 * block_particles);
   checkName(r, "name", b.name);
+  checkMemory(r, builder, names, b.name, block_particles, blockSpringCount(b), b.contact);
   if (names.bodies.count(b.name)) r.failAttribute("name", "repeats an earlier body name");
   const int first = located(r, [&] { return builder.addBlock(b); });
   claimBody(r, builder, names, b.name, first);
@@ -1103,7 +1160,10 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
   if (const XMLElement* e = root->FirstChildElement("world")) {
     builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
   }
-  if (const XMLElement* e = root->FirstChildElement("ground")) readGround(readerFor(path, e), builder);
+  if (const XMLElement* e = root->FirstChildElement("ground")) {
+    readGround(readerFor(path, e), builder);
+    scene.ground_line = e->GetLineNum();
+  }
   if (overrides.realism) {
     scene.realism = *overrides.realism;
   } else if (const XMLElement* e = root->FirstChildElement("realism")) {
@@ -1113,6 +1173,9 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
   Names names;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
+    if (tag == "spring" || tag == "cloth" || tag == "block" || tag == "robot") {
+      scene.spring_sources.push_back({tag, e->GetLineNum(), builder.numSprings()});
+    }
     if (tag == "particle") {
       readParticle(readerFor(path, e), builder, names);
     } else if (tag == "spring") {

@@ -106,9 +106,66 @@ void checkCommentsOf(const std::string& path, const tinyxml2::XMLNode* parent) {
   }
 }
 
+// Namespaces in XML: a name's prefix ("xacro" in <xacro:macro> or
+// xacro:name="...") must be declared by an xmlns:xacro attribute on that
+// element or an ancestor. tinyxml2 takes names as plain text, so an
+// undeclared prefix passed, while namespace-aware parsers (expat under
+// Python's ElementTree, libxml2) refuse the whole file ("unbound prefix").
+// `xml` is bound by the standard and `xmlns` only declares; a name with an
+// empty prefix or local part, or a second colon, is no qualified name.
+std::string qualifiedNameProblem(const char* name, const std::vector<std::string>& declared, bool attribute) {
+  const std::string n = name ? name : "";
+  const std::size_t colon = n.find(':');
+  if (colon == std::string::npos) return "";
+  if (colon == 0 || colon + 1 == n.size() || n.find(':', colon + 1) != std::string::npos) {
+    return "is not a qualified name (a prefix, one ':' and a local name)";
+  }
+  const std::string prefix = n.substr(0, colon);
+  if (prefix == "xml") return "";
+  if (prefix == "xmlns") return attribute ? "" : "uses the prefix 'xmlns', which only declares prefixes";
+  if (std::find(declared.begin(), declared.end(), prefix) != declared.end()) return "";
+  return "uses the prefix '" + prefix + "', which no xmlns:" + prefix + " declares on it or around it";
+}
+
+void checkNamespacesOf(const std::string& path, const tinyxml2::XMLElement* e, std::vector<std::string>& declared) {
+  const std::size_t outer = declared.size();
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string name = a->Name();
+    if (name.rfind("xmlns:", 0) != 0) continue;
+    // "Namespaces in XML 1.0" forbids undeclaring a prefix with an empty name.
+    if (a->Value() == nullptr || *a->Value() == '\0') {
+      throw SceneError(path + ":" + std::to_string(a->GetLineNum()) + ": malformed XML: <" + e->Name() +
+                       "> attribute '" + name + "' binds a prefix to an empty namespace name, which XML forbids");
+    }
+    declared.push_back(name.substr(6));
+  }
+  const auto fail = [&](int line, const std::string& what, const std::string& problem) {
+    throw SceneError(path + ":" + std::to_string(line) + ": malformed XML: " + what + " " + problem +
+                     " (strict XML parsers refuse the file; declare the prefix or remove it)");
+  };
+  std::string problem = qualifiedNameProblem(e->Name(), declared, false);
+  if (!problem.empty()) fail(e->GetLineNum(), "element <" + std::string(e->Name()) + ">", problem);
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    problem = qualifiedNameProblem(a->Name(), declared, true);
+    if (!problem.empty()) {
+      fail(a->GetLineNum(), "<" + std::string(e->Name()) + "> attribute '" + a->Name() + "'", problem);
+    }
+  }
+  for (const tinyxml2::XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    checkNamespacesOf(path, c, declared);
+  }
+  declared.resize(outer);
+}
+
 }  // namespace
 
-void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc) { checkCommentsOf(path, &doc); }
+void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc) {
+  checkCommentsOf(path, &doc);
+  std::vector<std::string> declared;
+  for (const tinyxml2::XMLElement* e = doc.FirstChildElement(); e; e = e->NextSiblingElement()) {
+    checkNamespacesOf(path, e, declared);
+  }
+}
 
 void checkLineLengths(const std::string& path, const std::string& text) {
   int line = 1;

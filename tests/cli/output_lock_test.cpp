@@ -79,4 +79,21 @@ TEST_F(OutputLock, AKilledRunLeavesNoLockBehind) {
   EXPECT_TRUE(fs::exists(out / "summary.json"));
 }
 
+// `sweep-summary DIR` rewrites summary.md and the plots in DIR: it takes
+// DIR's lock like --out, so it cannot write into a folder a sweep (here a
+// run) is still writing, and says so with the other's process id.
+TEST_F(OutputLock, SweepSummaryOfAFolderInUseIsRefused) {
+  const fs::path out = dir_ / "out";
+  const pid_t first = startRun(out, "100000");
+  ASSERT_GT(first, 0);
+  const auto r = run({"sweep-summary", out.string(), "--no-plots"});
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(first, &status, 0), first);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "error: '" + out.string() + "' is in use by another suitsim run (process " + std::to_string(first) +
+                       ", its lock '" + (dir_ / ".out.suitsim-lock").string() + "'); wait for it to end\n");
+  EXPECT_FALSE(fs::exists(out / "summary.md"));
+}
+
 }  // namespace

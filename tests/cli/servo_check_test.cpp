@@ -181,8 +181,120 @@ TEST_F(ServoCheck, DivergenceWithoutAServoCulpritNamesTheSprings) {
       suitsim::experiment::prepareTrials(sourcePath("scenes/chain_pendulum.xml"), "", overrides, dir_ / "out");
   EXPECT_FALSE(suitsim::experiment::simulateTrials(jobs, 1));
   const std::string& error = jobs[0].error;
-  EXPECT_NE(error.find("likely culprit: the stiffest spring or contact"), std::string::npos) << error;
+  EXPECT_NE(error.find("likely culprit: the <spring> (stiffness 2e+05 N/m"), std::string::npos) << error;
+  EXPECT_NE(error.find("chain_pendulum.xml:"), std::string::npos) << error;
   EXPECT_NE(error.find("--dt"), std::string::npos) << error;
+  suitsim::experiment::commitTrials(jobs, false);
+}
+
+// ---- the step check over every stiff element (step_check.h) -------------------
+
+// A shipped scene with one attribute changed, read from its own folder.
+fs::path editedScene(const fs::path& dir, const std::string& name, const std::string& from, const std::string& to) {
+  std::string text = readFile(sourcePath("scenes/" + name + ".xml"));
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  const std::string root = "<scene name=\"" + name + "\"";
+  text.replace(text.find(root), root.size(), root + " relative_to=\"" + sourcePath("scenes") + "\"");
+  const fs::path out = dir / (name + "_edited.xml");
+  std::ofstream(out) << text;
+  return out;
+}
+
+// The refusal prepareTrials gives `scene`, or "" when it runs.
+std::string refusal(const fs::path& scene, const fs::path& out, std::vector<std::string>* warnings = nullptr) {
+  try {
+    suitsim::experiment::prepareTrials(scene.string(), "", {}, out, warnings);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Ground damping of 1e9 N s/m: a damper that reverses a contact's velocity
+// each step (c dt / m >> 2). It used to run and diverge with the blame on an
+// innocent servo; it is refused at the <ground>'s line, naming its damping.
+TEST_F(ServoCheck, GroundDampingPastItsBoundIsRefusedAtTheGroundsLine) {
+  const std::string shipped = readFile(sourcePath("scenes/jvrc1_stand.xml"));
+  const fs::path scene =
+      editedScene(dir_, "jvrc1_stand", "damping=\"400\" mu_static", "damping=\"1e9\" mu_static");
+  const std::string error = refusal(scene, dir_ / "out");
+  const std::string where = scene.string() + ":" + std::to_string(lineOf(shipped, "<ground ")) + ": ";
+  EXPECT_EQ(error.rfind(where + "the <ground>'s damping (stiffness 2e+05 N/m, damping 1e+09 N s/m)", 0), 0u) << error;
+  EXPECT_NE(error.find("the run would diverge"), std::string::npos) << error;
+  EXPECT_EQ(error.find("servo"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+// Ground stiffness of 1e13 N/m: refused at the <ground>'s line naming its
+// stiffness, not "the stiffest spring or contact".
+TEST_F(ServoCheck, StiffGroundIsRefusedAtTheGroundsLineNamingItsStiffness) {
+  const std::string shipped = readFile(sourcePath("scenes/jvrc1_stand.xml"));
+  const fs::path scene = editedScene(dir_, "jvrc1_stand", "<ground stiffness=\"2e5\"", "<ground stiffness=\"1e13\"");
+  const std::string error = refusal(scene, dir_ / "out");
+  const std::string where = scene.string() + ":" + std::to_string(lineOf(shipped, "<ground ")) + ": ";
+  EXPECT_EQ(error.rfind(where + "the <ground>'s stiffness (stiffness 1e+13 N/m", 0), 0u) << error;
+}
+
+// constraint_frequency 1e6 rad/s on the <robot>: the hinges' Baumgarte
+// stabilisation (critically damped at w) needs w dt < 0.83; refused at the
+// <robot>'s line naming the attribute, where it used to blame a servo.
+TEST_F(ServoCheck, HugeConstraintFrequencyIsRefusedAtTheRobotsLine) {
+  const std::string shipped = readFile(sourcePath("scenes/jvrc1_stand.xml"));
+  const fs::path scene = editedScene(dir_, "jvrc1_stand", "constraint_frequency=\"1000\"", "constraint_frequency=\"1e6\"");
+  const std::string error = refusal(scene, dir_ / "out");
+  const std::string where = scene.string() + ":" + std::to_string(lineOf(shipped, "<robot ")) + ": ";
+  EXPECT_EQ(error.rfind(where + "the <robot>'s constraint_frequency (1e+06 rad/s", 0), 0u) << error;
+  EXPECT_NE(error.find("omega dt = 500 at dt = 0.0005 s against its bound 0.828"), std::string::npos) << error;
+}
+
+// limit_stiffness 1e12 N m/rad: the joint limits' estimate takes each
+// joint's least inertia (an upper bound on the rate), so it is a warning,
+// naming the <robot>'s line, the attribute and the joint it is fastest on.
+TEST_F(ServoCheck, StiffJointLimitsAreWarnedOfNamingTheJointAndTheLine) {
+  const std::string shipped = readFile(sourcePath("scenes/jvrc1_stand.xml"));
+  const fs::path scene = editedScene(dir_, "jvrc1_stand", "constraint_frequency=\"1000\"",
+                                     "constraint_frequency=\"1000\" limit_stiffness=\"1e12\"");
+  std::vector<std::string> warnings;
+  EXPECT_EQ(refusal(scene, dir_ / "out", &warnings), "");
+  const std::string where = "(" + scene.string() + ":" + std::to_string(lineOf(shipped, "<robot ")) + ")";
+  const auto it = std::find_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+    return w.find("joint limits (limit_stiffness 1e+12 N m/rad") != std::string::npos;
+  });
+  ASSERT_NE(it, warnings.end()) << ::testing::PrintToString(warnings);
+  EXPECT_EQ(it->rfind("the <robot>'s joint limits (limit_stiffness 1e+12 N m/rad, limit_damping 0 N m s/rad) on joint '", 0), 0u) << *it;
+  EXPECT_NE(it->find(where), std::string::npos) << *it;
+  // The shipped scene warns of none of these.
+  std::vector<std::string> shipped_warnings;
+  EXPECT_EQ(refusal(sourcePath("scenes/jvrc1_stand.xml"), dir_ / "out2", &shipped_warnings), "");
+  for (const std::string& w : shipped_warnings) {
+    EXPECT_EQ(w.find("has omega dt"), std::string::npos) << w;
+  }
+}
+
+// One spring of 1e13 N/m among five: the run diverges, and the message
+// names that <spring> at its own line, not the first one.
+TEST_F(ServoCheck, DivergenceNamesTheStiffSpringAtItsLine) {
+  std::string text = readFile(sourcePath("scenes/chain_pendulum.xml"));
+  const std::string third = "<spring a=\"bead2\" b=\"bead3\" stiffness=\"2e5\"";
+  const int line = lineOf(text, third);
+  ASSERT_GT(line, 0);
+  text.replace(text.find(third), third.size(), "<spring a=\"bead2\" b=\"bead3\" stiffness=\"1e13\"");
+  const fs::path scene = dir_ / "stiff_spring.xml";
+  std::ofstream(scene) << text;
+  suitsim::experiment::SimulationOverrides overrides;
+  overrides.duration = 0.05;
+  std::vector<std::string> warnings;
+  std::vector<suitsim::experiment::TrialJob> jobs =
+      suitsim::experiment::prepareTrials(scene.string(), "", overrides, dir_ / "out", &warnings);
+  const std::string at = "(" + scene.string() + ":" + std::to_string(line) + ")";
+  ASSERT_EQ(warnings.size(), 1u) << ::testing::PrintToString(warnings);
+  EXPECT_EQ(warnings[0].rfind("the <spring> (stiffness 1e+13 N/m, damping 2 N s/m) " + at, 0), 0u) << warnings[0];
+  EXPECT_FALSE(suitsim::experiment::simulateTrials(jobs, 1));
+  EXPECT_NE(jobs[0].error.find("likely culprit: the <spring> (stiffness 1e+13 N/m, damping 2 N s/m) " + at),
+            std::string::npos)
+      << jobs[0].error;
   suitsim::experiment::commitTrials(jobs, false);
 }
 

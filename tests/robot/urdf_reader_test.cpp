@@ -405,6 +405,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         InvalidCase{"malformed.urdf", 3, {"malformed XML", "link"}},  // tinyxml2 names the unclosed element
         InvalidCase{"comment_double_hyphen.urdf", 5, {"malformed XML", "'--' inside a comment"}},
+        InvalidCase{"undeclared_prefix_element.urdf", 5,
+                    {"malformed XML", "element <xacro:insert_block>", "no xmlns:xacro declares"}},
+        // Declared on the first link only, out of the second's scope.
+        InvalidCase{"undeclared_prefix_attribute.urdf", 10,
+                    {"malformed XML", "<link> attribute 'vendor:part'", "no xmlns:vendor declares"}},
         InvalidCase{"root_not_robot.urdf", 3, {"<sdf>", "<robot>"}},
         InvalidCase{"missing_robot_name.urdf", 2, {"<robot>", "'name'"}},
         InvalidCase{"unknown_link.urdf", 6, {"<child>", "'link'", "'b'"}},

@@ -28,6 +28,10 @@ MALFORMED = {
     "scenes/invalid/comment_double_hyphen.xml",
     "tests/robot/data/invalid/malformed.urdf",
     "tests/robot/data/invalid/comment_double_hyphen.urdf",
+    "scenes/invalid/undeclared_prefix_element.xml",
+    "scenes/invalid/undeclared_prefix_attribute.xml",
+    "tests/robot/data/invalid/undeclared_prefix_element.urdf",
+    "tests/robot/data/invalid/undeclared_prefix_attribute.urdf",
 }
 
 

@@ -69,6 +69,30 @@ struct BlockSpec {
   bool contact = true;
 };
 
+/// Springs addCloth and addBlock make for a spec, counted without building
+/// anything (in double: a count past int's range must not wrap). The scene
+/// reader uses them to estimate a lattice's memory before building it.
+double clothSpringCount(const ClothSpec& spec);
+double blockSpringCount(const BlockSpec& spec);
+
+/// The size of a model, for modelPeakBytes.
+struct ModelSize {
+  double particles = 0.0;
+  double springs = 0.0;
+  double contacts = 0.0;     ///< ground contact points (at most one a particle)
+  double name_length = 0.0;  ///< the longest particle name's characters
+};
+
+/// Heap bytes a model of this size takes at its peak: while build() lays
+/// out the springs (the builder's lists, build()'s name check, the Model
+/// and the layout's temporaries are all alive), or while it runs (the Model,
+/// a State and a Workspace), whichever is larger. Counted from the sizes of
+/// the structures that hold them (builder.cpp), so it follows them when
+/// they change; vectors filled one element at a time are counted at the
+/// capacity they grow to. Hinges, bodies and bands are left out: a robot's
+/// are a few hundred, a lattice's particles and springs are millions.
+double modelPeakBytes(const ModelSize& size);
+
 /// A rotation-plane hinge between two four-particle bodies (see Model): each
 /// point is given by its affine weights on its body's particles.
 struct HingeSpec {

@@ -68,6 +68,49 @@ struct LinkMode {
 /// whose springs only take out drift and do not limit the step).
 std::vector<LinkMode> linkModes(const Model& model);
 
+/// An element whose explicit integration bounds the step: its fastest mode
+/// (omega, with the damping ratio of its dampers there) and the largest
+/// omega dt an explicit step keeps it stable at, 2 (sqrt(1 + zeta^2) - zeta)
+/// as for the gears. A damper past critical bounds the step by itself:
+/// zeta >> 1 makes the bound about 1 / zeta, i.e. c dt / m < 2 or so.
+struct StepLimit {
+  enum class Kind {
+    kSpring,       ///< the springs at the particle whose row is fastest; `index` the stiffest of them (input order)
+    kGround,       ///< the ground's penalty contact on the body or point it is fastest on; `index` the body or -1
+    kConstraints,  ///< the hinges' Baumgarte stabilisation, e'' = -2 w e' - w^2 e (omega = w, zeta = 1)
+    kJointLimit,   ///< the limit spring-damper on the joint `index`, on its least inertia
+    kGear,         ///< joint `index`'s compliant gear (GearMode)
+    kLinkSprings,  ///< body `index` on its link springs (LinkMode)
+  };
+  Kind kind = Kind::kSpring;
+  int index = -1;
+  double omega = 0.0;          ///< (rad/s)
+  double damping_ratio = 0.0;  ///< zeta
+  double bound = 2.0;          ///< largest omega dt
+  /// The share of `fraction` that is certain: 1 where omega is exact or a
+  /// lower bound; less where it is an upper bound (the ground on a hinged
+  /// body alone: the rest of the robot adds inertia), then the lower
+  /// bound's share of it.
+  double certain_share = 1.0;
+  /// How far along its bound a step dt takes it: >= 1 diverges, if
+  /// omega is exact.
+  double fraction(double dt) const { return omega * dt / bound; }
+  /// The part of that which is certain: >= 1 diverges for sure.
+  double certainFraction(double dt) const { return certain_share * fraction(dt); }
+  /// The damper rather than the spring sets the bound (zeta > 1).
+  bool dampingDominates() const { return damping_ratio > 1.0; }
+};
+
+/// Every element that bounds the step, one entry per kind and element
+/// (springs and ground: the fastest only), for the pre-run check and to
+/// name the culprit of a divergence. Straps and bands are left out.
+std::vector<StepLimit> stepLimits(const Model& model);
+
+/// 2 (sqrt(1 + zeta^2) - zeta): the largest omega dt of a damped
+/// oscillator stepped explicitly (symplectic Euler's Jury condition,
+/// p(-1) > 0: (omega dt)^2 + 4 zeta omega dt < 4).
+double explicitStepBound(double damping_ratio);
+
 /// The servo and the joints' viscous friction on the whole rigid tree. The
 /// per-joint check (ServoLoop below) takes each joint alone on its least
 /// inertia; joints that share a light link couple, and their coupled modes

@@ -255,6 +255,16 @@ struct Scene {
   std::optional<RobotSetup> robot;    ///< the scene's robot, if it has one
   EvaluationSpec evaluation;          ///< evaluation settings of the experiment
   Realism realism;                    ///< the error sources switched on (<realism>)
+  /// Where the springs came from, for messages that name one: each element
+  /// that adds springs (<spring>, <cloth>, <block>, <robot>), in file order,
+  /// as its tag, its line and the input index of its first spring.
+  struct SpringSource {
+    std::string tag;
+    int line = 0;
+    int first_spring = 0;
+  };
+  std::vector<SpringSource> spring_sources;
+  int ground_line = 0;  ///< line of the <ground> element, 0 when absent
 };
 
 /// The trials of the scene's <experiment>, in file order; empty when it has

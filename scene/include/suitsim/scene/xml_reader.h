@@ -67,7 +67,9 @@ bool parseNumber(const std::string& s, double* out);
 void loadXml(const std::string& path, tinyxml2::XMLDocument& doc);
 
 /// Throws SceneError, at its line, for what tinyxml2 accepts although XML
-/// forbids it (and strict parsers refuse the file): "--" inside a comment.
+/// forbids it (and strict parsers refuse the file): "--" inside a comment,
+/// and an element or attribute name whose prefix no xmlns:PREFIX declares
+/// in scope (or that is no qualified name: "a:b:c", ":a").
 /// loadXml calls it; readers of XML held in memory call it themselves.
 void checkStrictXml(const std::string& path, const tinyxml2::XMLDocument& doc);
 
