@@ -283,7 +283,7 @@ TEST_F(ServoCheck, DivergenceNamesTheStiffSpringAtItsLine) {
   text.replace(text.find(third), third.size(), "<spring a=\"bead2\" b=\"bead3\" stiffness=\"1e13\"");
   const fs::path scene = dir_ / "stiff_spring.xml";
   std::ofstream(scene) << text;
-  suitsim::experiment::SimulationOverrides overrides;
+  suitsim::io::SceneOverrides overrides;
   overrides.duration = 0.05;
   std::vector<std::string> warnings;
   std::vector<suitsim::experiment::TrialJob> jobs =
