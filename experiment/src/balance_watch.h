@@ -3,6 +3,7 @@
 // the trial runs. Private to the experiment library (trials.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
