@@ -46,6 +46,9 @@ struct SensorLayout {
   SensorMount imu;                          ///< gyro + accelerometer, on the base link (A §3.2)
   std::vector<SensorMount> force_sensors;   ///< one per foot: the ground's wrench on it
   bool has_currents = true;                 ///< motor current per joint (full identification needs them)
+  /// A link-side torque sensor per joint (`<joint>.torque[N*m]`): the torque
+  /// the drive passes to the link, measured after the gear (issue 44).
+  bool has_joint_torques = false;
   bool has_winding_temperatures = false;    ///< a winding thermistor per joint (the heating correction needs them)
   bool has_band_lengths = false;            ///< a length sensor along every band worn (the measured suit geometry needs them)
   /// Each joint's position limits (rad) from the robot description, by
@@ -75,6 +78,9 @@ struct SensorStream {
   Eigen::VectorXd time;                       ///< (N) s, strictly increasing
   Eigen::MatrixXd joint_angle;                ///< (N x num_joints) encoders (rad)
   Eigen::MatrixXd current;                    ///< (N x num_joints) motor currents (A); empty without currents
+  /// (N x num_joints) link-side joint torques (N m) when the layout has
+  /// joint torque sensors; empty otherwise.
+  Eigen::MatrixXd joint_torque;
   /// (N x num_joints) winding temperatures (degC) when every joint has a
   /// `<joint>.winding_temperature` channel; empty otherwise (only the
   /// heating correction needs them: ConditioningOptions).
