@@ -120,18 +120,25 @@ void warnGrowingJointSpace(const io::Scene& scene, const io::SimulationSettings&
 // Before anything runs: a compliant gear whose mode the step cannot follow
 // (omega dt >= 2, servo_stability.h's GearMode) diverges whatever else
 // the robot does, so the run is refused naming the joint and what to change.
+// The message stands at the <simulation> line (the step is what a user
+// changes) and names where the gear's stiffness came from: a <compliance>
+// element of the scene or a realism file, or the --realism preset.
 void refuseUnstableGears(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path) {
   for (const GearMode& g : gearModes(scene.model)) {
     if (g.omega * sim.dt < g.bound) continue;
-    char message[560];
+    const std::string& origin = scene.realism.compliance_origin;
+    const std::string set_by = origin.empty() ? std::string() : ", set by " + origin;
+    char message[1024];
     std::snprintf(message, sizeof message,
                   ": joint '%s': its compliant gear (k = %.4g N m/rad between the rotor's %.3g kg m^2 and the "
-                  "link's %.3g kg m^2, damping ratio %.3g) oscillates at omega = %.4g rad/s, and omega dt = %.3g at "
-                  "dt = %.3g s; the gear's spring is explicit and needs omega dt < %.3g: take dt below %.3g s "
+                  "link's %.3g kg m^2, damping ratio %.3g%s) oscillates at omega = %.4g rad/s, and omega dt = %.3g "
+                  "at dt = %.3g s; the gear's spring is explicit and needs omega dt < %.3g: take dt below %.3g s "
                   "(<simulation dt>) or a softer gear",
                   scene.model.hinge_name[g.hinge].c_str(), scene.model.hinge_gear_stiffness[g.hinge], g.rotor_inertia,
-                  g.link_inertia, g.damping_ratio, g.omega, g.omega * sim.dt, sim.dt, g.bound, g.bound / g.omega);
-    throw io::SceneError(scene_path + message);
+                  g.link_inertia, g.damping_ratio, set_by.c_str(), g.omega, g.omega * sim.dt, sim.dt, g.bound,
+                  g.bound / g.omega);
+    const std::string at = sim.line > 0 ? ":" + std::to_string(sim.line) : std::string();
+    throw io::SceneError(scene_path + at + message);
   }
 }
 

@@ -19,6 +19,7 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
   const std::string preset = r.text("preset", "ideal");
   if (preset == "realistic") {
     realism = realisticPreset();
+    realism.compliance_origin = path + ":" + std::to_string(e->GetLineNum()) + " <realism preset=\"realistic\">";
   } else if (preset != "ideal") {
     r.failAttribute("preset", "must be ideal or realistic (got '" + preset + "')");
   }
@@ -114,6 +115,7 @@ Realism readRealism(const std::string& path, const XMLElement* e) {
     const std::string encoder = cr.has("encoder") ? cr.text("encoder") : "link";
     if (encoder != "motor" && encoder != "link") cr.failAttribute("encoder", "must be motor or link");
     realism.compliance_encoder_on_motor = encoder == "motor";
+    realism.compliance_origin = path + ":" + std::to_string(c->GetLineNum()) + " <compliance>";
   }
   if (const XMLElement* c = e->FirstChildElement("capstan")) {
     const ElementReader cr = realismChildReader(path, c);
@@ -156,6 +158,7 @@ Realism realismOption(const std::string& value) {
   if (value == "ideal" || value == "realistic") {
     Realism preset = value == "ideal" ? Realism{} : realisticPreset();
     preset.source = value;
+    if (value == "realistic") preset.compliance_origin = "--realism realistic";
     return preset;
   }
   return loadRealism(value);

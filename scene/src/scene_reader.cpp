@@ -40,6 +40,7 @@ void readSimulation(const ElementReader& r, const SceneOverrides& overrides, Sim
   sim.duration = r.positive("duration", r.number("duration"));
   sim.output_rate = r.positive("output_rate", r.number("output_rate", 100.0));
   sim.threads = r.integer("threads", 0);
+  sim.line = r.line();
   // The same bound as the --threads option: OpenMP cannot start more teams
   // than that on any machine we know of, and a huge team crashes inside it.
   if (sim.threads < 0 || sim.threads > 1024) {

@@ -2,6 +2,7 @@
 // replaces the scene's <realism>; a bad one is refused before anything runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -222,6 +223,33 @@ TEST_F(RealismOption, ViscoelasticBandModelTakesTheHysteresisOut) {
   r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", out.string(), "--band-model", "plastic"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--band-model"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// A compliant gear the step cannot follow is refused before anything runs,
+// at the scene's <simulation> line (the step is what to change), naming
+// where the gear's stiffness was set: a realism file's <compliance> line,
+// or the --realism preset.
+TEST_F(RealismOption, ACompliantGearTheStepCannotFollowIsRefusedAtTheSimulationLineNamingWhereItWasSet) {
+  const std::string scene = sourcePath("scenes/jvrc1_protocol.xml");
+  const std::string text = readFile(scene);
+  const std::size_t at = text.find("<simulation");
+  ASSERT_NE(at, std::string::npos);
+  const long line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  const fs::path realism = dir_ / "compliance.xml";
+  std::ofstream(realism) << "<realism seed=\"2\">\n  <compliance stiffness_per_effort=\"150\" backlash=\"3e-4\" "
+                            "damping_ratio=\"0.1\" encoder=\"motor\"/>\n</realism>\n";
+  const fs::path out = dir_ / "out";
+  auto r = run({"evaluate", scene, "--out", out.string(), "--realism", realism.string(), "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("jvrc1_protocol.xml:" + std::to_string(line) + ": joint '"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("set by " + realism.string() + ":2 <compliance>"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("take dt below"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  r = run({"evaluate", scene, "--out", out.string(), "--realism", "realistic", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("jvrc1_protocol.xml:" + std::to_string(line) + ": joint '"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("set by --realism realistic"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
 }
 

@@ -32,6 +32,7 @@ struct SimulationSettings {
   double duration = 1.0;     ///< simulated time (s)
   double output_rate = 100;  ///< samples per second written to the stream (Hz)
   int threads = 0;           ///< OpenMP threads; 0 means one per core
+  int line = 0;              ///< line of the <simulation> element (0: not read from a scene)
 };
 
 /// An object the robot holds during a motion (<hold> inside <motion>), e.g.
@@ -183,6 +184,11 @@ struct Realism {
   double compliance_backlash = 0.0;
   double compliance_damping_ratio = 0.0;
   bool compliance_encoder_on_motor = false;
+  /// Where the compliance was set, for messages about the gears: "FILE:LINE
+  /// <compliance>" of the element that set it (or of the <realism
+  /// preset="realistic"> that brought it), "--realism realistic" for the
+  /// option's preset; empty while compliance is off.
+  std::string compliance_origin;
   /// Each unit's stiffness departs from the datasheet's (the a-priori set's,
   /// stiffness_per_effort times the effort limit) by this relative spread
   /// (RMS, drawn per joint; at least half the datasheet's).
