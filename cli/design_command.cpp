@@ -107,6 +107,23 @@ int designChecked(const CLI::App& app, DesignCommandOptions& opt) {
     std::fprintf(stderr, "error: %s\n", e.what());
     ok = false;
   }
+  // The design the guard set aside, for a user who wants to see for
+  // themselves (its CSV motions read from where they came from).
+  if (ok && !result.set_aside.empty()) {
+    std::vector<design::DesignedTrial> aside;
+    for (const design::ChosenMotion& c : result.set_aside) {
+      const design::CandidateMotion& m = result.library[static_cast<std::size_t>(c.candidate)];
+      const bool from_file = m.source != "generated" && m.source != "scene";
+      aside.push_back({c.name, &m, from_file ? fs::absolute(m.source).lexically_normal().string() : ""});
+    }
+    try {
+      ok = writeFile(partial / "set_aside.xml", design::designScene(opt.design.scene, aside, result.joint_names,
+                                                                    design::KeepTrials::kEvaluation));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      ok = false;
+    }
+  }
   ok = ok && writeFile(partial / "design.json",
                        design::designReportJson(result, opt.design.target, files)
                                .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
@@ -119,6 +136,11 @@ int designChecked(const CLI::App& app, DesignCommandOptions& opt) {
     }
     for (const char* f : {"design.json", "design.md", "scene.xml"}) {
       if (!ec) fs::rename(partial / f, out / f, ec);
+    }
+    if (!ec && !result.set_aside.empty()) {
+      fs::rename(partial / "set_aside.xml", out / "set_aside.xml", ec);
+    } else if (!ec) {
+      fs::remove(out / "set_aside.xml", ec);  // an earlier run's, no longer true
     }
     ok = !ec;
   }
@@ -134,6 +156,7 @@ int designChecked(const CLI::App& app, DesignCommandOptions& opt) {
                 "condition number %.4g -> %.4g\n",
                 result.chosen.size(), 100.0 * opt.design.target, first.identified.determined, last.identified.determined,
                 first.identified.condition_number, last.identified.condition_number);
+    std::printf("suit-fit guard: %s\n", result.fit_guard.c_str());
     std::printf("wrote %s, %s, %s and %zu motions in %.1f s\n", (out / "scene.xml").c_str(), (out / "design.json").c_str(),
                 (out / "design.md").c_str(), files.size(), result.wall_s);
   }

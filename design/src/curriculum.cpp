@@ -17,6 +17,7 @@
 #include "suitsim/design/design_scene.h"
 #include "suitsim/design/reliability.h"
 #include "suitsim/design/selection.h"
+#include "suitsim/design/suit_fit_guard.h"
 #include "suitsim/eval/least_squares.h"
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
@@ -192,6 +193,40 @@ double relaxedMarginShare(double previous, double share_max, double condition_nu
   return std::min(previous, share_max * (1.0 - std::exp(-(scale * condition_number + bias))));
 }
 
+/// The guard (suit_fit_guard.h): the design is proposed only when it
+/// predicts a suit fit no worse than the scene's own motions (iteration 0);
+/// otherwise `chosen` becomes those motions, each as the library entry the
+/// scene's motion became (from `first_scene_motion` on).
+static void guardSuitFit(DesignResult& r, std::size_t first_scene_motion, const std::vector<Eigen::MatrixXd>& scene_triangles) {
+  const double scene = r.iterations.front().predicted_fit_std, design = r.iterations.back().predicted_fit_std;
+  if (r.fit_guard_trials.empty()) {
+    r.fit_guard = "no evaluation trial wears a suit: no suit fit to judge the design by";
+    return;
+  }
+  const auto text = [](double x) { return std::isinf(x) ? std::string("unseen") : format("%.4g N m", x); };
+  const std::string figures = "predicted model-torque std on the fit joints " + text(design) + " (design) against " +
+                              text(scene) + " (the scene's own motions)";
+  // Worse: larger, or unseen (+inf) where the scene's motions see it. Two
+  // unseen sets cannot be told apart by this measure; the design stands.
+  const bool worse = std::isfinite(scene) && !(design <= scene);
+  if (!worse || r.iterations.size() < 2) {
+    r.fit_guard = "design proposed: " + figures;
+    return;
+  }
+  r.kept_scene_motions = true;
+  r.fit_guard = "the scene's own motions kept: the design predicts a worse suit fit, " + figures;
+  r.set_aside = std::move(r.chosen);
+  r.chosen.clear();
+  for (std::size_t k = 0; k < scene_triangles.size(); ++k) {
+    ChosenMotion ch;
+    ch.name = "design_" + std::to_string(k + 1);
+    ch.candidate = static_cast<int>(first_scene_motion + k);
+    ch.iteration = 0;
+    if (scene_triangles[k].size() > 0) ch.alone = measureExcitation(scene_triangles[k]);
+    r.chosen.push_back(ch);
+  }
+}
+
 DesignResult designMotions(const DesignOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   const int threads = o.threads > 0 ? o.threads : omp_get_num_procs();
@@ -296,6 +331,16 @@ DesignResult designMotions(const DesignOptions& o) {
   ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
   ao.excitation.torque_phi = ao.balance_phi;
   std::vector<CandidateMotion> scene_motions;
+  std::vector<Eigen::MatrixXd> scene_triangles;  // each alone, measured as they are
+  const SuitFitRows fit_rows = suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt);
+  r.fit_guard_trials = fit_rows.trials;
+  // The guard's figure for a motion set: Σ calibrated on its own identification.
+  const auto fitStd = [&](const Eigen::MatrixXd& triangle, const eval::RobotIdentification& id) {
+    Eigen::VectorXd values, stds;
+    excitationValues(id, &values, &stds);
+    const ReliabilityModel calibrated = calibrateReliability(triangle, values, stds, o.target);
+    return predictedFitStd(triangle, residualVariance(calibrated.calibration), fit_rows.rows);
+  };
   {
     AssessmentOptions loose = ao;  // measured as they are, whatever their margins
     loose.zmp_margin = -std::numeric_limits<double>::infinity();
@@ -307,6 +352,7 @@ DesignResult designMotions(const DesignOptions& o) {
       scene_motions.push_back(candidateFromSetup(robot, s.robot.value(), scene_ident_motion[k]));
       Assessment a = assessCandidate(robot, collision, scene_motions.back(), loose);
       if (a.triangle.size() > 0) stacked = stackTriangles(stacked, a.triangle);
+      scene_triangles.push_back(a.triangle);
     }
     r.scene_motions = measureExcitation(stacked);
     DesignIteration it0;
@@ -315,6 +361,7 @@ DesignResult designMotions(const DesignOptions& o) {
     it0.criterion = "scene";
     it0.planned = r.scene_motions;
     it0.identified = figures(id0, o.target);
+    it0.predicted_fit_std = fitStd(stacked, id0);
     r.iterations.push_back(it0);
     say(o, format("iteration 0: the scene's motions: condition number %.4g (design), %.4g (identified); ",
                   it0.planned.condition_number, it0.identified.condition_number) +
@@ -329,6 +376,7 @@ DesignResult designMotions(const DesignOptions& o) {
   for (CandidateMotion& c : from_files) r.library.push_back(std::move(c));
   // The scene's own motions are candidates too: a design is never forced
   // to do without what the experimenter wrote.
+  const std::size_t first_scene_motion = r.library.size();
   for (CandidateMotion& c : scene_motions) r.library.push_back(std::move(c));
   say(o, "assessing " + std::to_string(r.library.size()) + " candidate motions");
   std::vector<bool> chosen_mask(r.library.size(), false);
@@ -466,6 +514,7 @@ DesignResult designMotions(const DesignOptions& o) {
           countBelow(predictRelativeStd(*reliability, measured).head(robot.base.numBase()), o.target);
     }
     info.identified = figures(last, o.target);
+    info.predicted_fit_std = fitStd(measured, last);
     say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
                                                         info.planned.condition_number, info.identified.condition_number) +
                std::to_string(info.identified.determined) + " base parameters below the target relative std");
@@ -481,6 +530,7 @@ DesignResult designMotions(const DesignOptions& o) {
     }
   }
   if (r.stop_reason.empty()) r.stop_reason = "the iterations asked for are done";
+  guardSuitFit(r, first_scene_motion, scene_triangles);
   for (Assessment& a : r.assessments) a.triangle.resize(0, 0);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;

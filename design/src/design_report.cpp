@@ -109,6 +109,9 @@ nlohmann::ordered_json designReportJson(const DesignResult& r, double target, co
     x["planned"] = measures(it.planned);
     x["predicted_determined"] =
         it.predicted_determined >= 0 ? nlohmann::ordered_json(it.predicted_determined) : nlohmann::ordered_json(nullptr);
+    // +inf (a direction the fit rows need is unseen) as the string "unseen".
+    x["predicted_fit_std_n_m"] = std::isinf(it.predicted_fit_std) ? nlohmann::ordered_json("unseen")
+                                                                   : number(it.predicted_fit_std);
     nlohmann::ordered_json at = nlohmann::ordered_json::array();
     for (const auto& [below, n] : it.identified.determined_at) at.push_back({{"relative_std_below", below}, {"count", n}});
     x["identified"] = {{"condition_number", number(it.identified.condition_number)},
@@ -140,6 +143,11 @@ nlohmann::ordered_json designReportJson(const DesignResult& r, double target, co
   }
   j["motions"] = motions;
   j["stop_reason"] = r.stop_reason;
+  j["suit_fit_guard"] = {{"decision", r.fit_guard},
+                         {"kept_scene_motions", r.kept_scene_motions},
+                         {"set_aside_scene", r.set_aside.empty() ? nlohmann::ordered_json(nullptr)
+                                                                 : nlohmann::ordered_json("set_aside.xml")},
+                         {"evaluation_trials", r.fit_guard_trials}};
   j["wall_time_s"] = r.wall_s;
   return j;
 }
@@ -168,8 +176,9 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
        "as planned on the a-priori model; the identification's own condition number; base parameters with a relative "
        "std below " + sig(100.0 * target, 3) + " % (and below 2, 5 and 10 times that), and within 0.5 % at three stds.\n\n";
   s += "| iteration | criterion | ZMP margin (m) | candidates passing | motions | condition number (plan) | log det (plan) | predicted | condition number "
-       "(identified) | below " + sig(100.0 * target, 3) + " % | below 2, 5, 10 times | 3 std within 0.5 % | total mass (kg) |\n";
-  s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+       "(identified) | below " + sig(100.0 * target, 3) + " % | below 2, 5, 10 times | 3 std within 0.5 % | total mass (kg) | "
+       "suit fit std (N m) |\n";
+  s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const DesignIteration& it : r.iterations) {
     std::string added;
     for (const std::string& a : it.added) added += (added.empty() ? "" : " ") + a;
@@ -188,10 +197,21 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
            }
            return c;
          }() + " | " +
-         std::to_string(it.identified.determined_half_percent) + " | " + sig(it.identified.total_mass, 5) + " |\n";
+         std::to_string(it.identified.determined_half_percent) + " | " + sig(it.identified.total_mass, 5) + " | " +
+         (std::isinf(it.predicted_fit_std) ? std::string("unseen") : sig(it.predicted_fit_std)) + " |\n";
   }
   s += "\nIteration 0 is the scene's own identification motions, which the design replaces. Stopped: " + r.stop_reason +
-       ".\n\n## Chosen motions\n\n";
+       ".\n\n";
+  s += "## The suit-fit guard\n\nThe suit fit std is the predicted std of the identified model's torque on the suit's "
+       "fit joints along the evaluation motions (approach B's error from the identification; \"unseen\": the motions "
+       "leave a direction it needs undetermined). A design that predicts a worse one than the scene's own motions is "
+       "not proposed. Decision: " +
+       r.fit_guard + "." +
+       (r.set_aside.empty() ? std::string()
+                            : " The design set aside is in `set_aside.xml`, to evaluate as `scene.xml` is.") +
+       "\n\n";
+  for (const std::string& t : r.fit_guard_trials) s += "- " + t + "\n";
+  s += "\n## Chosen motions\n\n";
   s += "| trial | file | candidate | iteration | duration (s) | ZMP margin (m) | at (s) | clearance (m) | condition "
        "number alone |\n|---|---|---|---|---|---|---|---|---|\n";
   for (std::size_t k = 0; k < r.chosen.size(); ++k) {

@@ -22,6 +22,7 @@ ExcitationRows::ExcitationRows(const DesignRobot& robot, const ExcitationOptions
     : robot_(&robot), options_(options) {
   const int p = excitationColumns(robot);
   block_.resize(kBlockRows, p);
+  row_.resize(p);
   triangle_ = Eigen::MatrixXd::Zero(p, p);
 }
 
@@ -32,36 +33,40 @@ void baseRegressor(const DesignRobot& robot, eval::RigidData& data, const eval::
   for (int i = 0; i < robot.base.numBase(); ++i) Yb.col(i) = Y.col(robot.base.independent[static_cast<std::size_t>(i)]);
 }
 
+bool excitationRow(const DesignRobot& robot, const ExcitationOptions& options, const Eigen::MatrixXd& Yb,
+                   const Eigen::VectorXd& v, const Eigen::VectorXd& a, int e, Eigen::Ref<Eigen::RowVectorXd> row) {
+  const eval::RigidModel& m = robot.model();
+  const int nb = robot.base.numBase();
+  if (e >= m.base_dofs) {
+    const int j = e - m.base_dofs;
+    // A(7): a resting joint's row is left out by the identification.
+    if (std::abs(v(e)) <= options.slip_velocity) return false;
+    if (m.joint_mimic_leader[static_cast<std::size_t>(j)] >= 0) return false;
+  }
+  row.setZero();
+  row.head(nb) = Yb.row(e);
+  if (e >= m.base_dofs) {
+    // A(12): the joint's own columns of ξ.
+    const int j = e - m.base_dofs;
+    const bool on_leg = std::find(robot.leg_joints.begin(), robot.leg_joints.end(), j) != robot.leg_joints.end();
+    const int c = nb + kJointColumns * j;
+    if (options.torque_phi.size() == nb && !on_leg) row(c) = -Yb.row(e).dot(options.torque_phi);
+    row(c + 1) = v(e);
+    row(c + 2) = v(e) > 0.0 ? 1.0 : -1.0;
+    row(c + 3) = -1.0;
+    row(c + 4) = a(e);
+  }
+  return true;
+}
+
 void ExcitationRows::addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
   const eval::RigidModel& m = robot_->model();
-  const int nb = robot_->base.numBase();
-  const bool torque = options_.torque_phi.size() == nb;
   for (int e = 0; e < m.nv; ++e) {
-    if (e >= m.base_dofs) {
-      const int j = e - m.base_dofs;
-      // A(7): a resting joint's row is left out by the identification.
-      if (std::abs(v(e)) <= options_.slip_velocity) continue;
-      if (m.joint_mimic_leader[static_cast<std::size_t>(j)] >= 0) continue;
-    }
     const double scale = options_.equation_scale.size() == m.nv ? options_.equation_scale(e) : 1.0;
     if (!(scale > 0.0)) continue;
+    if (!excitationRow(*robot_, options_, Yb, v, a, e, row_)) continue;
     if (used_ == kBlockRows) flush();
-    auto row = block_.row(used_++);
-    row.setZero();
-    row.head(nb) = Yb.row(e);
-    if (e >= m.base_dofs) {
-      // A(12): the joint's own columns of ξ.
-      const int j = e - m.base_dofs;
-      const bool on_leg =
-          std::find(robot_->leg_joints.begin(), robot_->leg_joints.end(), j) != robot_->leg_joints.end();
-      const int c = nb + kJointColumns * j;
-      if (torque && !on_leg) row(c) = -Yb.row(e).dot(options_.torque_phi);
-      row(c + 1) = v(e);
-      row(c + 2) = v(e) > 0.0 ? 1.0 : -1.0;
-      row(c + 3) = -1.0;
-      row(c + 4) = a(e);
-    }
-    row /= scale;
+    block_.row(used_++) = row_ / scale;
   }
 }
 

@@ -125,11 +125,26 @@ TEST_F(DesignCommand, AShortDesignWritesAnEvaluableScene) {
   ASSERT_EQ(design["iterations"].size(), 2u);  // the scene's own motions, then the design
   EXPECT_EQ(design["iterations"][0]["criterion"], "scene");
   EXPECT_EQ(design["iterations"][1]["criterion"], "condition number");
+  // The suit-fit guard: the proposed motions never predict a worse suit fit
+  // on the fit joints than the scene's own (iteration 0).
+  const auto& guard = design["suit_fit_guard"];
+  ASSERT_FALSE(guard["evaluation_trials"].empty()) << guard.dump();
+  const double scene_fit = design["iterations"][0]["predicted_fit_std_n_m"].get<double>();
+  const auto& design_fit = design["iterations"][1]["predicted_fit_std_n_m"];
+  EXPECT_GT(scene_fit, 0.0);
+  if (guard["kept_scene_motions"].get<bool>()) {
+    EXPECT_TRUE(design_fit.is_string() || design_fit.get<double>() > scene_fit) << guard.dump();
+    EXPECT_TRUE(fs::exists(out() / "set_aside.xml"));
+    for (const auto& m : design["motions"]) EXPECT_EQ(m["iteration"], 0);
+  } else {
+    EXPECT_LE(design_fit.get<double>(), scene_fit) << guard.dump();
+    EXPECT_FALSE(fs::exists(out() / "set_aside.xml"));
+  }
   std::vector<std::string> names;
   for (const auto& m : design["motions"]) {
     names.push_back(m["name"]);
     EXPECT_TRUE(fs::exists(out() / m["file"].get<std::string>())) << m["file"];
-    EXPECT_GE(m["zmp_margin_m"].get<double>(), design["zmp_margin_m"].get<double>());
+    if (m["iteration"] != 0) EXPECT_GE(m["zmp_margin_m"].get<double>(), design["zmp_margin_m"].get<double>());
   }
   ASSERT_EQ(names.size(), 2u);
 
@@ -139,6 +154,32 @@ TEST_F(DesignCommand, AShortDesignWritesAnEvaluableScene) {
   ASSERT_EQ(e.exit_code, 0) << e.err;
   const nlohmann::json id = nlohmann::json::parse(readFile(evaluation / "identification.json"));
   EXPECT_EQ(id["fit_trials"].get<std::vector<std::string>>(), names);
+}
+
+// The suit-fit guard: a library with no generated motion, where the design
+// picks one of the scene's two motions (nod) and nothing else passes, leaves
+// directions of the fit joints' torque unseen that the scene's pair sees;
+// the scene's own motions are kept and the design set aside is written.
+TEST_F(DesignCommand, ADesignPredictingAWorseSuitFitIsSetAsideForTheScenesOwnMotions) {
+  write("lib/spin.csv", "time,yaw\n0,0\n0.2,0.6\n0.45,-0.6\n0.7,0.6\n0.9,0\n");
+  const Result r = run({"design-motions", tinyScene(), "--out", out().string(), "--candidates", "0", "--iterations",
+                        "1", "--threads", "2", "--motions", (dir_ / "lib").string(), "--margin", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("suit-fit guard: the scene's own motions kept: the design predicts a worse suit fit"),
+            std::string::npos)
+      << r.out;
+  const nlohmann::json design = nlohmann::json::parse(readFile(out() / "design.json"));
+  EXPECT_TRUE(design["suit_fit_guard"]["kept_scene_motions"].get<bool>());
+  EXPECT_EQ(design["iterations"][1]["predicted_fit_std_n_m"], "unseen");
+  EXPECT_GT(design["iterations"][0]["predicted_fit_std_n_m"].get<double>(), 0.0);
+  std::vector<std::string> candidates;
+  for (const auto& m : design["motions"]) candidates.push_back(m["candidate"]);
+  EXPECT_EQ(candidates, (std::vector<std::string>{"wave", "nod"}));
+  const std::string scene = readFile(out() / "scene.xml"), aside = readFile(out() / "set_aside.xml");
+  EXPECT_NE(scene.find("motion=\"wave\" purpose=\"identification\""), std::string::npos) << scene;
+  EXPECT_NE(scene.find("motion=\"nod\" purpose=\"identification\""), std::string::npos) << scene;
+  EXPECT_NE(aside.find("motion=\"nod\" purpose=\"identification\""), std::string::npos) << aside;
+  EXPECT_EQ(aside.find("motion=\"wave\" purpose=\"identification\""), std::string::npos) << aside;
 }
 
 TEST_F(DesignCommand, ARelaxedMarginShrinksPerIterationAndIsReported) {
@@ -169,6 +210,7 @@ TEST_F(DesignCommand, ARelaxedMarginShrinksPerIterationAndIsReported) {
   EXPECT_NEAR(its[2]["zmp_margin_share"].get<double>(), 0.4 * expected / first, 1e-12);
   for (int k = 1; k <= 2; ++k) EXPECT_GE(its[k]["accepted"].get<int>(), 1);
   for (const auto& m : design["motions"]) {
+    if (m["iteration"] == 0) continue;  // the suit-fit guard kept a scene motion (no margin of its own)
     const double margin = its[m["iteration"].get<int>()]["zmp_margin_m"].get<double>();
     EXPECT_GE(m["zmp_margin_m"].get<double>(), margin) << m["name"];
   }

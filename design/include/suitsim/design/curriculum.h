@@ -100,6 +100,11 @@ struct DesignIteration {
   std::string criterion;             ///< "scene", "condition number" or "reliability"
   ExcitationMeasures planned;        ///< design measures of every motion identified on
   int predicted_determined = -1;     ///< what the calibrated prediction expected (-1: no prediction)
+  /// The suit fit this motion set predicts (suit_fit_guard.h): the RMS std
+  /// of the identified model's torque on the suit's fit joints along the
+  /// evaluation motions (N m; +inf: a direction it needs is unseen; NaN:
+  /// no evaluation trial wears a suit).
+  double predicted_fit_std = std::nan("");
   IdentifiedFigures identified;
 };
 
@@ -133,6 +138,14 @@ struct DesignResult {
   std::vector<DesignIteration> iterations;  ///< [0]: the scene's own motions
   std::vector<ChosenMotion> chosen;
   std::string stop_reason;
+  /// The guard (suit_fit_guard.h): the evaluation trials and fit joints it
+  /// judged with, what it decided and why; kept_scene_motions when the
+  /// design predicted a worse suit fit than the scene's own motions, which
+  /// `chosen` then holds (iteration 0) in place of the design.
+  std::vector<std::string> fit_guard_trials;
+  std::string fit_guard;
+  bool kept_scene_motions = false;
+  std::vector<ChosenMotion> set_aside;  ///< the design the guard did not propose (empty: none)
   double wall_s = 0.0;
 };
 

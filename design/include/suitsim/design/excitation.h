@@ -39,6 +39,14 @@ struct ExcitationOptions {
 int excitationColumns(const DesignRobot& robot);
 constexpr int kJointColumns = 5;
 
+/// Row `e` of a sample's excitation regressor (excitationColumns entries)
+/// into `row`, unscaled (the equation scale not applied): the base
+/// parameters' regressor row and, for a joint's equation, its columns of ξ.
+/// False (row untouched) where the identification leaves the row out: a
+/// joint's row while it rests (A(7)) or a mimic follower's.
+bool excitationRow(const DesignRobot& robot, const ExcitationOptions& options, const Eigen::MatrixXd& Yb,
+                   const Eigen::VectorXd& v, const Eigen::VectorXd& a, int e, Eigen::Ref<Eigen::RowVectorXd> row);
+
 /// Accumulates the regressor rows of feet-flat samples into a triangle.
 class ExcitationRows {
  public:
@@ -54,6 +62,7 @@ class ExcitationRows {
   const DesignRobot* robot_;
   ExcitationOptions options_;
   Eigen::MatrixXd block_, triangle_;
+  Eigen::RowVectorXd row_;
   int used_ = 0;
 };
 
