@@ -227,33 +227,69 @@ static void guardSuitFit(DesignResult& r, std::size_t first_scene_motion, const 
   }
 }
 
-DesignResult designMotions(const DesignOptions& o) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  const int threads = o.threads > 0 ? o.threads : omp_get_num_procs();
-  DesignResult r;
-  r.scene_path = o.scene;
+namespace {
 
+/// One run of the design: what its stages share.
+struct DesignRun {
+  const DesignOptions& o;
+  DesignResult& r;
+  int threads = 1;
+  std::vector<std::string> scene_ident, scene_ident_motion;  // the scene's identification trials and motions
+  std::optional<DesignRobot> robot;
+  double inscribed = 0.0, share_max = 0.0;
+  std::vector<CandidateMotion> from_files;
+  GeneratorOptions gen;
+  AssessmentOptions ao;
+  std::optional<SelfCollision> collision;
+  std::optional<SuitFitRows> fit_rows;
+  std::vector<CandidateMotion> scene_motions;
+  std::vector<Eigen::MatrixXd> scene_triangles;  // each alone, measured as they are
+  std::size_t first_scene_motion = 0;            // library index of the first
+  std::vector<Eigen::MatrixXd> pool;             // each candidate's triangle; empty once chosen or rejected
+  std::vector<bool> chosen_mask;
+  std::vector<DesignedTrial> designed;
+  Eigen::MatrixXd measured;                      // the triangle of every motion designed so far
+  std::optional<eval::RobotIdentification> last;  // the latest identification
+  int left = 0;                                  // identification trials of the budget left
+  int next_name = 1;  // trials are named design_1, design_2, ... in the order chosen (a fallen one leaves a gap)
+
+  DesignRun(const DesignOptions& options, DesignResult& result) : o(options), r(result) {}
+  const eval::RigidModel& model() const { return robot->model(); }
+
+  /// The guard's figure for a motion set: Σ calibrated on its own identification.
+  double fitStd(const Eigen::MatrixXd& triangle, const eval::RobotIdentification& id) const {
+    Eigen::VectorXd values, stds;
+    excitationValues(id, &values, &stds);
+    const ReliabilityModel calibrated = calibrateReliability(triangle, values, stds, o.target);
+    return predictedFitStd(triangle, residualVariance(calibrated.calibration), fit_rows->rows);
+  }
+};
+
+/// The scene, the robot, the budget and the balance margin.
+void readScene(DesignRun& d) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
   // The scene: its identification trials set the budget.
   const std::vector<io::TrialSpec> trials = io::listTrials(o.scene);
-  std::vector<std::string> scene_ident, scene_ident_motion;
   for (const io::TrialSpec& t : trials) {
     if (t.purpose != "identification") continue;
-    scene_ident.push_back(t.name);
-    scene_ident_motion.push_back(t.motion);
+    d.scene_ident.push_back(t.name);
+    d.scene_ident_motion.push_back(t.motion);
   }
   if (trials.empty()) {
     throw std::invalid_argument(o.scene + ": no <experiment>: the design replaces the experiment's identification trials");
   }
-  if (scene_ident.empty()) {
+  if (d.scene_ident.empty()) {
     throw std::invalid_argument(o.scene +
                                 ": no trial with purpose=\"identification\": the budget is their total time");
   }
   (void)eval::loadEvaluationInputs(o.scene);  // the evaluator's view must load: sensors, IMU
-  const io::Scene scene = io::loadScene(o.scene, scene_ident.front());
+  const io::Scene scene = io::loadScene(o.scene, d.scene_ident.front());
   r.scene_name = scene.name;
   r.trial_duration = scene.simulation.duration;
-  r.budget_trials = static_cast<int>(scene_ident.size());
-  const DesignRobot robot = makeDesignRobot(scene.robot.value());
+  r.budget_trials = static_cast<int>(d.scene_ident.size());
+  d.robot.emplace(makeDesignRobot(scene.robot.value()));
+  const DesignRobot& robot = *d.robot;
   const eval::RigidModel& m = robot.model();
   r.joint_names = m.joint_name;
   for (int j : robot.free_joints) r.moved_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
@@ -263,33 +299,36 @@ DesignResult designMotions(const DesignOptions& o) {
   }
 
   // The balance margin: given, or a share of the polygon's inscribed radius.
-  const double inscribed = inscribedRadius(robot.polygon);
+  d.inscribed = inscribedRadius(robot.polygon);
   if (o.margin >= 0.0) {
     r.margin = o.margin;
     r.margin_reason = "given (--margin)";
   } else {
-    r.margin = o.margin_share * inscribed;
-    r.margin_reason = format("%.3g of the support polygon's inscribed radius %.4g m", o.margin_share, inscribed);
+    r.margin = o.margin_share * d.inscribed;
+    r.margin_reason = format("%.3g of the support polygon's inscribed radius %.4g m", o.margin_share, d.inscribed);
   }
-  r.inscribed_radius = inscribed;
-  const double share_max = inscribed > 0.0 ? r.margin / inscribed : 0.0;
+  r.inscribed_radius = d.inscribed;
+  d.share_max = d.inscribed > 0.0 ? r.margin / d.inscribed : 0.0;
   r.margin_rule = o.relax_margin ? "relaxed" : "fixed";
   r.relax_scale = o.relax_scale;
   r.relax_bias = o.relax_bias;
   // Relaxed, the library must hold motions for the widest polygon any
   // iteration may allow: it is generated to the smallest margin.
   r.generation_margin =
-      o.relax_margin ? share_max * (1.0 - std::exp(-o.relax_bias)) * inscribed : r.margin;
+      o.relax_margin ? d.share_max * (1.0 - std::exp(-o.relax_bias)) * d.inscribed : r.margin;
   const io::StanceBalance stance = io::initialBalance(robot.stance);
   if (stance.margin < r.margin) {
     throw std::invalid_argument(o.scene + ": the initial stance's centre of mass is only " + format("%.4g", stance.margin) +
                                 " m inside the support polygon, less than the ZMP margin " + format("%.4g m", r.margin) +
                                 ": no motion can keep it (give a smaller --margin)");
   }
+}
 
-  // The library: CSV motions first (bad files are bad input, found before
-  // anything runs), then the generated ones.
-  std::vector<CandidateMotion> from_files;
+/// CSV motions (bad files are bad input, found before anything runs) and
+/// the generator's settings.
+void readLibraryInputs(DesignRun& d) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
   if (!o.motions_dir.empty()) {
     std::vector<fs::path> files;
     std::error_code ec;
@@ -300,95 +339,97 @@ DesignResult designMotions(const DesignOptions& o) {
     std::sort(files.begin(), files.end());
     if (files.empty()) throw io::SceneError(o.motions_dir + ": no .csv file in it");
     for (const fs::path& f : files) {
-      from_files.push_back(candidateFromTable(robot, io::readMotionCsv(f.string()), f.string()));
+      d.from_files.push_back(candidateFromTable(*d.robot, io::readMotionCsv(f.string()), f.string()));
     }
   }
-  GeneratorOptions gen = o.generator;
+  GeneratorOptions& gen = d.gen;
+  gen = o.generator;
   gen.start_s = o.start_share * r.trial_duration;
   gen.end_s = (1.0 - o.end_share) * r.trial_duration;
   gen.segment_min_s = o.segment_min_s > 0.0 ? o.segment_min_s : o.segment_min_share * r.trial_duration;
   gen.segment_max_s = std::max(gen.segment_min_s, o.segment_max_s > 0.0 ? o.segment_max_s : o.segment_max_share * r.trial_duration);
   gen.com_margin = r.generation_margin;
   r.speed_fraction = gen.speed_fraction;
+}
 
-  // 0. The scene's own identification motions, simulated and identified.
-  say(o, "iteration 0: simulating the scene's " + std::to_string(scene_ident.size()) + " identification trials");
+/// 0. The scene's own identification motions, simulated and identified:
+/// the residual scales, the balance model, the self-collision shapes, the
+/// guard's rows and iteration 0 of the report.
+void identifySceneMotions(DesignRun& d) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
+  const DesignRobot& robot = *d.robot;
+  const eval::RigidModel& m = robot.model();
+  say(o, "iteration 0: simulating the scene's " + std::to_string(d.scene_ident.size()) + " identification trials");
   const fs::path streams0 = o.work_dir / "scene_trials";
   const fs::path scene0 = o.work_dir / "iteration_0.xml";
   writeScene(scene0, designScene(o.scene, {}, r.joint_names, KeepTrials::kIdentification));
-  (void)simulate(scene0.string(), streams0, threads);
-  const eval::RobotIdentification id0 = identifyOn(scene0.string(), streams0, threads, robot.base.numBase());
-  AssessmentOptions ao;
+  (void)simulate(scene0.string(), streams0, d.threads);
+  const eval::RobotIdentification id0 = identifyOn(scene0.string(), streams0, d.threads, robot.base.numBase());
+  AssessmentOptions& ao = d.ao;
   ao.zmp_margin = r.margin;
-  ao.speed_fraction = gen.speed_fraction;
+  ao.speed_fraction = d.gen.speed_fraction;
   ao.max_duration = r.trial_duration;
   ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
   ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
-  const SelfCollision collision = o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
-                                                   : SelfCollision(m, robot.stance.initial);
-  r.collision_links = collision.links();
-  r.collision_pairs = collision.numPairs();
+  d.collision.emplace(o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
+                                       : SelfCollision(m, robot.stance.initial));
+  r.collision_links = d.collision->links();
+  r.collision_pairs = d.collision->numPairs();
   ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
   ao.excitation.torque_phi = ao.balance_phi;
-  std::vector<CandidateMotion> scene_motions;
-  std::vector<Eigen::MatrixXd> scene_triangles;  // each alone, measured as they are
-  const SuitFitRows fit_rows = suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt);
-  r.fit_guard_trials = fit_rows.trials;
-  // The guard's figure for a motion set: Σ calibrated on its own identification.
-  const auto fitStd = [&](const Eigen::MatrixXd& triangle, const eval::RobotIdentification& id) {
-    Eigen::VectorXd values, stds;
-    excitationValues(id, &values, &stds);
-    const ReliabilityModel calibrated = calibrateReliability(triangle, values, stds, o.target);
-    return predictedFitStd(triangle, residualVariance(calibrated.calibration), fit_rows.rows);
-  };
-  {
-    AssessmentOptions loose = ao;  // measured as they are, whatever their margins
-    loose.zmp_margin = -std::numeric_limits<double>::infinity();
-    loose.speed_fraction = std::numeric_limits<double>::infinity();
-    loose.max_duration = 0.0;
-    Eigen::MatrixXd stacked = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
-    for (std::size_t k = 0; k < scene_ident.size(); ++k) {
-      const io::Scene s = io::loadScene(o.scene, scene_ident[k]);
-      scene_motions.push_back(candidateFromSetup(robot, s.robot.value(), scene_ident_motion[k]));
-      Assessment a = assessCandidate(robot, collision, scene_motions.back(), loose);
-      if (a.triangle.size() > 0) stacked = stackTriangles(stacked, a.triangle);
-      scene_triangles.push_back(a.triangle);
-    }
-    r.scene_motions = measureExcitation(stacked);
-    DesignIteration it0;
-    it0.iteration = 0;
-    it0.added = scene_ident;
-    it0.criterion = "scene";
-    it0.planned = r.scene_motions;
-    it0.identified = figures(id0, o.target);
-    it0.predicted_fit_std = fitStd(stacked, id0);
-    r.iterations.push_back(it0);
-    say(o, format("iteration 0: the scene's motions: condition number %.4g (design), %.4g (identified); ",
-                  it0.planned.condition_number, it0.identified.condition_number) +
-               std::to_string(it0.identified.determined) + " base parameters below the target relative std");
+  d.fit_rows.emplace(suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt));
+  r.fit_guard_trials = d.fit_rows->trials;
+  AssessmentOptions loose = ao;  // measured as they are, whatever their margins
+  loose.zmp_margin = -std::numeric_limits<double>::infinity();
+  loose.speed_fraction = std::numeric_limits<double>::infinity();
+  loose.max_duration = 0.0;
+  Eigen::MatrixXd stacked = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
+  for (std::size_t k = 0; k < d.scene_ident.size(); ++k) {
+    const io::Scene s = io::loadScene(o.scene, d.scene_ident[k]);
+    d.scene_motions.push_back(candidateFromSetup(robot, s.robot.value(), d.scene_ident_motion[k]));
+    Assessment a = assessCandidate(robot, *d.collision, d.scene_motions.back(), loose);
+    if (a.triangle.size() > 0) stacked = stackTriangles(stacked, a.triangle);
+    d.scene_triangles.push_back(a.triangle);
   }
+  r.scene_motions = measureExcitation(stacked);
+  DesignIteration it0;
+  it0.iteration = 0;
+  it0.added = d.scene_ident;
+  it0.criterion = "scene";
+  it0.planned = r.scene_motions;
+  it0.identified = figures(id0, o.target);
+  it0.predicted_fit_std = d.fitStd(stacked, id0);
+  r.iterations.push_back(it0);
+  say(o, format("iteration 0: the scene's motions: condition number %.4g (design), %.4g (identified); ",
+                it0.planned.condition_number, it0.identified.condition_number) +
+             std::to_string(it0.identified.determined) + " base parameters below the target relative std");
+  d.last = id0;
+}
 
-  // 1. The library, checked and measured.
-  gen.balance_phi = ao.balance_phi;
-  r.library = generateCandidates(robot, gen, o.candidates, o.seed, threads);
+/// 1. The library, checked and measured: the generated motions, the CSV
+/// ones and the scene's own (a design is never forced to do without what
+/// the experimenter wrote).
+void buildLibrary(DesignRun& d) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
+  d.gen.balance_phi = d.ao.balance_phi;
+  r.library = generateCandidates(*d.robot, d.gen, o.candidates, o.seed, d.threads);
   r.generated = static_cast<int>(r.library.size());
-  r.from_files = static_cast<int>(from_files.size());
-  for (CandidateMotion& c : from_files) r.library.push_back(std::move(c));
-  // The scene's own motions are candidates too: a design is never forced
-  // to do without what the experimenter wrote.
-  const std::size_t first_scene_motion = r.library.size();
-  for (CandidateMotion& c : scene_motions) r.library.push_back(std::move(c));
+  r.from_files = static_cast<int>(d.from_files.size());
+  for (CandidateMotion& c : d.from_files) r.library.push_back(std::move(c));
+  d.first_scene_motion = r.library.size();
+  for (CandidateMotion& c : d.scene_motions) r.library.push_back(std::move(c));
   say(o, "assessing " + std::to_string(r.library.size()) + " candidate motions");
-  std::vector<bool> chosen_mask(r.library.size(), false);
-  assessLibrary(robot, collision, r.library, ao, chosen_mask, threads, r.assessments);
-  std::vector<Eigen::MatrixXd> pool;
+  d.chosen_mask.assign(r.library.size(), false);
+  assessLibrary(*d.robot, *d.collision, r.library, d.ao, d.chosen_mask, d.threads, r.assessments);
   int accepted = 0;
   for (const Assessment& a : r.assessments) {
-    pool.push_back(a.triangle);
+    d.pool.push_back(a.triangle);
     accepted += a.accepted ? 1 : 0;
   }
   std::string first_rejection;
-  const std::string counts = rejectionCounts(r.assessments, chosen_mask, &first_rejection);
+  const std::string counts = rejectionCounts(r.assessments, d.chosen_mask, &first_rejection);
   say(o, std::to_string(accepted) + " of " + std::to_string(r.library.size()) + " candidates pass the checks" +
              (counts.empty() ? "" : " (rejected: " + counts + ")"));
   if (accepted == 0) {
@@ -396,141 +437,174 @@ DesignResult designMotions(const DesignOptions& o) {
                              ", self-collision; the first: " + first_rejection +
                              "): try a smaller --margin or more --candidates");
   }
+}
 
-  // 2-3. The curriculum.
-  const int num_iterations = std::clamp(o.iterations, 1, r.budget_trials);
-  int next_name = 1;  // trials are named design_1, design_2, ... in the order chosen (a fallen one leaves a gap)
+/// Before a later iteration: the library checked again with the model
+/// identified just before it (Kang et al.: the balance check improves with
+/// the model) and, relaxed, a margin that shrinks as that identification's
+/// condition number falls.
+void recheckLibrary(DesignRun& d, DesignIteration& info) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
+  const DesignIteration& before = r.iterations.back();
+  info.margin_share = before.margin_share;
+  if (o.relax_margin) {
+    info.margin_condition_number = d.last->condition_number;
+    info.margin_share =
+        relaxedMarginShare(before.margin_share, d.share_max, d.last->condition_number, o.relax_scale, o.relax_bias);
+  }
+  d.ao.zmp_margin = o.relax_margin ? info.margin_share * d.inscribed : r.margin;
+  d.ao.balance_phi = balanceParameters(*d.last, o.trusted_relative_std);
+  assessLibrary(*d.robot, *d.collision, r.library, d.ao, d.chosen_mask, d.threads, r.assessments);
+  for (std::size_t k = 0; k < d.pool.size(); ++k) {
+    if (!d.chosen_mask[k]) d.pool[k] = r.assessments[k].triangle;
+  }
+}
+
+/// Chooses `want` motions by `score` and simulates them, up to three times
+/// while chosen motions fall (a fallen one is dropped and its slot goes to
+/// the next choice); what was kept goes into `info.added`.
+void chooseAndSimulate(DesignRun& d, int it, int want, const SelectionScore& score, DesignIteration& info) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
   const fs::path streams = o.work_dir / "designed_trials";
-  std::vector<DesignedTrial> designed;
-  Eigen::MatrixXd measured = Eigen::MatrixXd::Zero(excitationColumns(robot), excitationColumns(robot));
-  eval::RobotIdentification last = id0;
-  int left = r.budget_trials;
-  for (int it = 1; it <= num_iterations && left > 0; ++it) {
-    const int share = r.budget_trials / num_iterations + (it <= r.budget_trials % num_iterations ? 1 : 0);
-    const int want = it == num_iterations ? left : std::min(left, share);
-    DesignIteration info;
-    info.iteration = it;
-    if (it == 1) {
-      info.margin_share = share_max;
-    } else {
-      // Each iteration checks with the model identified before it (Kang et
-      // al.: the balance check improves with the model) and, relaxed, a
-      // margin that shrinks as that identification's condition number falls.
-      const DesignIteration& before = r.iterations.back();
-      info.margin_share = before.margin_share;
-      if (o.relax_margin) {
-        info.margin_condition_number = last.condition_number;
-        info.margin_share =
-            relaxedMarginShare(before.margin_share, share_max, last.condition_number, o.relax_scale, o.relax_bias);
+  int still = std::min(want, d.left);
+  for (int attempt = 0; attempt < 3 && still > 0; ++attempt) {
+    const Selection pick = greedySelect(d.measured, d.pool, still, score, d.threads);
+    if (pick.chosen.empty()) break;
+    std::vector<std::string> names;
+    const std::size_t first_new = d.designed.size();
+    for (int c : pick.chosen) {
+      ChosenMotion ch;
+      ch.candidate = c;
+      ch.iteration = it;
+      ch.alone = measureExcitation(d.pool[static_cast<std::size_t>(c)]);
+      ch.name = "design_" + std::to_string(d.next_name++);
+      r.chosen.push_back(ch);
+      const CandidateMotion& motion = r.library[static_cast<std::size_t>(c)];
+      // A motion from a CSV runs from its file, interpolated as the scene reader does.
+      const bool from_file = motion.source != "generated" && motion.source != "scene";
+      d.designed.push_back({ch.name, &motion, from_file ? fs::absolute(motion.source).lexically_normal().string() : ""});
+      names.push_back(d.designed.back().name);
+      d.pool[static_cast<std::size_t>(c)].resize(0, 0);  // chosen once
+      d.chosen_mask[static_cast<std::size_t>(c)] = true;
+    }
+    const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + "_new.xml");
+    const std::vector<DesignedTrial> added(d.designed.begin() + static_cast<std::ptrdiff_t>(first_new), d.designed.end());
+    writeScene(scene_file, designScene(o.scene, added, r.joint_names, KeepTrials::kNone));
+    say(o, "iteration " + std::to_string(it) + ": simulating " + std::to_string(names.size()) + " motions chosen by " +
+               info.criterion);
+    const std::vector<std::string> fell = simulate(scene_file.string(), streams, d.threads);
+    for (const std::string& name : fell) {
+      // Out of the design; its slot goes to the next choice.
+      for (std::size_t k = first_new; k < d.designed.size(); ++k) {
+        if (d.designed[k].name != name) continue;
+        info.fell.push_back(r.library[static_cast<std::size_t>(r.chosen[k].candidate)].name);
+        d.designed.erase(d.designed.begin() + static_cast<std::ptrdiff_t>(k));
+        r.chosen.erase(r.chosen.begin() + static_cast<std::ptrdiff_t>(k));
+        break;
       }
-      ao.zmp_margin = o.relax_margin ? info.margin_share * inscribed : r.margin;
-      ao.balance_phi = balanceParameters(last, o.trusted_relative_std);
-      assessLibrary(robot, collision, r.library, ao, chosen_mask, threads, r.assessments);
-      for (std::size_t k = 0; k < pool.size(); ++k) {
-        if (!chosen_mask[k]) pool[k] = r.assessments[k].triangle;
-      }
     }
-    info.margin = ao.zmp_margin;
-    info.accepted = 0;
-    for (std::size_t k = 0; k < pool.size(); ++k) info.accepted += pool[k].size() > 0 ? 1 : 0;
-    if (it > 1) {
-      say(o, "iteration " + std::to_string(it) + format(": ZMP margin %.4g m (%.3g of the inscribed radius): ", info.margin,
-                                                        info.margin_share) +
-                 std::to_string(info.accepted) + " candidates left pass the checks" +
-                 [&] {
-                   const std::string c = rejectionCounts(r.assessments, chosen_mask, nullptr);
-                   return c.empty() ? std::string() : " (rejected: " + c + ")";
-                 }());
+    for (std::size_t k = first_new; k < d.designed.size(); ++k) {
+      info.added.push_back(d.designed[k].name);
+      d.measured = stackTriangles(d.measured, r.assessments[static_cast<std::size_t>(r.chosen[k].candidate)].triangle);
     }
-    std::optional<ReliabilityModel> reliability;
-    if (it == 1) {
-      info.criterion = "condition number";
-    } else {
-      info.criterion = "reliability";
-      Eigen::VectorXd values, stds;
-      excitationValues(last, &values, &stds);
-      reliability = calibrateReliability(measured, values, stds, o.target);
-    }
-    const SelectionScore score = reliability ? SelectionScore([&](const Eigen::MatrixXd& t) {
-      return reliabilityScore(*reliability, t);
-    })
-                                             : SelectionScore(conditionScore);
-    int still = std::min(want, left);
-    for (int attempt = 0; attempt < 3 && still > 0; ++attempt) {
-      const Selection pick = greedySelect(measured, pool, still, score, threads);
-      if (pick.chosen.empty()) break;
-      std::vector<std::string> names;
-      const std::size_t first_new = designed.size();
-      for (int c : pick.chosen) {
-        ChosenMotion ch;
-        ch.candidate = c;
-        ch.iteration = it;
-        ch.alone = measureExcitation(pool[static_cast<std::size_t>(c)]);
-        ch.name = "design_" + std::to_string(next_name++);
-        r.chosen.push_back(ch);
-        const CandidateMotion& motion = r.library[static_cast<std::size_t>(c)];
-        // A motion from a CSV runs from its file, interpolated as the scene reader does.
-        const bool from_file = motion.source != "generated" && motion.source != "scene";
-        designed.push_back({ch.name, &motion, from_file ? fs::absolute(motion.source).lexically_normal().string() : ""});
-        names.push_back(designed.back().name);
-        pool[static_cast<std::size_t>(c)].resize(0, 0);  // chosen once
-        chosen_mask[static_cast<std::size_t>(c)] = true;
-      }
-      const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + "_new.xml");
-      const std::vector<DesignedTrial> added(designed.begin() + static_cast<std::ptrdiff_t>(first_new), designed.end());
-      writeScene(scene_file, designScene(o.scene, added, r.joint_names, KeepTrials::kNone));
-      say(o, "iteration " + std::to_string(it) + ": simulating " + std::to_string(names.size()) + " motions chosen by " +
-                 info.criterion);
-      const std::vector<std::string> fell = simulate(scene_file.string(), streams, threads);
-      for (const std::string& name : fell) {
-        // Out of the design; its slot goes to the next choice.
-        for (std::size_t k = first_new; k < designed.size(); ++k) {
-          if (designed[k].name != name) continue;
-          info.fell.push_back(r.library[static_cast<std::size_t>(r.chosen[k].candidate)].name);
-          designed.erase(designed.begin() + static_cast<std::ptrdiff_t>(k));
-          r.chosen.erase(r.chosen.begin() + static_cast<std::ptrdiff_t>(k));
-          break;
-        }
-      }
-      for (std::size_t k = first_new; k < designed.size(); ++k) {
-        info.added.push_back(designed[k].name);
-        measured = stackTriangles(measured, r.assessments[static_cast<std::size_t>(r.chosen[k].candidate)].triangle);
-      }
-      still -= static_cast<int>(designed.size() - first_new);
-      left -= static_cast<int>(designed.size() - first_new);
-      if (fell.empty()) break;
-    }
-    if (info.added.empty()) {
-      r.stop_reason = info.accepted == 0 ? "no candidate left passes the checks"
-                                         : "no further candidate could be simulated without falling";
-      break;
-    }
-    const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + ".xml");
-    writeScene(scene_file, designScene(o.scene, designed, r.joint_names, KeepTrials::kNone));
-    last = identifyOn(scene_file.string(), streams, threads, robot.base.numBase());
-    info.planned = measureExcitation(measured);
-    if (reliability) {
-      info.predicted_determined =
-          countBelow(predictRelativeStd(*reliability, measured).head(robot.base.numBase()), o.target);
-    }
-    info.identified = figures(last, o.target);
-    info.predicted_fit_std = fitStd(measured, last);
-    say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
-                                                        info.planned.condition_number, info.identified.condition_number) +
-               std::to_string(info.identified.determined) + " base parameters below the target relative std");
-    const bool worse = it > 1 && info.identified.determined < r.iterations.back().identified.determined;
-    r.iterations.push_back(info);
-    if (left <= 0) {
-      r.stop_reason = "the time budget (the scene's identification trials) is used";
-      break;
-    }
-    if (worse) {
-      r.stop_reason = "reliability stopped improving";
-      break;
-    }
+    still -= static_cast<int>(d.designed.size() - first_new);
+    d.left -= static_cast<int>(d.designed.size() - first_new);
+    if (fell.empty()) break;
+  }
+}
+
+/// 2-3. One iteration of the curriculum: check, choose, simulate, identify.
+/// False when the design stops (r.stop_reason says why).
+bool iterate(DesignRun& d, int it, int num_iterations) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
+  const int share = r.budget_trials / num_iterations + (it <= r.budget_trials % num_iterations ? 1 : 0);
+  const int want = it == num_iterations ? d.left : std::min(d.left, share);
+  DesignIteration info;
+  info.iteration = it;
+  if (it == 1) {
+    info.margin_share = d.share_max;
+  } else {
+    recheckLibrary(d, info);
+  }
+  info.margin = d.ao.zmp_margin;
+  info.accepted = 0;
+  for (std::size_t k = 0; k < d.pool.size(); ++k) info.accepted += d.pool[k].size() > 0 ? 1 : 0;
+  if (it > 1) {
+    const std::string c = rejectionCounts(r.assessments, d.chosen_mask, nullptr);
+    say(o, "iteration " + std::to_string(it) + format(": ZMP margin %.4g m (%.3g of the inscribed radius): ", info.margin,
+                                                      info.margin_share) +
+               std::to_string(info.accepted) + " candidates left pass the checks" +
+               (c.empty() ? std::string() : " (rejected: " + c + ")"));
+  }
+  std::optional<ReliabilityModel> reliability;
+  if (it == 1) {
+    info.criterion = "condition number";
+  } else {
+    info.criterion = "reliability";
+    Eigen::VectorXd values, stds;
+    excitationValues(*d.last, &values, &stds);
+    reliability = calibrateReliability(d.measured, values, stds, o.target);
+  }
+  const SelectionScore score = reliability ? SelectionScore([&](const Eigen::MatrixXd& t) {
+    return reliabilityScore(*reliability, t);
+  })
+                                           : SelectionScore(conditionScore);
+  chooseAndSimulate(d, it, want, score, info);
+  if (info.added.empty()) {
+    r.stop_reason = info.accepted == 0 ? "no candidate left passes the checks"
+                                       : "no further candidate could be simulated without falling";
+    return false;
+  }
+  const fs::path scene_file = o.work_dir / ("iteration_" + std::to_string(it) + ".xml");
+  writeScene(scene_file, designScene(o.scene, d.designed, r.joint_names, KeepTrials::kNone));
+  d.last = identifyOn(scene_file.string(), o.work_dir / "designed_trials", d.threads, d.robot->base.numBase());
+  info.planned = measureExcitation(d.measured);
+  if (reliability) {
+    info.predicted_determined =
+        countBelow(predictRelativeStd(*reliability, d.measured).head(d.robot->base.numBase()), o.target);
+  }
+  info.identified = figures(*d.last, o.target);
+  info.predicted_fit_std = d.fitStd(d.measured, *d.last);
+  say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
+                                                      info.planned.condition_number, info.identified.condition_number) +
+             std::to_string(info.identified.determined) + " base parameters below the target relative std");
+  const bool worse = it > 1 && info.identified.determined < r.iterations.back().identified.determined;
+  r.iterations.push_back(info);
+  if (d.left <= 0) {
+    r.stop_reason = "the time budget (the scene's identification trials) is used";
+    return false;
+  }
+  if (worse) {
+    r.stop_reason = "reliability stopped improving";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+DesignResult designMotions(const DesignOptions& o) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  DesignResult r;
+  r.scene_path = o.scene;
+  DesignRun d(o, r);
+  d.threads = o.threads > 0 ? o.threads : omp_get_num_procs();
+  readScene(d);
+  readLibraryInputs(d);
+  identifySceneMotions(d);
+  buildLibrary(d);
+  const int num_iterations = std::clamp(o.iterations, 1, r.budget_trials);
+  const int columns = excitationColumns(*d.robot);
+  d.measured = Eigen::MatrixXd::Zero(columns, columns);
+  d.left = r.budget_trials;
+  for (int it = 1; it <= num_iterations && d.left > 0; ++it) {
+    if (!iterate(d, it, num_iterations)) break;
   }
   if (r.stop_reason.empty()) r.stop_reason = "the iterations asked for are done";
-  guardSuitFit(r, first_scene_motion, scene_triangles);
+  guardSuitFit(r, d.first_scene_motion, d.scene_triangles);
   for (Assessment& a : r.assessments) a.triangle.resize(0, 0);
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;
