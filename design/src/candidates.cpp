@@ -43,167 +43,203 @@ double shortestSegment(const DesignRobot& robot, const std::vector<int>& joints,
   return t;
 }
 
-CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o, std::uint64_t seed, int k) {
-  const eval::RigidModel& m = robot.model();
-  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(k)};
-  Sampler s{std::mt19937_64(seq)};
-  const double amplitude = s.uniform(o.amplitude_min, o.amplitude_max);
+/// One generated motion's keyframes (candidates.h): its random draws, in a
+/// fixed order, and the checks each keyframe and segment must pass.
+class KeyframeGenerator {
+ public:
+  KeyframeGenerator(const DesignRobot& robot, const GeneratorOptions& o, std::uint64_t seed, int k)
+      : robot_(robot), o_(o), m_(robot.model()), data_(m_), initial_(robot.stance.initial.joints),
+        last_(robot.stance.initial) {
+    std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
+                      static_cast<std::uint32_t>(k)};
+    s_.rng = std::mt19937_64(seq);
+    amplitude_ = s_.uniform(o.amplitude_min, o.amplitude_max);
+    joints_ = robot.leg_joints;
+    joints_.insert(joints_.end(), robot.free_joints.begin(), robot.free_joints.end());
+    std::sort(joints_.begin(), joints_.end());
+    zero_ = Eigen::VectorXd::Zero(m_.nv);
+    setUpLegs();
+  }
 
-  std::vector<int> joints = robot.leg_joints;
-  joints.insert(joints.end(), robot.free_joints.begin(), robot.free_joints.end());
-  std::sort(joints.begin(), joints.end());
-  const Eigen::VectorXd initial = robot.stance.initial.joints;
+  const std::vector<int>& joints() const { return joints_; }
 
-  eval::RigidData data(m);
-  // Static ZMP margin of a pose: the centre of mass's projection, from the
-  // identified base parameters when there are (base rows at rest: Y_o φ).
-  Eigen::MatrixXd Y, Yb;
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(m.nv);
-  auto staticZmp = [&](const Eigen::VectorXd& joints_q, bool identified) {
-    eval::Configuration q = robot.stance.initial;
-    q.joints = joints_q;
-    eval::placeBaseOnSupport(m, data, robot.foot_pose.front(), q);
-    Eigen::Vector2d zmp;
-    if (identified && o.balance_phi.size() == robot.base.numBase()) {
-      eval::regressor(m, data, q, zero, zero, Y);
-      Yb = robot.base.reduce(Y);
-      const Eigen::VectorXd wrench = Yb.topRows(6) * o.balance_phi;
-      zmp = eval::zeroMomentPoint(q, wrench.head<3>(), wrench.segment<3>(3), robot.stance.ground);
-    } else {
-      zmp = eval::groundCoordinates(robot.stance.ground, eval::centerOfMass(m, data, q));
+  /// Keyframes from the initial pose until the trial's end leaves no room,
+  /// then back to the initial pose.
+  void run(std::vector<double>& times, std::vector<Eigen::VectorXd>& frames) {
+    frames = {initial_};
+    times = {o_.start_s};
+    for (;;) {
+      double scale = amplitude_;
+      bool found = false;
+      Eigen::VectorXd target = frames.back();
+      for (int attempt = 0; attempt < o_.tries && !found; ++attempt, scale *= 0.8) {
+        found = drawKeyframe(frames.back(), scale, target);
+      }
+      if (!found) target = frames.back();  // this keyframe holds the pose before
+      double segment = s_.uniform(o_.segment_min_s, o_.segment_max_s);
+      segment = std::max(segment, shortestSegment(robot_, joints_, frames.back(), target, o_.speed_fraction));
+      // The way there, slowed down until its ZMP keeps the margin; a way that
+      // does not even then is not taken.
+      if (found && !slowEnough(frames.back(), target, segment)) target = frames.back();
+      const double back = std::max(o_.segment_max_s, shortestSegment(robot_, joints_, target, initial_, o_.speed_fraction));
+      if (times.back() + segment + back > o_.end_s) break;
+      times.push_back(times.back() + segment);
+      frames.push_back(target);
     }
-    return zmp;
-  };
-  auto staticMargin = [&](const Eigen::VectorXd& joints_q) {
-    return eval::polygonMargin(robot.polygon, staticZmp(joints_q, true));
-  };
+    // Back to the initial pose, the robot standing as it started.
+    if (frames.size() > 1) {
+      double back = std::max(o_.segment_max_s, shortestSegment(robot_, joints_, frames.back(), initial_, o_.speed_fraction));
+      slowEnough(frames.back(), initial_, back);
+      times.push_back(times.back() + back);
+      frames.push_back(initial_);
+    }
+  }
 
+ private:
+  // Static ZMP of a pose: the centre of mass's projection, from the
+  // identified base parameters when there are (base rows at rest: Y_o φ).
+  Eigen::Vector2d staticZmp(const Eigen::VectorXd& joints_q, bool identified) {
+    eval::Configuration q = robot_.stance.initial;
+    q.joints = joints_q;
+    eval::placeBaseOnSupport(m_, data_, robot_.foot_pose.front(), q);
+    if (identified && o_.balance_phi.size() == robot_.base.numBase()) {
+      eval::regressor(m_, data_, q, zero_, zero_, Y_);
+      Yb_ = robot_.base.reduce(Y_);
+      const Eigen::VectorXd wrench = Yb_.topRows(6) * o_.balance_phi;
+      return eval::zeroMomentPoint(q, wrench.head<3>(), wrench.segment<3>(3), robot_.stance.ground);
+    }
+    return eval::groundCoordinates(robot_.stance.ground, eval::centerOfMass(m_, data_, q));
+  }
+  double staticMargin(const Eigen::VectorXd& joints_q) {
+    return eval::polygonMargin(robot_.polygon, staticZmp(joints_q, true));
+  }
 
   // The legs' problem: every foot held, the root lowered and tilted, the
   // centre of mass inside the shrunk polygon. The solver knows the a-priori
   // centre of mass only; the region moves by where the identified model puts
   // it in the stance.
-  eval::IkProblem ik;
-  ik.free_joints = robot.leg_joints;
-  ik.joint_lower = robot.stance.joint_lower;
-  ik.joint_upper = robot.stance.joint_upper;
-  ik.fixed_frames = robot.foot_pose;
-  ik.ground = robot.stance.ground;
-  const int root_frame = m.body_link[0];
-  ik.orientation_frame = root_frame;
-  ik.height_frame = root_frame;
-  const double root_height = eval::heightAboveGround(robot.stance.ground, robot.stance.initial.base_p);
-  eval::SupportPolygon region = eval::shrinkPolygon(robot.polygon, o.com_margin);
-  const Eigen::Vector2d shift = staticZmp(initial, true) - staticZmp(initial, false);
-  for (Eigen::Vector2d& p : region.vertices) p -= shift;
-  if (!region.empty()) {
-    ik.com = eval::ComTask::kInside;
-    ik.com_region = region;
+  void setUpLegs() {
+    ik_.free_joints = robot_.leg_joints;
+    ik_.joint_lower = robot_.stance.joint_lower;
+    ik_.joint_upper = robot_.stance.joint_upper;
+    ik_.fixed_frames = robot_.foot_pose;
+    ik_.ground = robot_.stance.ground;
+    const int root_frame = m_.body_link[0];
+    ik_.orientation_frame = root_frame;
+    ik_.height_frame = root_frame;
+    root_height_ = eval::heightAboveGround(robot_.stance.ground, robot_.stance.initial.base_p);
+    eval::SupportPolygon region = eval::shrinkPolygon(robot_.polygon, o_.com_margin);
+    const Eigen::Vector2d shift = staticZmp(initial_, true) - staticZmp(initial_, false);
+    for (Eigen::Vector2d& p : region.vertices) p -= shift;
+    if (!region.empty()) {
+      ik_.com = eval::ComTask::kInside;
+      ik_.com_region = region;
+    }
+    ik_options_.tolerance = 1e-7;
+    ik_options_.max_iterations = 200;
   }
-  eval::IkOptions ik_options;
-  ik_options.tolerance = 1e-7;
-  ik_options.max_iterations = 200;
-  eval::Configuration last = robot.stance.initial;
+
+  // One try at the next keyframe from `previous` at amplitude `scale`: the
+  // free joints drawn toward their limits, the legs solved for a drawn root
+  // lowering and tilt; true when its static ZMP keeps the margin.
+  bool drawKeyframe(const Eigen::VectorXd& previous, double scale, Eigen::VectorXd& target) {
+    target = previous;
+    eval::Configuration solved_q = last_;
+    for (int j : robot_.free_joints) {
+      const double q0 = initial_(j);
+      double lo = robot_.stance.joint_lower(j), hi = robot_.stance.joint_upper(j);
+      if (std::isfinite(lo) && std::isfinite(hi)) {
+        const double pad = o_.limit_padding * (hi - lo);
+        lo += pad;
+        hi -= pad;
+      } else {
+        lo = q0 - o_.unlimited_range;
+        hi = q0 + o_.unlimited_range;
+      }
+      const double u = s_.uniform(-1.0, 1.0);
+      const double reach = u > 0.0 ? std::max(0.0, hi - q0) : std::max(0.0, q0 - lo);
+      target(j) = std::clamp(q0 + scale * u * reach, std::min(lo, q0), std::max(hi, q0));
+    }
+    if (!robot_.leg_joints.empty()) solveLegs(previous, scale, target, solved_q);
+    if (staticMargin(target) >= o_.com_margin) {
+      last_ = solved_q;
+      return true;
+    }
+    return false;
+  }
+
+  // The legs of `target` for a drawn root lowering and tilt, every foot held.
+  void solveLegs(const Eigen::VectorXd& previous, double scale, Eigen::VectorXd& target, eval::Configuration& solved_q) {
+    const double roll = scale * o_.tilt * s_.uniform(-1.0, 1.0);
+    const double pitch = scale * o_.tilt * s_.uniform(-1.0, 1.0);
+    const double yaw = scale * o_.tilt * s_.uniform(-1.0, 1.0);
+    const double drop = scale * o_.height_drop * robot_.leg_length * s_.uniform(0.0, 1.0);
+    ik_.orientation_W = (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
+                         Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
+                         Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
+                            .toRotationMatrix() *
+                        robot_.stance.initial.base_R;
+    ik_.height = root_height_ - drop;
+    eval::Configuration start = last_;
+    start.joints = target;  // the upper body's new pose moves the centre of mass
+    eval::IkResult solved = eval::solveInverseKinematics(m_, data_, ik_, start, ik_options_);
+    if (!solved.converged) {
+      // Legs that cannot tilt the root every way (no ankle roll) may
+      // still lower it.
+      eval::IkProblem lower = ik_;
+      lower.orientation_frame = -1;
+      solved = eval::solveInverseKinematics(m_, data_, lower, start, ik_options_);
+    }
+    if (solved.converged) {
+      for (int j : robot_.leg_joints) target(j) = solved.q.joints(j);
+      solved_q = solved.q;
+    } else {
+      for (int j : robot_.leg_joints) target(j) = previous(j);
+    }
+  }
 
   // Whether the minimum-jerk segment from `from` to `to` keeps the ZMP
   // margin, stretching `duration` up to `slowdowns` times by 1.3.
-  Eigen::MatrixXd Ys, Ybs;
-  auto slowEnough = [&](const Eigen::VectorXd& from, const Eigen::VectorXd& to, double& duration) {
+  bool slowEnough(const Eigen::VectorXd& from, const Eigen::VectorXd& to, double& duration) {
     std::vector<double> angles;
     for (const Eigen::VectorXd* f : {&from, &to}) {
-      for (int j : joints) angles.push_back((*f)(j));
+      for (int j : joints_) angles.push_back((*f)(j));
     }
-    for (int slow = 0; slow <= o.slowdowns; ++slow, duration *= 1.3) {
+    for (int slow = 0; slow <= o_.slowdowns; ++slow, duration *= 1.3) {
       CandidateMotion segment;
-      segment.reference = Motion::minimumJerk(joints, {0.0, duration}, angles);
+      segment.reference = Motion::minimumJerk(joints_, {0.0, duration}, angles);
       double least = std::numeric_limits<double>::infinity();
       eval::forEachFeetFlatSample(
-          m, data, candidateTrajectory(robot, segment), 0.0, duration, o.balance_dt, robot.foot_pose.front(),
+          m_, data_, candidateTrajectory(robot_, segment), 0.0, duration, o_.balance_dt, robot_.foot_pose.front(),
           [&](double, const eval::Configuration& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
-            least = std::min(least, zmpMargin(robot, o.balance_phi, data, q, v, a, Ys, Ybs));
+            least = std::min(least, zmpMargin(robot_, o_.balance_phi, data_, q, v, a, Ys_, Ybs_));
           });
-      if (least >= o.com_margin) return true;
+      if (least >= o_.com_margin) return true;
     }
     duration /= 1.3;
     return false;
-  };
-
-  std::vector<Eigen::VectorXd> frames{initial};
-  std::vector<double> times{o.start_s};
-  for (;;) {
-    Eigen::VectorXd target = frames.back();
-    bool found = false;
-    double scale = amplitude;
-    for (int attempt = 0; attempt < o.tries && !found; ++attempt, scale *= 0.8) {
-      target = frames.back();
-      eval::Configuration solved_q = last;
-      for (int j : robot.free_joints) {
-        const double q0 = initial(j);
-        double lo = robot.stance.joint_lower(j), hi = robot.stance.joint_upper(j);
-        if (std::isfinite(lo) && std::isfinite(hi)) {
-          const double pad = o.limit_padding * (hi - lo);
-          lo += pad;
-          hi -= pad;
-        } else {
-          lo = q0 - o.unlimited_range;
-          hi = q0 + o.unlimited_range;
-        }
-        const double u = s.uniform(-1.0, 1.0);
-        const double reach = u > 0.0 ? std::max(0.0, hi - q0) : std::max(0.0, q0 - lo);
-        target(j) = std::clamp(q0 + scale * u * reach, std::min(lo, q0), std::max(hi, q0));
-      }
-      if (!robot.leg_joints.empty()) {
-        const double roll = scale * o.tilt * s.uniform(-1.0, 1.0);
-        const double pitch = scale * o.tilt * s.uniform(-1.0, 1.0);
-        const double yaw = scale * o.tilt * s.uniform(-1.0, 1.0);
-        const double drop = scale * o.height_drop * robot.leg_length * s.uniform(0.0, 1.0);
-        ik.orientation_W = (Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()) *
-                            Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitY()) *
-                            Eigen::AngleAxisd(roll, Eigen::Vector3d::UnitX()))
-                               .toRotationMatrix() *
-                           robot.stance.initial.base_R;
-        ik.height = root_height - drop;
-        eval::Configuration start = last;
-        start.joints = target;  // the upper body's new pose moves the centre of mass
-        eval::IkResult solved = eval::solveInverseKinematics(m, data, ik, start, ik_options);
-        if (!solved.converged) {
-          // Legs that cannot tilt the root every way (no ankle roll) may
-          // still lower it.
-          eval::IkProblem lower = ik;
-          lower.orientation_frame = -1;
-          solved = eval::solveInverseKinematics(m, data, lower, start, ik_options);
-        }
-        if (solved.converged) {
-          for (int j : robot.leg_joints) target(j) = solved.q.joints(j);
-          solved_q = solved.q;
-        } else {
-          for (int j : robot.leg_joints) target(j) = frames.back()(j);
-        }
-      }
-      if (staticMargin(target) >= o.com_margin) {
-        found = true;
-        last = solved_q;
-      }
-    }
-    if (!found) target = frames.back();  // this keyframe holds the pose before
-    double segment = s.uniform(o.segment_min_s, o.segment_max_s);
-    segment = std::max(segment, shortestSegment(robot, joints, frames.back(), target, o.speed_fraction));
-    // The way there, slowed down until its ZMP keeps the margin; a way that
-    // does not even then is not taken.
-    if (found && !slowEnough(frames.back(), target, segment)) target = frames.back();
-    const double back = std::max(o.segment_max_s, shortestSegment(robot, joints, target, initial, o.speed_fraction));
-    if (times.back() + segment + back > o.end_s) break;
-    times.push_back(times.back() + segment);
-    frames.push_back(target);
-  }
-  // Back to the initial pose, the robot standing as it started.
-  if (frames.size() > 1) {
-    double back = std::max(o.segment_max_s, shortestSegment(robot, joints, frames.back(), initial, o.speed_fraction));
-    slowEnough(frames.back(), initial, back);
-    times.push_back(times.back() + back);
-    frames.push_back(initial);
   }
 
+  const DesignRobot& robot_;
+  const GeneratorOptions& o_;
+  const eval::RigidModel& m_;
+  eval::RigidData data_;
+  Sampler s_;
+  double amplitude_ = 0.0;
+  std::vector<int> joints_;
+  Eigen::VectorXd initial_, zero_;
+  eval::IkProblem ik_;
+  eval::IkOptions ik_options_;
+  double root_height_ = 0.0;
+  eval::Configuration last_;  // the whole pose of the last keyframe kept
+  Eigen::MatrixXd Y_, Yb_, Ys_, Ybs_;
+};
+
+CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o, std::uint64_t seed, int k) {
+  KeyframeGenerator generator(robot, o, seed, k);
+  std::vector<double> times;
+  std::vector<Eigen::VectorXd> frames;
+  generator.run(times, frames);
   CandidateMotion c;
   char name[32];
   std::snprintf(name, sizeof name, "gen_%04d", k);
@@ -211,9 +247,9 @@ CandidateMotion generateOne(const DesignRobot& robot, const GeneratorOptions& o,
   c.source = "generated";
   c.time = times;
   for (const Eigen::VectorXd& f : frames) {
-    for (int j : joints) c.angles.push_back(f(j));
+    for (int j : generator.joints()) c.angles.push_back(f(j));
   }
-  c.reference = Motion::minimumJerk(joints, c.time, c.angles);
+  c.reference = Motion::minimumJerk(generator.joints(), c.time, c.angles);
   return c;
 }
 
