@@ -384,68 +384,70 @@ std::vector<StiffnessGroup> stiffnessGroups(const std::vector<RobotBand>& bands)
   return groups;
 }
 
-BandIdentificationResult identifyBands(const WireSamples& samples,
-                                       const Eigen::MatrixXd& supporting_torque,
-                                       const BandIdentificationOptions& options) {
-  constexpr const char* kFunction = "identifyBands";
-  checkSamples(kFunction, samples);
-  const int n = samples.numSamples(), nb = samples.numBands(), m = samples.numJoints();
-  if (supporting_torque.rows() != n || supporting_torque.cols() != m) {
-    argumentError(kFunction, "supporting_torque is " + shape(supporting_torque) + ", expected " +
-                                 std::to_string(n) + " x " + std::to_string(m) +
-                                 " (samples x chosen joints)");
-  }
-  if (!supporting_torque.allFinite()) {
-    argumentError(kFunction, "supporting_torque has non-finite entries");
-  }
-  // ---- options ----------------------------------------------------------------
-  if (options.groups.empty()) argumentError(kFunction, "no stiffness groups");
+namespace {
+
+// identifyBands' options, checked.
+void checkOptions(const char* function, const BandIdentificationOptions& options) {
+  if (options.groups.empty()) argumentError(function, "no stiffness groups");
   if (options.num_starts < 1) {
-    argumentError(kFunction, "num_starts must be >= 1 (got " + std::to_string(options.num_starts) + ")");
+    argumentError(function, "num_starts must be >= 1 (got " + std::to_string(options.num_starts) + ")");
   }
   if (options.max_iterations < 1) {
-    argumentError(kFunction,
+    argumentError(function,
                   "max_iterations must be >= 1 (got " + std::to_string(options.max_iterations) + ")");
   }
   if (!(options.relevance_threshold >= 0.0 && options.relevance_threshold < 1.0)) {
-    argumentError(kFunction, "relevance_threshold must be in [0, 1) (got " +
+    argumentError(function, "relevance_threshold must be in [0, 1) (got " +
                                  std::to_string(options.relevance_threshold) + ")");
   }
   for (double w : options.smoothing_widths) {
     if (!(w > 0.0) || !std::isfinite(w)) {
-      argumentError(kFunction, "smoothing widths must be > 0 (got " + std::to_string(w) + ")");
+      argumentError(function, "smoothing widths must be > 0 (got " + std::to_string(w) + ")");
     }
   }
   if (!(options.max_relative_std > 0.0) || !std::isfinite(options.max_relative_std)) {
-    argumentError(kFunction, "max_relative_std must be > 0 (got " + std::to_string(options.max_relative_std) + ")");
+    argumentError(function, "max_relative_std must be > 0 (got " + std::to_string(options.max_relative_std) + ")");
   }
   if (!(options.twin_taut_ratio >= 0.0 && options.twin_taut_ratio < 1.0)) {
-    argumentError(kFunction, "twin_taut_ratio must be in [0, 1) (got " + std::to_string(options.twin_taut_ratio) + ")");
+    argumentError(function, "twin_taut_ratio must be in [0, 1) (got " + std::to_string(options.twin_taut_ratio) + ")");
   }
   if (!(options.torque_noise_std >= 0.0) || !std::isfinite(options.torque_noise_std)) {
-    argumentError(kFunction, "torque_noise_std must be >= 0 (got " + std::to_string(options.torque_noise_std) + ")");
+    argumentError(function, "torque_noise_std must be >= 0 (got " + std::to_string(options.torque_noise_std) + ")");
   }
-  BandIdentificationResult res;
+}
+
+// Each band's stiffness group (res.band, res.band_group), checked.
+void assignGroups(const char* function, const WireSamples& samples, const BandIdentificationOptions& options,
+                  BandIdentificationResult& res) {
   res.band = samples.band;
-  res.band_group.assign(nb, -1);
+  res.band_group.assign(static_cast<std::size_t>(samples.numBands()), -1);
   for (std::size_t gi = 0; gi < options.groups.size(); ++gi) {
     const StiffnessGroup& group = options.groups[gi];
-    if (group.bands.empty()) argumentError(kFunction, "stiffness group '" + group.name + "' has no bands");
+    if (group.bands.empty()) argumentError(function, "stiffness group '" + group.name + "' has no bands");
     for (const std::string& name : group.bands) {
       const auto it = std::find(samples.band.begin(), samples.band.end(), name);
       if (it == samples.band.end()) {
-        argumentError(kFunction, "stiffness group '" + group.name + "': unknown band '" + name + "'");
+        argumentError(function, "stiffness group '" + group.name + "': unknown band '" + name + "'");
       }
       const auto i = static_cast<std::size_t>(it - samples.band.begin());
       if (res.band_group[i] >= 0) {
-        argumentError(kFunction, "band '" + name + "' is in two stiffness groups ('" +
+        argumentError(function, "band '" + name + "' is in two stiffness groups ('" +
                                      options.groups[res.band_group[i]].name + "' and '" + group.name + "')");
       }
       res.band_group[i] = static_cast<int>(gi);
     }
   }
-  // ---- observed length ranges and the relevance screen --------------------------
-  VectorXd l_min(nb), l_range(nb), effect(nb);
+}
+
+// Each band's observed length range, and the relevance screen: the bands
+// whose largest possible torque is under the threshold of the strongest
+// band's are not fitted (res.relevance, res.fitted).
+void screenRelevance(const WireSamples& samples, const BandIdentificationOptions& options, VectorXd& l_min,
+                     VectorXd& l_range, BandIdentificationResult& res) {
+  const int n = samples.numSamples(), nb = samples.numBands();
+  l_min.resize(nb);
+  l_range.resize(nb);
+  VectorXd effect(nb);
   for (int i = 0; i < nb; ++i) {
     l_min[i] = samples.length.col(i).minCoeff();
     l_range[i] = samples.length.col(i).maxCoeff() - l_min[i];
@@ -466,70 +468,16 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     res.fitted[i] = res.band_group[i] >= 0 && (options.relevance_threshold == 0.0 ||
                                                res.relevance[i] >= options.relevance_threshold);
   }
-  // ---- parameters -----------------------------------------------------------------
-  const auto ng = static_cast<int>(options.groups.size());
-  std::vector<int> group_param(ng, -1);
-  Problem p;
-  p.samples = &samples;
-  p.torque.resize(static_cast<Eigen::Index>(n) * m);
-  for (int t = 0; t < n; ++t) {
-    for (int c = 0; c < m; ++c) p.torque[t * m + c] = supporting_torque(t, c);
-  }
-  p.torque_sq = p.torque.squaredNorm();
-  std::vector<int> param_group;  // group of each fitted stiffness
-  for (int i = 0; i < nb; ++i) {
-    if (!res.fitted[i]) continue;
-    const int gi = res.band_group[i];
-    if (group_param[gi] < 0) {
-      group_param[gi] = static_cast<int>(param_group.size());
-      param_group.push_back(gi);
-    }
-    p.band.push_back(i);
-  }
-  p.num_k = static_cast<int>(param_group.size());
-  for (int i : p.band) p.band_k.push_back(group_param[res.band_group[i]]);
+}
+
+// The multi-start continuation in l0 (see the design note): the natural
+// lengths of the best start into `best_l0` (res.best_start, res.iterations;
+// best_start stays -1 when every start diverged).
+void multiStart(const Problem& p, const WireSamples& samples, const BandIdentificationOptions& options,
+                const VectorXd& l_min, const VectorXd& l_range, BandIdentificationResult& res, VectorXd& best_l0) {
   const int nf = p.numBands();
-
-  res.group.reserve(ng);
-  for (const StiffnessGroup& group : options.groups) res.group.push_back(group.name);
-  res.stiffness = VectorXd::Constant(ng, kNaN);
-  res.stiffness_fit = VectorXd::Constant(ng, kNaN);
-  res.stiffness_std = VectorXd::Constant(ng, kNaN);
-  res.relative_std = VectorXd::Constant(ng, kNaN);
-  res.group_stretch = VectorXd::Constant(ng, kNaN);
-  res.group_torque_rms = VectorXd::Constant(ng, kNaN);
-  res.group_identifiable.assign(ng, false);
-  res.group_reason.assign(ng, "");
-  res.natural_length = VectorXd::Constant(nb, kNaN);
-  res.natural_length_std = VectorXd::Constant(nb, kNaN);
-  res.taut_samples.assign(nb, 0);
-  res.never_taut.assign(nb, false);
-  res.torque_rms = std::sqrt(p.torque_sq / (static_cast<double>(n) * m));
-  res.rmse = res.torque_rms;
-  for (int g = 0; g < ng; ++g) {
-    if (group_param[g] >= 0) continue;
-    double relevance = 0.0;
-    for (const std::string& name : options.groups[g].bands) {
-      const auto i = std::find(samples.band.begin(), samples.band.end(), name) - samples.band.begin();
-      relevance = std::max(relevance, res.relevance[i]);
-    }
-    res.group_reason[g] = "not fitted: its bands' relevance " + figure("%.3g", relevance) + " < " +
-                          figure("%.3g", options.relevance_threshold) + " on these joints";
-  }
-  for (int i = 0; i < nb; ++i) {
-    if (!res.fitted[i]) res.band_group[i] = -1;
-  }
-  res.group_observable = res.group_identifiable;
-  if (nf == 0) return res;  // nothing left to fit: τ̂ = 0
-
-  // The box for l0 (see the design note): a natural length is not negative,
-  // and one range above the longest length the band is slack throughout.
-  p.l0_lower = VectorXd::Zero(nf);
-  p.l0_upper.resize(nf);
-  for (int b = 0; b < nf; ++b) p.l0_upper[b] = l_min[p.band[b]] + 2.0 * l_range[p.band[b]];
-
-  // ---- multi-start continuation in l0 (see the design note) -------------------------
-  VectorXd best_l0(nf), l0(nf), width(nf);
+  best_l0.resize(nf);
+  VectorXd l0(nf), width(nf);
   double best_cost = std::numeric_limits<double>::infinity();
   bool best_plausible = false;
   // Twins: fitted bands of one group whose lengths correlate by
@@ -578,57 +526,15 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
       res.iterations = iterations;
     }
   }
-  if (res.best_start < 0) return res;  // every start diverged (non-finite cost)
-  // A group whose pull the data do not need (k fits to zero: its torque is
-  // round-off) can have its bands slack or taut alike; the smoothing stages
-  // tend to leave them taut at some arbitrary l0. Such bands are made
-  // slack: "never taut" is what the result then says. (Only at round-off: a
-  // band whose mirror image carries its pull, on a symmetric motion, is not
-  // touched, since one band at 2k and two at k fit alike.)
-  {
-    Projection at_best;
-    width.setZero();
-    project(p, best_l0, width, false, at_best);
-    for (int b = 0; b < nf; ++b) {
-      const int kp = p.band_k[b];
-      if ((at_best.k[kp] * at_best.phi.col(kp)).squaredNorm() <= kRoundOff * p.torque_sq) {
-        best_l0[b] = p.l0_upper[b];
-      }
-    }
-  }
+}
 
-  // ---- the estimate ---------------------------------------------------------------------
-  Projection fit;
-  width.setZero();
-  project(p, best_l0, width, false, fit);
-  for (int b = 0; b < nf; ++b) {
-    const int i = p.band[b];
-    res.natural_length[i] = best_l0[b];
-    res.taut_samples[i] = static_cast<int>((samples.length.col(i).array() > best_l0[b]).count());
-    res.never_taut[i] = res.taut_samples[i] == 0;
-  }
-  res.rmse = std::sqrt(fit.cost / (static_cast<double>(n) * m));
-
-  // ---- uncertainty: σ² c (GᵀG)⁺ with G = ∂r/∂[k, l0] ------------------------------------
-  const int np = p.num_k + nf;
+// Per fitted group: its stiffness, std and whether it is identifiable, with
+// the reason and the figures behind it.
+void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentificationOptions& options,
+                 const std::vector<int>& param_group, const VectorXd& best_l0, const Projection& fit,
+                 const VectorXd& std_dev, int nk, BandIdentificationResult& res) {
+  const int n = samples.numSamples(), m = samples.numJoints(), nf = p.numBands();
   const Eigen::Index rows = static_cast<Eigen::Index>(n) * m;
-  MatrixXd G(rows, np);
-  G.leftCols(p.num_k) = -fit.phi;
-  for (int b = 0; b < nf; ++b) G.col(p.num_k + b) = fit.k[p.band_k[b]] * fit.e.col(b);
-  // Parameters that act nowhere (zero columns) have no std and cost no
-  // degree of freedom.
-  const int nk = static_cast<int>((G.colwise().norm().array() > 0.0).count());
-  if (options.torque_noise_std > 0.0) {
-    res.noise_std = options.torque_noise_std;
-    res.noise_correlation = 1.0;
-  } else {
-    res.noise_std = rows > nk ? std::sqrt(fit.cost / static_cast<double>(rows - nk)) : kInf;
-    res.noise_correlation = residualCorrelationTime(fit.r, n, m);
-  }
-  const VectorXd std_dev = parameterStd(G, res.noise_std * res.noise_std * res.noise_correlation);
-  for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
-
-  // ---- identifiability, per group --------------------------------------------------------
   const std::string threshold = figure("%.3g %%", 100.0 * options.max_relative_std);
   for (int kp = 0; kp < p.num_k; ++kp) {
     const int g = param_group[kp];
@@ -672,6 +578,150 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     res.group_reason[g] = reason + context;
     if (ok) res.stiffness[g] = k;
   }
+}
+
+// Every estimate of the result unknown (NaN) until the fit gives it.
+void clearEstimates(const BandIdentificationOptions& options, int nb, BandIdentificationResult& res) {
+  const auto ng = static_cast<int>(options.groups.size());
+  res.group.reserve(ng);
+  for (const StiffnessGroup& group : options.groups) res.group.push_back(group.name);
+  res.stiffness = VectorXd::Constant(ng, kNaN);
+  res.stiffness_fit = VectorXd::Constant(ng, kNaN);
+  res.stiffness_std = VectorXd::Constant(ng, kNaN);
+  res.relative_std = VectorXd::Constant(ng, kNaN);
+  res.group_stretch = VectorXd::Constant(ng, kNaN);
+  res.group_torque_rms = VectorXd::Constant(ng, kNaN);
+  res.group_identifiable.assign(ng, false);
+  res.group_reason.assign(ng, "");
+  res.natural_length = VectorXd::Constant(nb, kNaN);
+  res.natural_length_std = VectorXd::Constant(nb, kNaN);
+  res.taut_samples.assign(nb, 0);
+  res.never_taut.assign(nb, false);
+}
+
+}  // namespace
+
+BandIdentificationResult identifyBands(const WireSamples& samples,
+                                       const Eigen::MatrixXd& supporting_torque,
+                                       const BandIdentificationOptions& options) {
+  constexpr const char* kFunction = "identifyBands";
+  checkSamples(kFunction, samples);
+  const int n = samples.numSamples(), nb = samples.numBands(), m = samples.numJoints();
+  if (supporting_torque.rows() != n || supporting_torque.cols() != m) {
+    argumentError(kFunction, "supporting_torque is " + shape(supporting_torque) + ", expected " +
+                                 std::to_string(n) + " x " + std::to_string(m) +
+                                 " (samples x chosen joints)");
+  }
+  if (!supporting_torque.allFinite()) {
+    argumentError(kFunction, "supporting_torque has non-finite entries");
+  }
+  checkOptions(kFunction, options);
+  BandIdentificationResult res;
+  assignGroups(kFunction, samples, options, res);
+  VectorXd l_min, l_range;
+  screenRelevance(samples, options, l_min, l_range, res);
+  // ---- parameters -----------------------------------------------------------------
+  const auto ng = static_cast<int>(options.groups.size());
+  std::vector<int> group_param(ng, -1);
+  Problem p;
+  p.samples = &samples;
+  p.torque.resize(static_cast<Eigen::Index>(n) * m);
+  for (int t = 0; t < n; ++t) {
+    for (int c = 0; c < m; ++c) p.torque[t * m + c] = supporting_torque(t, c);
+  }
+  p.torque_sq = p.torque.squaredNorm();
+  std::vector<int> param_group;  // group of each fitted stiffness
+  for (int i = 0; i < nb; ++i) {
+    if (!res.fitted[i]) continue;
+    const int gi = res.band_group[i];
+    if (group_param[gi] < 0) {
+      group_param[gi] = static_cast<int>(param_group.size());
+      param_group.push_back(gi);
+    }
+    p.band.push_back(i);
+  }
+  p.num_k = static_cast<int>(param_group.size());
+  for (int i : p.band) p.band_k.push_back(group_param[res.band_group[i]]);
+  const int nf = p.numBands();
+
+  clearEstimates(options, nb, res);
+  res.torque_rms = std::sqrt(p.torque_sq / (static_cast<double>(n) * m));
+  res.rmse = res.torque_rms;
+  for (int g = 0; g < ng; ++g) {
+    if (group_param[g] >= 0) continue;
+    double relevance = 0.0;
+    for (const std::string& name : options.groups[g].bands) {
+      const auto i = std::find(samples.band.begin(), samples.band.end(), name) - samples.band.begin();
+      relevance = std::max(relevance, res.relevance[i]);
+    }
+    res.group_reason[g] = "not fitted: its bands' relevance " + figure("%.3g", relevance) + " < " +
+                          figure("%.3g", options.relevance_threshold) + " on these joints";
+  }
+  for (int i = 0; i < nb; ++i) {
+    if (!res.fitted[i]) res.band_group[i] = -1;
+  }
+  res.group_observable = res.group_identifiable;
+  if (nf == 0) return res;  // nothing left to fit: τ̂ = 0
+
+  // The box for l0 (see the design note): a natural length is not negative,
+  // and one range above the longest length the band is slack throughout.
+  p.l0_lower = VectorXd::Zero(nf);
+  p.l0_upper.resize(nf);
+  for (int b = 0; b < nf; ++b) p.l0_upper[b] = l_min[p.band[b]] + 2.0 * l_range[p.band[b]];
+
+  VectorXd best_l0;
+  multiStart(p, samples, options, l_min, l_range, res, best_l0);
+  if (res.best_start < 0) return res;  // every start diverged (non-finite cost)
+  // A group whose pull the data do not need (k fits to zero: its torque is
+  // round-off) can have its bands slack or taut alike; the smoothing stages
+  // tend to leave them taut at some arbitrary l0. Such bands are made
+  // slack: "never taut" is what the result then says. (Only at round-off: a
+  // band whose mirror image carries its pull, on a symmetric motion, is not
+  // touched, since one band at 2k and two at k fit alike.)
+  VectorXd width = VectorXd::Zero(nf);
+  {
+    Projection at_best;
+    project(p, best_l0, width, false, at_best);
+    for (int b = 0; b < nf; ++b) {
+      const int kp = p.band_k[b];
+      if ((at_best.k[kp] * at_best.phi.col(kp)).squaredNorm() <= kRoundOff * p.torque_sq) {
+        best_l0[b] = p.l0_upper[b];
+      }
+    }
+  }
+
+  // ---- the estimate ---------------------------------------------------------------------
+  Projection fit;
+  width.setZero();
+  project(p, best_l0, width, false, fit);
+  for (int b = 0; b < nf; ++b) {
+    const int i = p.band[b];
+    res.natural_length[i] = best_l0[b];
+    res.taut_samples[i] = static_cast<int>((samples.length.col(i).array() > best_l0[b]).count());
+    res.never_taut[i] = res.taut_samples[i] == 0;
+  }
+  res.rmse = std::sqrt(fit.cost / (static_cast<double>(n) * m));
+
+  // ---- uncertainty: σ² c (GᵀG)⁺ with G = ∂r/∂[k, l0] ------------------------------------
+  const int np = p.num_k + nf;
+  const Eigen::Index rows = static_cast<Eigen::Index>(n) * m;
+  MatrixXd G(rows, np);
+  G.leftCols(p.num_k) = -fit.phi;
+  for (int b = 0; b < nf; ++b) G.col(p.num_k + b) = fit.k[p.band_k[b]] * fit.e.col(b);
+  // Parameters that act nowhere (zero columns) have no std and cost no
+  // degree of freedom.
+  const int nk = static_cast<int>((G.colwise().norm().array() > 0.0).count());
+  if (options.torque_noise_std > 0.0) {
+    res.noise_std = options.torque_noise_std;
+    res.noise_correlation = 1.0;
+  } else {
+    res.noise_std = rows > nk ? std::sqrt(fit.cost / static_cast<double>(rows - nk)) : kInf;
+    res.noise_correlation = residualCorrelationTime(fit.r, n, m);
+  }
+  const VectorXd std_dev = parameterStd(G, res.noise_std * res.noise_std * res.noise_correlation);
+  for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
+
+  judgeGroups(p, samples, options, param_group, best_l0, fit, std_dev, nk, res);
   res.group_observable = res.group_identifiable;
   return res;
 }
