@@ -11,6 +11,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "spring_layout.h"
 #include "vec3.h"
 
 namespace suitsim {
@@ -67,174 +68,6 @@ void requireInvertibleInertia(const std::vector<ParticleSpec>& particles, int fi
                                                      : "is not finite")
       << " (got det " << det << " kg^3 m^6, trace " << 3.0 * mean << " kg m^2)";
   throw ModelError(out.str());
-}
-
-// Spring storage order, chosen for the force kernel (springs.cpp): by tile
-// of the lower particle index (kSpringTile particles: a tile's particles
-// and its springs' forces stay in cache while the kernel evaluates the
-// springs and then sums them into the particles), then by the
-// index offset b - a, then by a. Springs of one offset with consecutive a
-// then sit next to each other, and wherever a network has such runs (any
-// lattice does, whatever its shape) the kernel loads a block's particles
-// as one vector. Runs of Model::kSpringFusedBlock whose ends all lie in the
-// tile are taken out as fused blocks, in order, to the front of the tile:
-// the kernel adds their forces straight into the particles. Runs whose `a`
-// ends lie in the tile and whose `b` ends all lie in later tiles (a
-// lattice's rows across the tile's edge) follow as edge blocks: the kernel
-// adds their forces straight into the `a` ends and leaves the `b` ends'
-// to the second pass. Each particle sums its fused blocks' springs first,
-// in the kernel's order, then its edge blocks' `a` ends, then the rest in
-// ascending stored order.
-constexpr int kSpringTile = 8192;
-
-// The fused and edge blocks as the kernel reads them (Model::spring_blocks): the
-// ends once a block, and k, c and l0 once where the block's springs share
-// k and c bit for bit and their rest lengths lie within 32767 doubles of
-// the first's (the kernel rebuilds each exactly from its bit pattern).
-void fillSpringBlocks(Model& m) {
-  constexpr int kBlock = Model::kSpringFusedBlock;
-  static_assert(kSpringTile <= 32767, "a block's offset b - a is stored in 16 bits");
-  const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
-  const int num_tiles = static_cast<int>(m.spring_tile_edge_end.size());
-  m.spring_blocks.clear();
-  m.spring_tile_first_block.assign(num_tiles + 1, 0);
-  for (int t = 0; t < num_tiles; ++t) {
-    m.spring_tile_first_block[t] = static_cast<std::int32_t>(m.spring_blocks.size());
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_edge_end[t]; s += kBlock) {
-      SpringBlock block;
-      block.a = m.spring_a[s];
-      block.offset = static_cast<std::int16_t>(m.spring_b[s] - m.spring_a[s]);
-      bool shared = true;
-      for (int j = 0; j < kBlock && shared; ++j) {
-        const std::int64_t ulps = bits(m.spring_rest_length[s + j]) - bits(m.spring_rest_length[s]);
-        shared = bits(m.spring_stiffness[s + j]) == bits(m.spring_stiffness[s]) &&
-                 bits(m.spring_damping[s + j]) == bits(m.spring_damping[s]) && ulps >= -32767 && ulps <= 32767;
-        block.l0_ulps[j] = static_cast<std::int16_t>(shared ? ulps : 0);
-      }
-      if (shared) {
-        block.shared = 1;
-        block.k = m.spring_stiffness[s];
-        block.c = m.spring_damping[s];
-        block.l0 = m.spring_rest_length[s];
-      } else {
-        block.l0_ulps.fill(0);
-      }
-      m.spring_blocks.push_back(block);
-    }
-  }
-  m.spring_tile_first_block[num_tiles] = static_cast<std::int32_t>(m.spring_blocks.size());
-}
-
-void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Model& m) {
-  constexpr int kBlock = Model::kSpringFusedBlock;
-  const int ns = static_cast<int>(springs.size());
-  std::vector<std::int32_t> sorted(ns);
-  std::iota(sorted.begin(), sorted.end(), 0);
-  auto key = [&springs](int s) {
-    const SpringSpec& spec = springs[s];
-    return std::make_tuple(std::min(spec.a, spec.b) / kSpringTile, spec.b - spec.a, spec.a, s);
-  };
-  std::sort(sorted.begin(), sorted.end(), [&key](int l, int r) { return key(l) < key(r); });
-  const int num_tiles = (num_particles + kSpringTile - 1) / kSpringTile;
-  m.spring_tile_particles = kSpringTile;
-  m.spring_tile_begin.assign(num_tiles + 1, 0);
-  for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
-  for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
-  // Each tile: its fused blocks, taken greedily in sorted order, then its
-  // edge blocks (runs whose `b` ends lie in later tiles), then the rest.
-  std::vector<std::int32_t> order;
-  order.reserve(ns);
-  std::vector<std::int32_t> edge, rest;
-  m.spring_tile_fused_end.assign(num_tiles, 0);
-  m.spring_tile_edge_end.assign(num_tiles, 0);
-  for (int t = 0; t < num_tiles; ++t) {
-    const int lo = t * kSpringTile, hi = std::min(num_particles, lo + kSpringTile);
-    const int end = m.spring_tile_begin[t + 1];
-    // A run of kBlock from s whose `a` ends lie in the tile and whose `b`
-    // ends lie in it too (to_later false) or all in later tiles (true).
-    auto runAt = [&](int s, bool to_later) {
-      if (s + kBlock > end) return false;
-      const SpringSpec& first = springs[sorted[s]];
-      for (int j = 0; j < kBlock; ++j) {
-        const SpringSpec& spec = springs[sorted[s + j]];
-        if (spec.a != first.a + j || spec.b != first.b + j) return false;
-        if (spec.a < lo || spec.a >= hi || spec.b < (to_later ? hi : lo) || (!to_later && spec.b >= hi)) return false;
-      }
-      return true;
-    };
-    edge.clear();
-    rest.clear();
-    for (int s = m.spring_tile_begin[t]; s < end;) {
-      if (runAt(s, false)) {
-        order.insert(order.end(), sorted.begin() + s, sorted.begin() + s + kBlock);
-        s += kBlock;
-      } else if (runAt(s, true)) {
-        edge.insert(edge.end(), sorted.begin() + s, sorted.begin() + s + kBlock);
-        s += kBlock;
-      } else {
-        rest.push_back(sorted[s++]);
-      }
-    }
-    m.spring_tile_fused_end[t] = static_cast<std::int32_t>(order.size());
-    order.insert(order.end(), edge.begin(), edge.end());
-    m.spring_tile_edge_end[t] = static_cast<std::int32_t>(order.size());
-    order.insert(order.end(), rest.begin(), rest.end());
-  }
-  m.num_springs = ns;
-  m.spring_a.resize(ns);
-  m.spring_b.resize(ns);
-  m.spring_stiffness.resize(ns);
-  m.spring_damping.resize(ns);
-  m.spring_rest_length.resize(ns);
-  for (int d = 0; d < ns; ++d) {
-    const SpringSpec& spec = springs[order[d]];
-    m.spring_a[d] = spec.a;
-    m.spring_b[d] = spec.b;
-    m.spring_stiffness[d] = spec.stiffness;
-    m.spring_damping[d] = spec.damping;
-    m.spring_rest_length[d] = spec.rest_length;
-  }
-  m.spring_input_index = std::move(order);
-  fillSpringBlocks(m);
-  // Incidence lists by counting sort: the fused blocks first, in stored
-  // order, a block's `a` ends before its `b` ends (the kernel adds them so),
-  // then the edge blocks' `a` ends (added next, in the same tile), then
-  // the other springs and the edge blocks' `b` ends in stored order, which
-  // leaves that part ascending.
-  m.spring_incidence_begin.assign(num_particles + 1, 0);
-  for (int s = 0; s < ns; ++s) {
-    ++m.spring_incidence_begin[m.spring_a[s] + 1];
-    ++m.spring_incidence_begin[m.spring_b[s] + 1];
-  }
-  for (int i = 0; i < num_particles; ++i) m.spring_incidence_begin[i + 1] += m.spring_incidence_begin[i];
-  std::vector<std::int32_t> next(m.spring_incidence_begin.begin(), m.spring_incidence_begin.end() - 1);
-  m.spring_incidence.resize(2 * static_cast<std::size_t>(ns));
-  for (int t = 0; t < num_tiles; ++t) {
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; s += kBlock) {
-      for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_a[s + j]]++] = 2 * (s + j);
-      for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_b[s + j]]++] = 2 * (s + j) + 1;
-    }
-    for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_edge_end[t]; ++s) {
-      m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
-    }
-  }
-  m.spring_incidence_fused_end = next;
-  for (int t = 0; t < num_tiles; ++t) {
-    for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_begin[t + 1]; ++s) {
-      if (s >= m.spring_tile_edge_end[t]) m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
-      m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
-    }
-  }
-  // The second pass's particles by tile: a lattice's are a few rows at
-  // each tile's start and its edges, so the pass skips the rest.
-  m.spring_summed_particles.clear();
-  m.spring_tile_first_summed.assign(num_tiles + 1, 0);
-  for (int i = 0; i < num_particles; ++i) {
-    if (m.spring_incidence_fused_end[i] == m.spring_incidence_begin[i + 1]) continue;
-    m.spring_summed_particles.push_back(i);
-    ++m.spring_tile_first_summed[i / kSpringTile + 1];
-  }
-  for (int t = 0; t < num_tiles; ++t) m.spring_tile_first_summed[t + 1] += m.spring_tile_first_summed[t];
 }
 
 }  // namespace
@@ -581,9 +414,12 @@ void ModelBuilder::setGround(const GroundModel& ground) {
   ground_ = g;
 }
 
-Model ModelBuilder::build() const {
-  Model m;
-  const int np = numParticles();
+namespace {
+
+// Particles: mass, inverse mass, name (each once), initial state, constant
+// force; each contact particle a contact of its own when there is a ground.
+void copyParticles(const std::vector<ParticleSpec>& particles, bool ground, Model& m) {
+  const int np = static_cast<int>(particles.size());
   m.num_particles = np;
   m.particle_mass.resize(np);
   m.particle_inv_mass.resize(np);
@@ -596,7 +432,7 @@ Model ModelBuilder::build() const {
   m.particle_force_z.resize(np);
   std::unordered_map<std::string, int> names;
   for (int i = 0; i < np; ++i) {
-    const ParticleSpec& p = particles_[i];
+    const ParticleSpec& p = particles[i];
     if (!names.emplace(p.name, i).second) throw ModelError("duplicate particle name '" + p.name + "'");
     m.particle_mass[i] = p.mass;
     m.particle_fixed[i] = p.fixed ? 1 : 0;
@@ -607,27 +443,17 @@ Model ModelBuilder::build() const {
     m.particle_force_x[i] = p.force[0];
     m.particle_force_y[i] = p.force[1];
     m.particle_force_z[i] = p.force[2];
-    if (ground_.enabled && p.contact && !p.fixed) {
+    if (ground && p.contact && !p.fixed) {
       m.contact_particle.push_back({i, i, i, i});
       m.contact_weight.push_back({1.0, 0.0, 0.0, 0.0});
     }
   }
+}
 
-  layoutSprings(springs_, np, m);
-
-  if (ground_.enabled) {
-    for (const ContactPointSpec& c : contact_points_) {
-      std::array<std::int32_t, 4> idx{};
-      for (int k = 0; k < 4; ++k) idx[k] = c.particles[k] >= 0 ? c.particles[k] : c.particles[0];
-      m.contact_particle.push_back(idx);
-      m.contact_weight.push_back(c.weights);
-      m.contacts_share_particles = true;
-    }
-  }
-
-  const int nh = numHinges();
-  m.num_hinges = nh;
-  for (const HingeSpec& h : hinges_) {
+// Each hinge's geometry, actuation and limits, in the order added.
+void copyHinges(const std::vector<HingeSpec>& hinges, Model& m) {
+  m.num_hinges = static_cast<int>(hinges.size());
+  for (const HingeSpec& h : hinges) {
     m.hinge_name.push_back(h.name);
     m.hinge_parent_body.push_back(h.parent_body);
     m.hinge_child_body.push_back(h.child_body);
@@ -660,36 +486,124 @@ Model ModelBuilder::build() const {
     m.hinge_upper.push_back(h.upper);
     m.hinge_initial_angle.push_back(h.initial_angle);
   }
-  // Elimination order: by depth of the child body, deepest first. Each
-  // hinge's constraints couple only with hinges sharing one of its bodies;
-  // those on its child body are deeper (gone before it), so what remains
-  // when it is eliminated are hinges on its parent body, which already
-  // couple with each other: the elimination creates no new coupling.
-  {
-    std::vector<int> depth(nh, -1);
-    std::vector<int> parent_hinge_of_body(numBodies(), -1);
-    for (int h = 0; h < nh; ++h) parent_hinge_of_body[hinges_[h].child_body] = h;
-    for (int h = 0; h < nh; ++h) {
-      int d = 0;
-      for (int b = hinges_[h].parent_body; parent_hinge_of_body[b] >= 0; b = hinges_[parent_hinge_of_body[b]].parent_body) {
-        if (++d > nh) throw ModelError("hinges form a loop (hinge '" + hinges_[h].name + "')");
-      }
-      depth[h] = d;
+}
+
+// Elimination order: by depth of the child body, deepest first. Each
+// hinge's constraints couple only with hinges sharing one of its bodies;
+// those on its child body are deeper (gone before it), so what remains
+// when it is eliminated are hinges on its parent body, which already
+// couple with each other: the elimination creates no new coupling.
+void orderHinges(const std::vector<HingeSpec>& hinges, int num_bodies, Model& m) {
+  const int nh = static_cast<int>(hinges.size());
+  std::vector<int> depth(nh, -1);
+  std::vector<int> parent_hinge_of_body(num_bodies, -1);
+  for (int h = 0; h < nh; ++h) parent_hinge_of_body[hinges[h].child_body] = h;
+  for (int h = 0; h < nh; ++h) {
+    int d = 0;
+    for (int b = hinges[h].parent_body; parent_hinge_of_body[b] >= 0; b = hinges[parent_hinge_of_body[b]].parent_body) {
+      if (++d > nh) throw ModelError("hinges form a loop (hinge '" + hinges[h].name + "')");
     }
-    m.hinge_order.resize(nh);
-    std::iota(m.hinge_order.begin(), m.hinge_order.end(), 0);
-    std::stable_sort(m.hinge_order.begin(), m.hinge_order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
-    std::vector<int> position(nh);
-    for (int k = 0; k < nh; ++k) position[m.hinge_order[k]] = k;
-    m.hinge_coupled.assign(nh, {});
-    for (int h = 0; h < nh; ++h) {
-      const int p = hinges_[h].parent_body;
-      for (int o = 0; o < nh; ++o) {
-        if (o == h || position[o] < position[h]) continue;
-        if (hinges_[o].parent_body == p || hinges_[o].child_body == p) m.hinge_coupled[h].push_back(o);
-      }
+    depth[h] = d;
+  }
+  m.hinge_order.resize(nh);
+  std::iota(m.hinge_order.begin(), m.hinge_order.end(), 0);
+  std::stable_sort(m.hinge_order.begin(), m.hinge_order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
+  std::vector<int> position(nh);
+  for (int k = 0; k < nh; ++k) position[m.hinge_order[k]] = k;
+  m.hinge_coupled.assign(nh, {});
+  for (int h = 0; h < nh; ++h) {
+    const int p = hinges[h].parent_body;
+    for (int o = 0; o < nh; ++o) {
+      if (o == h || position[o] < position[h]) continue;
+      if (hinges[o].parent_body == p || hinges[o].child_body == p) m.hinge_coupled[h].push_back(o);
     }
   }
+}
+
+// Bodies, ordered by their first particle; returns each body's new index
+// (hinges, bands and straps follow the renumbering).
+std::vector<int> copyBodies(const std::vector<BodySpec>& bodies, int num_particles, Model& m) {
+  const int np = num_particles;
+  std::vector<int> body_order(bodies.size());
+  std::iota(body_order.begin(), body_order.end(), 0);
+  std::stable_sort(body_order.begin(), body_order.end(),
+                   [&](int a, int b) { return bodies[a].first < bodies[b].first; });
+  std::vector<int> body_index(bodies.size());
+  m.num_bodies = static_cast<int>(bodies.size());
+  m.particle_body.assign(np, -1);
+  m.particle_body_position.assign(np, 0.0);
+  for (int b = 0; b < m.num_bodies; ++b) {
+    const BodySpec& body = bodies[body_order[b]];
+    body_index[body_order[b]] = b;
+    m.body_name.push_back(body.name);
+    m.body_particle_begin.push_back(body.first);
+    m.body_particle_end.push_back(body.first + body.count);
+    for (int k = 0; k < body.count; ++k) {
+      m.particle_body[body.first + k] = b;
+      m.particle_body_position.set(body.first + k, body.body_position[k]);
+    }
+  }
+  for (int h = 0; h < m.num_hinges; ++h) {
+    m.hinge_parent_body[h] = body_index[m.hinge_parent_body[h]];
+    m.hinge_child_body[h] = body_index[m.hinge_child_body[h]];
+  }
+  return body_index;
+}
+
+// Bands: via points follow the body renumbering too.
+void copyBands(const std::vector<BandSpec>& bands, const std::vector<int>& body_index, Model& m) {
+  m.num_bands = static_cast<int>(bands.size());
+  m.band_via_begin.assign(1, 0);
+  for (const BandSpec& band : bands) {
+    m.band_name.push_back(band.name);
+    m.band_stiffness.push_back(band.stiffness);
+    m.band_natural_length.push_back(band.natural_length);
+    m.band_damping.push_back(band.damping);
+    m.band_relaxing_stiffness.push_back(band.relaxing_stiffness);
+    m.band_relaxation_time.push_back(band.relaxing_stiffness > 0.0 ? band.relaxation_time : 0.0);
+    m.band_capstan_friction.push_back(band.capstan_friction);
+    for (std::size_t j = 0; j < band.via_body.size(); ++j) {
+      m.via_body.push_back(body_index[band.via_body[j]]);
+      m.via_weight.push_back(band.via_weight[j]);
+    }
+    m.band_via_begin.push_back(static_cast<std::int32_t>(m.via_body.size()));
+  }
+}
+
+// Straps: both ends follow the body renumbering.
+void copyStraps(const std::vector<StrapSpec>& straps, const std::vector<int>& body_index, Model& m) {
+  m.num_straps = static_cast<int>(straps.size());
+  for (const StrapSpec& strap : straps) {
+    m.strap_name.push_back(strap.name);
+    m.strap_body_a.push_back(body_index[strap.body_a]);
+    m.strap_weight_a.push_back(strap.weight_a);
+    m.strap_body_b.push_back(body_index[strap.body_b]);
+    m.strap_weight_b.push_back(strap.weight_b);
+    m.strap_stiffness.push_back(strap.stiffness);
+    m.strap_damping.push_back(strap.damping);
+  }
+}
+
+}  // namespace
+
+Model ModelBuilder::build() const {
+  Model m;
+  const int np = numParticles();
+  copyParticles(particles_, ground_.enabled, m);
+  layoutSprings(springs_, np, m);
+  if (ground_.enabled) {
+    for (const ContactPointSpec& c : contact_points_) {
+      std::array<std::int32_t, 4> idx{};
+      for (int k = 0; k < 4; ++k) idx[k] = c.particles[k] >= 0 ? c.particles[k] : c.particles[0];
+      m.contact_particle.push_back(idx);
+      m.contact_weight.push_back(c.weights);
+      m.contacts_share_particles = true;
+    }
+  }
+
+  copyHinges(hinges_, m);
+  orderHinges(hinges_, numBodies(), m);
+  const int nh = numHinges();
   m.num_couplings = numCouplings();
   m.hinge_follower_coupling.assign(nh, -1);
   for (int c = 0; c < m.num_couplings; ++c) {
@@ -714,152 +628,12 @@ Model ModelBuilder::build() const {
   m.hinge_limit_stiffness = hinge_settings_.limit_stiffness;
   m.hinge_limit_damping = hinge_settings_.limit_damping;
 
-  // Bodies, ordered by their first particle (hinges follow the renumbering).
-  std::vector<int> body_order(bodies_.size());
-  std::iota(body_order.begin(), body_order.end(), 0);
-  std::stable_sort(body_order.begin(), body_order.end(),
-                   [&](int a, int b) { return bodies_[a].first < bodies_[b].first; });
-  std::vector<int> body_index(bodies_.size());
-  m.num_bodies = static_cast<int>(bodies_.size());
-  m.particle_body.assign(np, -1);
-  m.particle_body_position.assign(np, 0.0);
-  for (int b = 0; b < m.num_bodies; ++b) {
-    const BodySpec& body = bodies_[body_order[b]];
-    body_index[body_order[b]] = b;
-    m.body_name.push_back(body.name);
-    m.body_particle_begin.push_back(body.first);
-    m.body_particle_end.push_back(body.first + body.count);
-    for (int k = 0; k < body.count; ++k) {
-      m.particle_body[body.first + k] = b;
-      m.particle_body_position.set(body.first + k, body.body_position[k]);
-    }
-  }
-  for (int h = 0; h < nh; ++h) {
-    m.hinge_parent_body[h] = body_index[m.hinge_parent_body[h]];
-    m.hinge_child_body[h] = body_index[m.hinge_child_body[h]];
-  }
-
-  // Bands: via points follow the body renumbering too.
-  m.num_bands = numBands();
-  m.band_via_begin.assign(1, 0);
-  for (const BandSpec& band : bands_) {
-    m.band_name.push_back(band.name);
-    m.band_stiffness.push_back(band.stiffness);
-    m.band_natural_length.push_back(band.natural_length);
-    m.band_damping.push_back(band.damping);
-    m.band_relaxing_stiffness.push_back(band.relaxing_stiffness);
-    m.band_relaxation_time.push_back(band.relaxing_stiffness > 0.0 ? band.relaxation_time : 0.0);
-    m.band_capstan_friction.push_back(band.capstan_friction);
-    for (std::size_t j = 0; j < band.via_body.size(); ++j) {
-      m.via_body.push_back(body_index[band.via_body[j]]);
-      m.via_weight.push_back(band.via_weight[j]);
-    }
-    m.band_via_begin.push_back(static_cast<std::int32_t>(m.via_body.size()));
-  }
-
-  // Straps: both ends follow the body renumbering.
-  m.num_straps = numStraps();
-  for (const StrapSpec& strap : straps_) {
-    m.strap_name.push_back(strap.name);
-    m.strap_body_a.push_back(body_index[strap.body_a]);
-    m.strap_weight_a.push_back(strap.weight_a);
-    m.strap_body_b.push_back(body_index[strap.body_b]);
-    m.strap_weight_b.push_back(strap.weight_b);
-    m.strap_stiffness.push_back(strap.stiffness);
-    m.strap_damping.push_back(strap.damping);
-  }
-
+  const std::vector<int> body_index = copyBodies(bodies_, np, m);
+  copyBands(bands_, body_index, m);
+  copyStraps(straps_, body_index, m);
   m.ground = ground_;
   m.gravity = gravity_;
   return m;
-}
-
-}  // namespace suitsim
-
-namespace suitsim {
-
-double clothSpringCount(const ClothSpec& spec) {
-  const double nu = spec.nu, nv = spec.nv;
-  if (nu < 2.0 || nv < 2.0) return 0.0;
-  // addCloth: structural and shear springs always, bending ones (two apart) when their stiffness is > 0.
-  const double structural = (nu - 1.0) * nv + nu * (nv - 1.0);
-  const double shear = 2.0 * (nu - 1.0) * (nv - 1.0);
-  const double bending = spec.bend_stiffness > 0.0 ? (nu - 2.0) * nv + nu * (nv - 2.0) : 0.0;
-  return structural + shear + bending;
-}
-
-double blockSpringCount(const BlockSpec& spec) {
-  // addBlock: one spring for each of the 13 forward neighbour offsets whose neighbour lies inside the block.
-  double count = 0.0;
-  for (int dk = -1; dk <= 1; ++dk) {
-    for (int dj = -1; dj <= 1; ++dj) {
-      for (int di = -1; di <= 1; ++di) {
-        if ((dk * 3 + dj) * 3 + di <= 0) continue;
-        count += std::max(0.0, static_cast<double>(spec.nx) - std::abs(di)) *
-                 std::max(0.0, static_cast<double>(spec.ny) - std::abs(dj)) *
-                 std::max(0.0, static_cast<double>(spec.nz) - std::abs(dk));
-      }
-    }
-  }
-  return count;
-}
-
-namespace {
-
-// A vector filled by push_back from empty ends at the next power of two
-// (libstdc++ doubles its capacity), and all of that is allocated.
-double grownCapacity(double n) { return n <= 1.0 ? n : std::exp2(std::ceil(std::log2(n))); }
-
-// What one small allocation takes from glibc's malloc: a size word, rounded
-// up to 16 bytes, 32 at least. Per-particle map nodes are millions of these.
-double heapChunk(double bytes) { return std::max(32.0, std::ceil((bytes + 8.0) / 16.0) * 16.0); }
-
-// A name longer than std::string's in-place buffer (15 characters in
-// libstdc++) takes a heap block besides the string itself.
-double nameHeap(double length) { return length <= 15.0 ? 0.0 : heapChunk(length + 1.0); }
-
-}  // namespace
-
-double modelPeakBytes(const ModelSize& size) {
-  const double p = size.particles, s = size.springs, c = size.contacts;
-  const double d = sizeof(double), i32 = sizeof(std::int32_t), vec3 = 3.0 * sizeof(double);
-  const double name = sizeof(std::string) + nameHeap(size.name_length);
-
-  // The Model's per-particle arrays (model.h): mass, inverse mass, fixed
-  // flag, name, initial position and velocity, constant force, the
-  // incidence list's begin and fused end.
-  const double model_particle = 2.0 * d + sizeof(std::uint8_t) + name + 2.0 * vec3 + 3.0 * d + 2.0 * i32;
-  // Per spring: its ends, k, c, l0, its input index, two incidence entries,
-  // and its share of a fused or edge block (push_back: grown capacity).
-  const double model_spring = 2.0 * i32 + 3.0 * d + i32 + 2.0 * i32;
-  const double model_blocks = grownCapacity(s / Model::kSpringFusedBlock) * sizeof(SpringBlock);
-  // Contacts are pushed back one a particle (contact_particle, contact_weight).
-  const double model_contacts =
-      grownCapacity(c) * (sizeof(std::array<std::int32_t, 4>) + sizeof(std::array<double, 4>));
-  const double model = p * model_particle + s * model_spring + model_blocks + model_contacts;
-
-  // Building (ModelBuilder::build and layoutSprings): the builder's own
-  // lists (push_back), build()'s unordered_map of names (a node holding the
-  // next pointer, the name, the index and the cached hash, and a bucket
-  // array that doubles too), and layoutSprings' sort order and its
-  // per-particle cursor, all alive with the Model being filled.
-  const double builder_lists = grownCapacity(p) * sizeof(ParticleSpec) + p * nameHeap(size.name_length) +
-                               grownCapacity(s) * sizeof(SpringSpec);
-  using NameNode = std::pair<const std::string, int>;
-  const double name_check = p * (heapChunk(sizeof(void*) + sizeof(NameNode) + sizeof(std::size_t)) +
-                                 nameHeap(size.name_length)) +
-                            grownCapacity(p) * sizeof(void*);
-  const double layout_temporaries = s * i32 + p * i32;
-  const double building = builder_lists + name_check + model + layout_temporaries;
-
-  // Running: a State (position, velocity, applied force, and the
-  // acceleration cache's copies of them and the acceleration; the contacts'
-  // anchors and flags, twice), a Workspace (the force, the integrator's
-  // stage and sum arrays, four doubles of force terms a spring).
-  const double state = p * (3.0 * vec3 + 4.0 * vec3) + c * 2.0 * (2.0 * d + 2.0 * sizeof(std::uint8_t));
-  const double workspace = p * (vec3 + 5.0 * vec3) + s * 4.0 * d;
-  const double running = model + state + workspace;
-  return std::max(building, running);
 }
 
 }  // namespace suitsim
