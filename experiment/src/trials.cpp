@@ -188,6 +188,188 @@ fs::path partialName(const fs::path& final_name) {
   return final_name.parent_path() / ("." + final_name.filename().string() + ".partial");
 }
 
+// A trial's output files, written under their partial names, and the rows
+// their recorders fill.
+struct TrialFiles {
+  File stream{nullptr, &std::fclose}, sensors{nullptr, &std::fclose}, truth{nullptr, &std::fclose};
+  std::vector<double> row, sensor_row, truth_row;
+  std::unique_ptr<Recorder> truth_recorder;
+};
+
+File openPartial(const fs::path& final_name) {
+  File f(std::fopen(partialName(final_name).c_str(), "w"), &std::fclose);
+  if (!f) {
+    throw std::runtime_error("cannot write '" + partialName(final_name).string() + "': " + std::strerror(errno));
+  }
+  // A trial writes several MB per file: stdio's default 4 kB buffer made
+  // a write system call per 4 kB.
+  std::setvbuf(f.get(), nullptr, _IOFBF, std::size_t{1} << 20);
+  return f;
+}
+
+// sensors.csv and, beside it at the sensors' rate, truth.csv: what an
+// evaluator must recover and must never read (its name says "truth").
+void openSensorFiles(const TrialJob& job, const Sensors& sensors, TrialFiles& f) {
+  const io::Scene& scene = job.scene;
+  const double dt = scene.simulation.dt;
+  f.sensors = openPartial(job.dir / "sensors.csv");
+  writeSensorHeader(f.sensors.get(), scene, sensors, dt);
+  f.sensor_row.resize(sensors.columns().size());
+  f.truth = openPartial(job.dir / "truth.csv");
+  f.truth_recorder = std::make_unique<Recorder>(scene.model, truthChannels(scene.model));
+  f.truth_row.resize(f.truth_recorder->columns().size());
+  FILE* truth = f.truth.get();
+  writeTrialHeader(truth, scene);
+  std::fprintf(truth,
+               "# truth: the simulator's own values, noise-free; evaluators must not read this file\n"
+               "# rate_hz: %.9g\n# friction_torque: acting on the joint (from the force evaluation ending each step)\n",
+               1.0 / (sensors.stepsPerSample() * dt));
+  if (scene.robot) {
+    for (const RobotBand& b : scene.robot->bands) {
+      std::fprintf(truth, "# band %s: stiffness %.9g N/m, natural length %.9g m\n", b.name.c_str(), b.stiffness,
+                   b.natural_length);
+    }
+  }
+  std::fprintf(truth, "time[s]");
+  for (const std::string& c : f.truth_recorder->columns()) std::fprintf(truth, ",%s", c.c_str());
+  std::fputc('\n', truth);
+}
+
+void writeStreamHeader(FILE* stream, const io::Scene& scene, const Recorder& recorder, long sample_every) {
+  const io::SimulationSettings& sim = scene.simulation;
+  writeTrialHeader(stream, scene);
+  std::fprintf(stream, "# integrator: %s\n# dt_s: %.9g\n# output_rate_hz: %.9g\n", integratorName(sim.integrator),
+               sim.dt, 1.0 / (sample_every * sim.dt));
+  std::fprintf(stream, "time[s]");
+  for (const std::string& c : recorder.columns()) std::fprintf(stream, ",%s", c.c_str());
+  std::fputc('\n', stream);
+}
+
+struct StepOutcome {
+  long steps_done = 0;
+  bool diverged = false, interrupted = false;
+};
+
+// The step loop: the stream at the output rate (watching for divergence and
+// the balance), the sensors at theirs, the truth between each step and the
+// servo's next command; stops on a divergence, a signal or a write error.
+StepOutcome runSteps(const TrialJob& job, TrialRunner& runner, Recorder& recorder, TrialFiles& f, long num_steps,
+                     long sample_every, std::optional<BalanceWatch>& balance, Progress& progress) {
+  const Model& model = job.scene.model;
+  const Sensors* sensors = job.sensors.get();
+  const State& state = runner.state();
+  Workspace& ws = runner.workspace();
+  StepOutcome out;
+  double stamp = 0.0;
+  for (long k = 1; k <= num_steps; ++k) {
+    // Truth between the step and the servo's next command: the motor
+    // torques recorded are those that acted during the step.
+    const auto sample_truth = [&](const State& st) {
+      if (sensors && k % sensors->stepsPerSample() == 0) {
+        f.truth_recorder->sample(st, &ws, f.truth_row.data());
+        writeCsvRow(f.truth.get(), st.time, f.truth_row);
+      }
+    };
+    if (runner.advance(sample_truth, f.sensor_row.data(), &stamp)) writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
+    out.steps_done = k;
+    if (k % sample_every == 0 || k == num_steps) {
+      // A non-finite state, or a recorded value that overflowed (a velocity
+      // of 1e200 is finite, its kinetic energy is not), is a divergence.
+      if (!stateIsFinite(state)) {
+        out.diverged = true;
+        break;
+      }
+      recorder.sample(state, &ws, f.row.data());
+      bool finite = true;
+      for (std::size_t c = 0; c < f.row.size(); ++c) {
+        finite = finite && (std::isfinite(f.row[c]) || (std::isnan(f.row[c]) && recorder.mayBeUndefined(c)));
+      }
+      if (!finite) {
+        out.diverged = true;
+        break;
+      }
+      writeCsvRow(f.stream.get(), state.time, f.row);
+      if (balance) balance->sample(model, state);
+    }
+    if ((k & 1023) == 0 && interruptSignal() != 0) {
+      out.interrupted = true;
+      break;
+    }
+    // A full disk or the file-size limit: the rest of the trial could not be
+    // kept anyway (reported below, with the file).
+    if ((k & 1023) == 0 && (std::ferror(f.stream.get()) != 0 || (f.sensors && std::ferror(f.sensors.get()) != 0) ||
+                            (f.truth && std::ferror(f.truth.get()) != 0))) {
+      break;
+    }
+    progress.update(static_cast<double>(k) / num_steps);
+  }
+  if (sensors && !out.diverged && !out.interrupted && runner.finish(f.sensor_row.data(), &stamp)) {
+    writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
+  }
+  return out;
+}
+
+// Closes the files; fclose flushes, so a full disk may only show up here.
+// Returns the first file that failed, and why (empty: none).
+std::string closeFiles(const TrialJob& job, TrialFiles& f) {
+  std::string write_error;
+  for (auto [file, name] : {std::pair<File*, const char*>{&f.stream, "stream.csv"}, {&f.sensors, "sensors.csv"},
+                            {&f.truth, "truth.csv"}}) {
+    if (!*file) continue;
+    bool failed = std::ferror(file->get()) != 0;
+    failed = std::fclose(file->release()) != 0 || failed;
+    if (failed && write_error.empty()) write_error = writeFailure(partialName(job.dir / name), job.dir / name);
+  }
+  return write_error;
+}
+
+// summary.json: what ran, how fast, the energy, the balance and the assist.
+void writeSummary(TrialJob& job, int threads, const TrialRunner& runner, long steps_done, double wall,
+                  const Energy& energy_start, const Energy& energy_end, const std::optional<BalanceWatch>& balance) {
+  const io::Scene& scene = job.scene;
+  const io::SimulationSettings& sim = scene.simulation;
+  const State& state = runner.state();
+  nlohmann::ordered_json& summary = job.summary;
+  summary["scene"] = scene.name;
+  if (!scene.trial.name.empty()) {
+    summary["trial"] = scene.trial.name;
+    summary["motion"] = scene.trial.motion;
+    summary["suit"] = scene.trial.suit;
+    summary["purpose"] = scene.trial.purpose;
+  }
+  summary["integrator"] = integratorName(sim.integrator);
+  summary["dt_s"] = sim.dt;
+  summary["threads"] = threads;
+  summary["num_particles"] = scene.model.num_particles;
+  summary["num_springs"] = scene.model.num_springs;
+  summary["steps"] = steps_done;
+  summary["sim_time_s"] = state.time;
+  summary["wall_time_s"] = wall;
+  summary["realtime_factor"] = wall > 0.0 ? state.time / wall : 0.0;
+  summary["energy_start_j"] = energy_start.total();
+  summary["energy_end_j"] = energy_end.total();
+  if (balance) {
+    summary["fell"] = balance->fell_at >= 0.0;
+    summary["balance"] = balance->summary();
+    job.warnings = balance->warnings(scene.trial.name.empty() ? scene.name : scene.trial.name);
+  }
+  if (const ExternalForces* external = runner.externalForces(); external && external->hasAssist()) {
+    summary["assist"] = {{"peak_force_n", external->peakForce()},
+                         {"impulse_n_s", external->impulse()},
+                         {"time_dcm_outside_region_s", external->timeOutside()}};
+  }
+  std::ofstream out(partialName(job.dir / "summary.json"));
+  // The scene name comes from the file and need not be valid UTF-8; the
+  // default handler would throw from dump().
+  out << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out.close();
+  if (!out) {
+    job.error = writeFailure(partialName(job.dir / "summary.json"), job.dir / "summary.json");
+    return;
+  }
+  job.ok = true;
+}
+
 // One trial, start to end, into temporary files. Sets job.ok / job.error.
 void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   const io::Scene& scene = job.scene;
@@ -207,66 +389,26 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   }
   job.written.push_back(job.dir / "summary.json");  // last: marks a finished trial
 
-  auto open = [&](const fs::path& final_name) {
-    File f(std::fopen(partialName(final_name).c_str(), "w"), &std::fclose);
-    if (!f) {
-      throw std::runtime_error("cannot write '" + partialName(final_name).string() + "': " + std::strerror(errno));
-    }
-    // A trial writes several MB per file: stdio's default 4 kB buffer made
-    // a write system call per 4 kB.
-    std::setvbuf(f.get(), nullptr, _IOFBF, std::size_t{1} << 20);
-    return f;
-  };
-  File stream = open(job.dir / "stream.csv");
-  File sensors_file(nullptr, &std::fclose), truth_file(nullptr, &std::fclose);
-  std::vector<double> sensor_row, truth_row;
-  std::unique_ptr<Recorder> truth;
-  if (sensors) {
-    sensors_file = open(job.dir / "sensors.csv");
-    writeSensorHeader(sensors_file.get(), scene, *sensors, sim.dt);
-    sensor_row.resize(sensors->columns().size());
-    // The truth beside the sensors, at their rate: what an evaluator must
-    // recover and must never read (its name says "truth").
-    truth_file = open(job.dir / "truth.csv");
-    truth = std::make_unique<Recorder>(model, truthChannels(model));
-    truth_row.resize(truth->columns().size());
-    writeTrialHeader(truth_file.get(), scene);
-    std::fprintf(truth_file.get(),
-                 "# truth: the simulator's own values, noise-free; evaluators must not read this file\n"
-                 "# rate_hz: %.9g\n# friction_torque: acting on the joint (from the force evaluation ending each step)\n",
-                 1.0 / (sensors->stepsPerSample() * sim.dt));
-    if (scene.robot) {
-      for (const RobotBand& b : scene.robot->bands) {
-        std::fprintf(truth_file.get(), "# band %s: stiffness %.9g N/m, natural length %.9g m\n", b.name.c_str(),
-                     b.stiffness, b.natural_length);
-      }
-    }
-    std::fprintf(truth_file.get(), "time[s]");
-    for (const std::string& c : truth->columns()) std::fprintf(truth_file.get(), ",%s", c.c_str());
-    std::fputc('\n', truth_file.get());
-  }
+  TrialFiles f;
+  f.stream = openPartial(job.dir / "stream.csv");
+  if (sensors) openSensorFiles(job, *sensors, f);
 
   TrialRunner runner(scene, threads, sensors);
   const State& state = runner.state();
   Workspace& ws = runner.workspace();
   Recorder recorder(model, scene.channels);
-  std::vector<double> row(recorder.columns().size());
+  f.row.resize(recorder.columns().size());
   const long num_steps = std::max(1L, std::lround(sim.duration / sim.dt));
   // Capped at the step count: a very low rate must not overflow lround.
   const long sample_every =
       std::max(1L, std::lround(std::min(static_cast<double>(num_steps), 1.0 / (sim.output_rate * sim.dt))));
-  writeTrialHeader(stream.get(), scene);
-  std::fprintf(stream.get(), "# integrator: %s\n# dt_s: %.9g\n# output_rate_hz: %.9g\n",
-               integratorName(sim.integrator), sim.dt, 1.0 / (sample_every * sim.dt));
-  std::fprintf(stream.get(), "time[s]");
-  for (const std::string& c : recorder.columns()) std::fprintf(stream.get(), ",%s", c.c_str());
-  std::fputc('\n', stream.get());
+  writeStreamHeader(f.stream.get(), scene, recorder, sample_every);
 
   const Energy energy_start = computeEnergy(model, state);
   Progress progress(show_progress);
   const auto wall_start = std::chrono::steady_clock::now();
-  recorder.sample(state, &ws, row.data());
-  writeCsvRow(stream.get(), state.time, row);
+  recorder.sample(state, &ws, f.row.data());
+  writeCsvRow(f.stream.get(), state.time, f.row);
   // A robot on the ground: watch its balance at the output rate.
   std::optional<BalanceWatch> balance;
   if (scene.robot && model.ground.enabled) {
@@ -275,75 +417,20 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   }
   double stamp = 0.0;
   if (sensors) {
-    truth->sample(state, &ws, truth_row.data());
-    writeCsvRow(truth_file.get(), state.time, truth_row);
+    f.truth_recorder->sample(state, &ws, f.truth_row.data());
+    writeCsvRow(f.truth.get(), state.time, f.truth_row);
   }
-  if (runner.start(sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
-  long steps_done = 0;
-  bool diverged = false, interrupted = false;
-  for (long k = 1; k <= num_steps; ++k) {
-    // Truth between the step and the servo's next command: the motor
-    // torques recorded are those that acted during the step.
-    const auto sample_truth = [&](const State& st) {
-      if (sensors && k % sensors->stepsPerSample() == 0) {
-        truth->sample(st, &ws, truth_row.data());
-        writeCsvRow(truth_file.get(), st.time, truth_row);
-      }
-    };
-    if (runner.advance(sample_truth, sensor_row.data(), &stamp)) writeCsvRow(sensors_file.get(), stamp, sensor_row);
-    steps_done = k;
-    if (k % sample_every == 0 || k == num_steps) {
-      // A non-finite state, or a recorded value that overflowed (a velocity
-      // of 1e200 is finite, its kinetic energy is not), is a divergence.
-      if (!stateIsFinite(state)) {
-        diverged = true;
-        break;
-      }
-      recorder.sample(state, &ws, row.data());
-      bool finite = true;
-      for (std::size_t c = 0; c < row.size(); ++c) {
-        finite = finite && (std::isfinite(row[c]) || (std::isnan(row[c]) && recorder.mayBeUndefined(c)));
-      }
-      if (!finite) {
-        diverged = true;
-        break;
-      }
-      writeCsvRow(stream.get(), state.time, row);
-      if (balance) balance->sample(model, state);
-    }
-    if ((k & 1023) == 0 && interruptSignal() != 0) {
-      interrupted = true;
-      break;
-    }
-    // A full disk or the file-size limit: the rest of the trial could not be
-    // kept anyway (reported below, with the file).
-    if ((k & 1023) == 0 && (std::ferror(stream.get()) != 0 || (sensors_file && std::ferror(sensors_file.get()) != 0) ||
-                            (truth_file && std::ferror(truth_file.get()) != 0))) {
-      break;
-    }
-    progress.update(static_cast<double>(k) / num_steps);
-  }
-  if (sensors && !diverged && !interrupted && runner.finish(sensor_row.data(), &stamp)) {
-    writeCsvRow(sensors_file.get(), stamp, sensor_row);
-  }
+  if (runner.start(f.sensor_row.data(), &stamp)) writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
+  const StepOutcome steps = runSteps(job, runner, recorder, f, num_steps, sample_every, balance, progress);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish();
-  // fclose flushes: a full disk may only show up here.
-  std::string write_error;  // the first file that failed, and why
-  for (auto [file, name] : {std::pair<File*, const char*>{&stream, "stream.csv"}, {&sensors_file, "sensors.csv"},
-                            {&truth_file, "truth.csv"}}) {
-    if (!*file) continue;
-    bool failed = std::ferror(file->get()) != 0;
-    failed = std::fclose(file->release()) != 0 || failed;
-    if (failed && write_error.empty()) write_error = writeFailure(partialName(job.dir / name), job.dir / name);
-  }
-  const bool write_failed = !write_error.empty();
-  if (interrupted) {
+  const std::string write_error = closeFiles(job, f);
+  if (steps.interrupted) {
     job.error = "interrupted by signal " + std::to_string(interruptSignal());
     return;
   }
   const Energy energy_end = computeEnergy(model, state);
-  if (!diverged && !(std::isfinite(energy_start.total()) && std::isfinite(energy_end.total()))) diverged = true;
+  const bool diverged = steps.diverged || !(std::isfinite(energy_start.total()) && std::isfinite(energy_end.total()));
   if (!std::isfinite(energy_start.total())) {
     job.error = "the initial state is not finite: its energy overflows (check the initial positions and velocities)";
     return;
@@ -352,50 +439,11 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     job.error = divergenceMessage(scene, sim, state.time);
     return;
   }
-  if (write_failed) {
+  if (!write_error.empty()) {
     job.error = write_error;
     return;
   }
-
-  nlohmann::ordered_json& summary = job.summary;
-  summary["scene"] = scene.name;
-  if (!scene.trial.name.empty()) {
-    summary["trial"] = scene.trial.name;
-    summary["motion"] = scene.trial.motion;
-    summary["suit"] = scene.trial.suit;
-    summary["purpose"] = scene.trial.purpose;
-  }
-  summary["integrator"] = integratorName(sim.integrator);
-  summary["dt_s"] = sim.dt;
-  summary["threads"] = threads;
-  summary["num_particles"] = model.num_particles;
-  summary["num_springs"] = model.num_springs;
-  summary["steps"] = steps_done;
-  summary["sim_time_s"] = state.time;
-  summary["wall_time_s"] = wall;
-  summary["realtime_factor"] = wall > 0.0 ? state.time / wall : 0.0;
-  summary["energy_start_j"] = energy_start.total();
-  summary["energy_end_j"] = energy_end.total();
-  if (balance) {
-    summary["fell"] = balance->fell_at >= 0.0;
-    summary["balance"] = balance->summary();
-    job.warnings = balance->warnings(scene.trial.name.empty() ? scene.name : scene.trial.name);
-  }
-  if (const ExternalForces* external = runner.externalForces(); external && external->hasAssist()) {
-    summary["assist"] = {{"peak_force_n", external->peakForce()},
-                         {"impulse_n_s", external->impulse()},
-                         {"time_dcm_outside_region_s", external->timeOutside()}};
-  }
-  std::ofstream f(partialName(job.dir / "summary.json"));
-  // The scene name comes from the file and need not be valid UTF-8; the
-  // default handler would throw from dump().
-  f << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  f.close();
-  if (!f) {
-    job.error = writeFailure(partialName(job.dir / "summary.json"), job.dir / "summary.json");
-    return;
-  }
-  job.ok = true;
+  writeSummary(job, threads, runner, steps.steps_done, wall, energy_start, energy_end, balance);
 }
 
 }  // namespace
