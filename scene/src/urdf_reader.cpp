@@ -399,81 +399,83 @@ void checkJoint(const std::string& path, JointSource& src) {
 
 // ---------------------------------------------------------------------------
 
-RobotDescription readRobot(const tinyxml2::XMLDocument& doc, const std::string& path) {
-  const XMLElement* root = doc.RootElement();
-  const UrdfElement robot(path, root);
-  if (std::string(root->Name()) != "robot") {
-    robot.fail("the root element must be <robot> (got '" + std::string(root->Name()) + "')");
-  }
-  // tinyxml2 accepts several top-level elements; XML (and URDF) has one.
-  if (const XMLElement* extra = root->NextSiblingElement()) {
-    UrdfElement(path, extra).fail("is a second top-level element; everything belongs inside <robot>");
-  }
-
-  // Pass 1: syntax. Only direct children count: <link>/<joint> nested in
-  // <gazebo>, <transmission>, <sensor> or <ros2_control> mean other things.
-  RobotDescription out;
-  out.name = robot.name("name");
+// A URDF's links and joints as read, in file order, and the tree they form.
+struct UrdfParts {
   std::vector<LinkSource> links;
   std::vector<JointSource> joints;
   std::map<std::string, int> link_index, joint_index;
+  std::vector<int> parent_of, child_of;  // each joint's parent and child link (file indices)
+  std::vector<int> parent_joint_of;      // each link's parent joint, -1: none
+  std::vector<int> roots;
+  std::vector<int> link_order, joint_order;  // tree order
+  int numLinks() const { return static_cast<int>(links.size()); }
+  int numJoints() const { return static_cast<int>(joints.size()); }
+};
+
+// Pass 1: syntax. Only direct children count: <link>/<joint> nested in
+// <gazebo>, <transmission>, <sensor> or <ros2_control> mean other things.
+void readParts(const std::string& path, const XMLElement* root, UrdfParts& u) {
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
     if (tag == "link") {
-      links.push_back(readLink(path, e));
-      const auto [it, inserted] = link_index.emplace(links.back().link.name, static_cast<int>(links.size()) - 1);
+      u.links.push_back(readLink(path, e));
+      const auto [it, inserted] = u.link_index.emplace(u.links.back().link.name, static_cast<int>(u.links.size()) - 1);
       if (!inserted) {
         UrdfElement(path, e).failAttribute("name", "repeats an earlier link name (line " +
-                                                       std::to_string(links[it->second].element->GetLineNum()) + ")");
+                                                       std::to_string(u.links[it->second].element->GetLineNum()) + ")");
       }
     } else if (tag == "joint") {
-      joints.push_back(readJoint(path, e));
-      const auto [it, inserted] = joint_index.emplace(joints.back().joint.name, static_cast<int>(joints.size()) - 1);
+      u.joints.push_back(readJoint(path, e));
+      const auto [it, inserted] = u.joint_index.emplace(u.joints.back().joint.name, static_cast<int>(u.joints.size()) - 1);
       if (!inserted) {
         UrdfElement(path, e).failAttribute("name", "repeats an earlier joint name (line " +
-                                                       std::to_string(joints[it->second].element->GetLineNum()) + ")");
+                                                       std::to_string(u.joints[it->second].element->GetLineNum()) + ")");
       }
     }
   }
-  if (links.empty()) robot.fail("has no <link> elements");
+}
 
-  // Pass 2: the tree.
-  const int num_links = static_cast<int>(links.size());
-  const int num_joints = static_cast<int>(joints.size());
-  std::vector<int> parent_of(num_joints), child_of(num_joints);
-  std::vector<int> parent_joint_of(num_links, -1);  // file indices
+// Pass 2: each joint's parent and child, and its mimic's leader, named.
+void connectJoints(const std::string& path, UrdfParts& u) {
+  const int num_joints = u.numJoints();
+  u.parent_of.resize(num_joints);
+  u.child_of.resize(num_joints);
+  u.parent_joint_of.assign(u.numLinks(), -1);
   for (int j = 0; j < num_joints; ++j) {
-    JointSource& src = joints[j];
-    const auto p = link_index.find(src.parent_name);
-    if (p == link_index.end()) UrdfElement(path, src.parent).failAttribute("link", "names no <link> of this robot");
-    const auto c = link_index.find(src.child_name);
-    if (c == link_index.end()) UrdfElement(path, src.child).failAttribute("link", "names no <link> of this robot");
+    JointSource& src = u.joints[j];
+    const auto p = u.link_index.find(src.parent_name);
+    if (p == u.link_index.end()) UrdfElement(path, src.parent).failAttribute("link", "names no <link> of this robot");
+    const auto c = u.link_index.find(src.child_name);
+    if (c == u.link_index.end()) UrdfElement(path, src.child).failAttribute("link", "names no <link> of this robot");
     if (p->second == c->second) {
       UrdfElement(path, src.element).fail("has the same link as parent and child (got '" + src.child_name + "')");
     }
-    if (parent_joint_of[c->second] >= 0) {
-      const JointSource& first = joints[parent_joint_of[c->second]];
+    if (u.parent_joint_of[c->second] >= 0) {
+      const JointSource& first = u.joints[u.parent_joint_of[c->second]];
       UrdfElement(path, src.child)
           .failAttribute("link", "is already the child of joint '" + first.joint.name + "' (line " +
                                      std::to_string(first.element->GetLineNum()) +
                                      "); a link has at most one parent joint");
     }
-    parent_of[j] = p->second;
-    child_of[j] = c->second;
-    parent_joint_of[c->second] = j;
+    u.parent_of[j] = p->second;
+    u.child_of[j] = c->second;
+    u.parent_joint_of[c->second] = j;
     if (src.mimic) {
       const UrdfElement m(path, src.mimic);
-      if (!joint_index.count(src.joint.mimic.joint)) m.failAttribute("joint", "names no <joint> of this robot");
+      if (!u.joint_index.count(src.joint.mimic.joint)) m.failAttribute("joint", "names no <joint> of this robot");
       if (src.joint.mimic.joint == src.joint.name) m.failAttribute("joint", "must name another joint");
     }
   }
-  // The leader of a mimic joint must move, and must not be a mimic itself:
-  // a chain would be one coupling with the multipliers combined, and saying
-  // so keeps every follower's torque the work of one coupling.
-  for (const JointSource& src : joints) {
+}
+
+// The leader of a mimic joint must move, and must not be a mimic itself:
+// a chain would be one coupling with the multipliers combined, and saying
+// so keeps every follower's torque the work of one coupling.
+void checkMimicLeaders(const std::string& path, const UrdfParts& u) {
+  for (const JointSource& src : u.joints) {
     if (!src.mimic) continue;
     const UrdfElement m(path, src.mimic);
-    const JointSource& leader = joints[joint_index.at(src.joint.mimic.joint)];
+    const JointSource& leader = u.joints[u.joint_index.at(src.joint.mimic.joint)];
     if (!isMovable(leader.joint.type)) {
       m.failAttribute("joint", "names a joint of type '" + std::string(jointTypeName(leader.joint.type)) +
                                    "' (line " + std::to_string(leader.element->GetLineNum()) +
@@ -486,44 +488,48 @@ RobotDescription readRobot(const tinyxml2::XMLDocument& doc, const std::string& 
                                    "' with the multipliers combined");
     }
   }
+}
 
-  std::vector<int> roots;
-  for (int l = 0; l < num_links; ++l) {
-    if (parent_joint_of[l] < 0) roots.push_back(l);
+// Exactly one root link: the one no joint has as its child.
+void findRoot(const std::string& path, UrdfParts& u) {
+  for (int l = 0; l < u.numLinks(); ++l) {
+    if (u.parent_joint_of[l] < 0) u.roots.push_back(l);
   }
-  if (roots.size() > 1) {
-    const LinkSource& first = links[roots[0]];
-    UrdfElement(path, links[roots[1]].element)
+  if (u.roots.size() > 1) {
+    const LinkSource& first = u.links[u.roots[0]];
+    UrdfElement(path, u.links[u.roots[1]].element)
         .failAttribute("name", "is a second root link: no joint has it as <child>, and '" + first.link.name +
                                    "' (line " + std::to_string(first.element->GetLineNum()) +
                                    ") is a root already; a robot has exactly one root");
   }
+}
 
-  // Depth-first, siblings in file order: joint k's child becomes link k + 1.
+// Depth-first, siblings in file order: joint k's child becomes link k + 1.
+void orderTree(const std::string& path, UrdfParts& u) {
+  const int num_links = u.numLinks(), num_joints = u.numJoints();
   std::vector<std::vector<int>> child_joints(num_links);
-  for (int j = 0; j < num_joints; ++j) child_joints[parent_of[j]].push_back(j);
-  std::vector<int> link_order, joint_order;
-  if (!roots.empty()) {
-    link_order.push_back(roots[0]);
-    std::vector<int> stack(child_joints[roots[0]].rbegin(), child_joints[roots[0]].rend());
+  for (int j = 0; j < num_joints; ++j) child_joints[u.parent_of[j]].push_back(j);
+  if (!u.roots.empty()) {
+    u.link_order.push_back(u.roots[0]);
+    std::vector<int> stack(child_joints[u.roots[0]].rbegin(), child_joints[u.roots[0]].rend());
     while (!stack.empty()) {
       const int j = stack.back();
       stack.pop_back();
-      joint_order.push_back(j);
-      link_order.push_back(child_of[j]);
-      stack.insert(stack.end(), child_joints[child_of[j]].rbegin(), child_joints[child_of[j]].rend());
+      u.joint_order.push_back(j);
+      u.link_order.push_back(u.child_of[j]);
+      stack.insert(stack.end(), child_joints[u.child_of[j]].rbegin(), child_joints[u.child_of[j]].rend());
     }
   }
-  if (static_cast<int>(link_order.size()) < num_links) {
+  if (static_cast<int>(u.link_order.size()) < num_links) {
     // Some links are unreachable from the root: every one has a parent, so
     // walking up from one must end in a cycle. Find it and name it.
     std::vector<bool> reached(num_links, false), seen(num_links, false);
-    for (int l : link_order) reached[l] = true;
+    for (int l : u.link_order) reached[l] = true;
     int l = 0;
     while (reached[l]) ++l;
     while (!seen[l]) {
       seen[l] = true;
-      l = parent_of[parent_joint_of[l]];
+      l = u.parent_of[u.parent_joint_of[l]];
     }
     // Collected walking up (child to parent); printed parent to child,
     // ending where it started.
@@ -531,36 +537,60 @@ RobotDescription readRobot(const tinyxml2::XMLDocument& doc, const std::string& 
     int c = l;
     do {
       cycle.push_back(c);
-      c = parent_of[parent_joint_of[c]];
+      c = u.parent_of[u.parent_joint_of[c]];
     } while (c != l);
     std::string names;
-    for (auto it = cycle.rbegin(); it != cycle.rend(); ++it) names += "'" + links[*it].link.name + "' -> ";
-    names += "'" + links[cycle.back()].link.name + "'";
+    for (auto it = cycle.rbegin(); it != cycle.rend(); ++it) names += "'" + u.links[*it].link.name + "' -> ";
+    names += "'" + u.links[cycle.back()].link.name + "'";
     // Blame the joint of the last arrow, the one that leads back to the start.
-    const JointSource& closing = joints[parent_joint_of[cycle.back()]];
+    const JointSource& closing = u.joints[u.parent_joint_of[cycle.back()]];
     UrdfElement(path, closing.element)
         .failAttribute("name", "closes a cycle of links " + names + "; the links must form a tree");
   }
+}
 
-  // Pass 3: physics.
-  for (const LinkSource& src : links) checkInertial(path, src);
-  for (JointSource& src : joints) checkJoint(path, src);
-
-  // Assemble in tree order.
+// The description in tree order: joint k's child is link k + 1.
+void assemble(UrdfParts& u, RobotDescription& out) {
+  const int num_links = u.numLinks(), num_joints = u.numJoints();
   std::vector<int> new_link(num_links), new_joint(num_joints);
-  for (int k = 0; k < num_links; ++k) new_link[link_order[k]] = k;
-  for (int k = 0; k < num_joints; ++k) new_joint[joint_order[k]] = k;
-  for (int l : link_order) {
-    RobotLink link = std::move(links[l].link);
-    link.parent_joint = parent_joint_of[l] < 0 ? -1 : new_joint[parent_joint_of[l]];
+  for (int k = 0; k < num_links; ++k) new_link[u.link_order[k]] = k;
+  for (int k = 0; k < num_joints; ++k) new_joint[u.joint_order[k]] = k;
+  for (int l : u.link_order) {
+    RobotLink link = std::move(u.links[l].link);
+    link.parent_joint = u.parent_joint_of[l] < 0 ? -1 : new_joint[u.parent_joint_of[l]];
     out.links.push_back(std::move(link));
   }
-  for (int j : joint_order) {
-    RobotJoint joint = std::move(joints[j].joint);
-    joint.parent_link = new_link[parent_of[j]];
-    joint.child_link = new_link[child_of[j]];
+  for (int j : u.joint_order) {
+    RobotJoint joint = std::move(u.joints[j].joint);
+    joint.parent_link = new_link[u.parent_of[j]];
+    joint.child_link = new_link[u.child_of[j]];
     out.joints.push_back(std::move(joint));
   }
+}
+
+RobotDescription readRobot(const tinyxml2::XMLDocument& doc, const std::string& path) {
+  const XMLElement* root = doc.RootElement();
+  const UrdfElement robot(path, root);
+  if (std::string(root->Name()) != "robot") {
+    robot.fail("the root element must be <robot> (got '" + std::string(root->Name()) + "')");
+  }
+  // tinyxml2 accepts several top-level elements; XML (and URDF) has one.
+  if (const XMLElement* extra = root->NextSiblingElement()) {
+    UrdfElement(path, extra).fail("is a second top-level element; everything belongs inside <robot>");
+  }
+  RobotDescription out;
+  out.name = robot.name("name");
+  UrdfParts u;
+  readParts(path, root, u);
+  if (u.links.empty()) robot.fail("has no <link> elements");
+  connectJoints(path, u);
+  checkMimicLeaders(path, u);
+  findRoot(path, u);
+  orderTree(path, u);
+  // Pass 3: physics.
+  for (const LinkSource& src : u.links) checkInertial(path, src);
+  for (JointSource& src : u.joints) checkJoint(path, src);
+  assemble(u, out);
   out.root_link = 0;
   out.floating_base = true;  // a humanoid; the scene may weld it
   return out;
