@@ -1,6 +1,7 @@
 #include "suitsim/core/number_text.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <locale.h>
 #include <string>
@@ -35,5 +36,17 @@ std::from_chars_result fromChars(const char* first, const char* last, double& va
   return {stop, std::errc()};
 }
 #endif
+
+std::string significantText(double x, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, x);
+  return text;
+}
+
+std::string shortestText(double x) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  return std::string(text, end);
+}
 
 }  // namespace suitsim

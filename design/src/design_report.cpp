@@ -1,5 +1,6 @@
 // design.json and design.md (design_report.h).
 #include "suitsim/design/design_report.h"
+#include "suitsim/core/number_text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -31,12 +32,7 @@ std::map<std::string, int> rejections(const DesignResult& r) {
   return out;
 }
 
-std::string sig(double x, int digits = 4) {
-  if (!std::isfinite(x)) return "-";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-  return buf;
-}
+std::string sig(double x, int digits = 4) { return std::isfinite(x) ? significantText(x, digits) : "-"; }
 
 }  // namespace
 

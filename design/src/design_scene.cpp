@@ -1,5 +1,6 @@
 // The designed scene (design_scene.h).
 #include "suitsim/design/design_scene.h"
+#include "suitsim/core/number_text.h"
 
 #include <tinyxml2.h>
 
@@ -14,14 +15,6 @@
 namespace suitsim::design {
 
 namespace {
-
-// The shortest text that reads back as the same double: the scene and the
-// CSV give the very motion that was checked.
-std::string number(double x) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
-  return std::string(buf, end);
-}
 
 }  // namespace
 
@@ -92,11 +85,11 @@ std::string designScene(const std::string& scene_path, const std::vector<Designe
       const std::size_t nj = c.joints().size();
       for (std::size_t k = 0; k < c.time.size(); ++k) {
         tinyxml2::XMLElement* key = motion->InsertNewChildElement("keyframe");
-        key->SetAttribute("time", number(c.time[k]).c_str());
+        key->SetAttribute("time", shortestText(c.time[k]).c_str());
         std::string angles;
         for (std::size_t i = 0; i < nj; ++i) {
           if (!angles.empty()) angles += ' ';
-          angles += joint_names[static_cast<std::size_t>(c.joints()[i])] + ":" + number(c.angles[k * nj + i]);
+          angles += joint_names[static_cast<std::size_t>(c.joints()[i])] + ":" + shortestText(c.angles[k * nj + i]);
         }
         key->SetAttribute("angles", angles.c_str());
       }
@@ -133,8 +126,8 @@ std::string motionCsv(const CandidateMotion& motion, const std::vector<std::stri
   for (int k = 0; k <= n; ++k) {
     const double t = std::min(k * dt, motion.duration());
     motion.reference.sample(t, angle.data(), rate.data());
-    out += number(t);
-    for (double a : angle) out += "," + number(a);
+    out += shortestText(t);
+    for (double a : angle) out += "," + shortestText(a);
     out += "\n";
   }
   return out;

@@ -5,26 +5,21 @@
 #include <stdexcept>
 
 #include "suitsim/scene/scene.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::python {
 
 namespace {
-
-std::string number(double v) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
-}
 
 }  // namespace
 
 void checkOptions(const SceneOptions& o) {
   // The same bounds the command line puts on --dt, --duration and --threads.
   if (o.dt && !(std::isfinite(*o.dt) && *o.dt > 0.0)) {
-    throw std::invalid_argument("dt: needs a number of seconds > 0 (got " + number(*o.dt) + ")");
+    throw std::invalid_argument("dt: needs a number of seconds > 0 (got " + significantText(*o.dt, 6) + ")");
   }
   if (o.duration && !(std::isfinite(*o.duration) && *o.duration > 0.0)) {
-    throw std::invalid_argument("duration: needs a number of seconds > 0 (got " + number(*o.duration) + ")");
+    throw std::invalid_argument("duration: needs a number of seconds > 0 (got " + significantText(*o.duration, 6) + ")");
   }
   if (o.threads && (*o.threads < 1 || *o.threads > 1024)) {
     throw std::invalid_argument("threads: needs a whole number from 1 to 1024 (got " + std::to_string(*o.threads) +

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "suitsim/scene/scene.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::io {
 
@@ -26,13 +27,6 @@ bool isOn(const Realism& r, const std::string& source) {
 bool known(const std::string& source) {
   return std::find_if(std::begin(kRealismSources), std::end(kRealismSources),
                       [&](const char* s) { return source == s; }) != std::end(kRealismSources);
-}
-
-// 10 significant digits: the value read back is the value written.
-std::string number(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.10g", x);
-  return buf;
 }
 
 }  // namespace
@@ -183,38 +177,38 @@ Realism keepSources(const Realism& r, const std::vector<std::string>& sources) {
 
 std::string realismXml(const Realism& r) {
   std::string xml = "<realism seed=\"" + std::to_string(r.seed) + "\">\n";
-  if (isOn(r, "via_points")) xml += "    <via_points offset=\"" + number(r.via_point_offset) + "\"/>\n";
+  if (isOn(r, "via_points")) xml += "    <via_points offset=\"" + significantText(r.via_point_offset, 10) + "\"/>\n";
   if (isOn(r, "gear")) {
-    xml += "    <gear efficiency=\"" + number(r.gear_efficiency) + "\" backdrive_efficiency=\"" +
-           number(r.backdrive_efficiency) + "\" transition_velocity=\"" + number(r.gear_transition_velocity) + "\"/>\n";
+    xml += "    <gear efficiency=\"" + significantText(r.gear_efficiency, 10) + "\" backdrive_efficiency=\"" +
+           significantText(r.backdrive_efficiency, 10) + "\" transition_velocity=\"" + significantText(r.gear_transition_velocity, 10) + "\"/>\n";
   }
   if (isOn(r, "motor_heating")) {
-    xml += "    <motor_heating rise_at_effort=\"" + number(r.heating_rise_at_effort) + "\" time_constant=\"" +
-           number(r.heating_time_constant) + "\" magnet_coefficient=\"" + number(r.heating_magnet_coefficient) +
-           "\" initial_rise=\"" + number(r.heating_initial_rise) + "\"/>\n";
+    xml += "    <motor_heating rise_at_effort=\"" + significantText(r.heating_rise_at_effort, 10) + "\" time_constant=\"" +
+           significantText(r.heating_time_constant, 10) + "\" magnet_coefficient=\"" + significantText(r.heating_magnet_coefficient, 10) +
+           "\" initial_rise=\"" + significantText(r.heating_initial_rise, 10) + "\"/>\n";
   }
   if (isOn(r, "sensor_chain")) {
-    xml += "    <sensor_chain imu_cutoff=\"" + number(r.chain_imu_cutoff) + "\" force_cutoff=\"" +
-           number(r.chain_force_cutoff) + "\" current_cutoff=\"" + number(r.chain_current_cutoff) + "\" jitter=\"" +
-           number(r.chain_jitter) + "\" gyro_bias_walk=\"" + number(r.chain_gyro_bias_walk) +
-           "\" accel_bias_walk=\"" + number(r.chain_accel_bias_walk) + "\" force_crosstalk=\"" +
-           number(r.chain_force_crosstalk) + "\" force_gain=\"" + number(r.chain_force_gain) + "\"/>\n";
+    xml += "    <sensor_chain imu_cutoff=\"" + significantText(r.chain_imu_cutoff, 10) + "\" force_cutoff=\"" +
+           significantText(r.chain_force_cutoff, 10) + "\" current_cutoff=\"" + significantText(r.chain_current_cutoff, 10) + "\" jitter=\"" +
+           significantText(r.chain_jitter, 10) + "\" gyro_bias_walk=\"" + significantText(r.chain_gyro_bias_walk, 10) +
+           "\" accel_bias_walk=\"" + significantText(r.chain_accel_bias_walk, 10) + "\" force_crosstalk=\"" +
+           significantText(r.chain_force_crosstalk, 10) + "\" force_gain=\"" + significantText(r.chain_force_gain, 10) + "\"/>\n";
   }
   if (isOn(r, "attachments")) {
-    xml += "    <attachments stiffness=\"" + number(r.attachment_stiffness) + "\" spread=\"" +
-           number(r.attachment_spread) + "\"/>\n";
+    xml += "    <attachments stiffness=\"" + significantText(r.attachment_stiffness, 10) + "\" spread=\"" +
+           significantText(r.attachment_spread, 10) + "\"/>\n";
   }
   if (isOn(r, "hysteresis")) {
-    xml += "    <hysteresis relaxing_fraction=\"" + number(r.hysteresis_fraction) + "\" relaxation_time=\"" +
-           number(r.hysteresis_relaxation_time) + "\"/>\n";
+    xml += "    <hysteresis relaxing_fraction=\"" + significantText(r.hysteresis_fraction, 10) + "\" relaxation_time=\"" +
+           significantText(r.hysteresis_relaxation_time, 10) + "\"/>\n";
   }
   if (isOn(r, "compliance")) {
-    xml += "    <compliance stiffness_per_effort=\"" + number(r.compliance_stiffness_per_effort) + "\" backlash=\"" +
-           number(r.compliance_backlash) + "\" damping_ratio=\"" + number(r.compliance_damping_ratio) +
-           "\" spread=\"" + number(r.compliance_spread) + "\" encoder=\"" +
+    xml += "    <compliance stiffness_per_effort=\"" + significantText(r.compliance_stiffness_per_effort, 10) + "\" backlash=\"" +
+           significantText(r.compliance_backlash, 10) + "\" damping_ratio=\"" + significantText(r.compliance_damping_ratio, 10) +
+           "\" spread=\"" + significantText(r.compliance_spread, 10) + "\" encoder=\"" +
            (r.compliance_encoder_on_motor ? "motor" : "link") + "\"/>\n";
   }
-  if (isOn(r, "capstan")) xml += "    <capstan friction=\"" + number(r.capstan_friction) + "\"/>\n";
+  if (isOn(r, "capstan")) xml += "    <capstan friction=\"" + significantText(r.capstan_friction, 10) + "\"/>\n";
   return xml + "  </realism>";
 }
 

@@ -16,18 +16,13 @@
 #include "suitsim/scene/scene.h"
 #include "suitsim/scene/xml_reader.h"
 #include "world_elements.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::io {
 
 namespace {
 
 using tinyxml2::XMLElement;
-
-std::string fmtNumber(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", v);
-  return text;
-}
 
 // The overrides replace the scene's values before any check, so an error
 // names the <simulation> line and says which value was the option's.
@@ -60,8 +55,8 @@ void readSimulation(const ElementReader& r, const SceneOverrides& overrides, Sim
   const std::string dt_from = from(overrides.dt > 0.0, "--dt");
   const std::string duration_from = from(overrides.duration > 0.0, "--duration");
   if (sim.dt > sim.duration) {
-    r.fail("the time step is longer than the duration (dt = " + fmtNumber(sim.dt) + " s" + dt_from +
-           ", duration = " + fmtNumber(sim.duration) + " s" + duration_from + ")");
+    r.fail("the time step is longer than the duration (dt = " + significantText(sim.dt, 9) + " s" + dt_from +
+           ", duration = " + significantText(sim.duration, 9) + " s" + duration_from + ")");
   }
   if (!(sim.duration / sim.dt <= kMaxSteps)) {
     char message[200];

@@ -12,16 +12,11 @@
 #include "suitsim/rigid/inverse_kinematics.h"
 #include "robot_scene.h"
 #include "suitsim/rigid/kinematics.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::io {
 
 namespace {
-
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 int linkFrame(const ElementReader& r, const char* attribute, const eval::RigidModel& model, const std::string& name) {
   const int f = eval::frameIndex(model, name);
@@ -162,8 +157,8 @@ std::vector<int> TaskKeyframes::resolve(const ElementReader& k, double time,
   const eval::IkResult result = eval::solveInverseKinematics(model, data_, problem, start);
   if (!result.converged) {
     const bool angular = result.worst_task.rfind("orientation", 0) == 0;
-    k.fail("at t=" + fmt(time) + " s: cannot reach the " + result.worst_task + " (residual " +
-           fmt(result.residual) + (angular ? " rad" : " m") + " after " + std::to_string(result.iterations) +
+    k.fail("at t=" + significantText(time, 6) + " s: cannot reach the " + result.worst_task + " (residual " +
+           significantText(result.residual, 6) + (angular ? " rad" : " m") + " after " + std::to_string(result.iterations) +
            " iterations, moving " + std::to_string(moving.size()) + " joints within their limits)");
   }
   last_ = result.q;

@@ -24,6 +24,7 @@
 #include "suitsim/core/rotation.h"
 #include "suitsim/scene/urdf.h"
 #include "suitsim/scene/xml_reader.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::io {
 
@@ -156,13 +157,6 @@ std::array<double, 3> symmetricEigenvalues(const Eigen::Matrix3d& a) {
   }
   std::sort(e.begin(), e.end());
   return e;
-}
-
-std::string formatNumber(double v) {
-  std::ostringstream out;
-  out.precision(9);
-  out << v;
-  return out.str();
 }
 
 // ---------------------------------------------------------------------------
@@ -362,7 +356,7 @@ void checkInertial(const std::string& path, const LinkSource& src) {
   // is only necessary in the written axes).
   const std::array<double, 3> p = symmetricEigenvalues(inertiaMatrix(i));
   const std::string moments =
-      "principal moments " + formatNumber(p[0]) + ", " + formatNumber(p[1]) + ", " + formatNumber(p[2]);
+      "principal moments " + significantText(p[0], 9) + ", " + significantText(p[1], 9) + ", " + significantText(p[2], 9);
   if (p[0] < -tol) inertia.fail("is not positive semi-definite: " + moments + " " + got());
   if (p[0] + p[1] < p[2] - tol) inertia.fail("violates the triangle inequality: " + moments + " " + got());
 }

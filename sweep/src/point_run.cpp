@@ -21,6 +21,7 @@
 #include "suitsim/report/truth.h"
 #include "suitsim/sweep/sweep.h"
 #include "suitsim/sweep/table.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::sweep {
 
@@ -28,11 +29,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A table cell: empty for a value not there.
 std::string number(double x) {
-  if (!std::isfinite(x)) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", x);
-  return buf;
+  if (!std::isfinite(x)) return {};
+  return significantText(x, 10);
 }
 
 ResultLayout layoutOf(const eval::EvaluationInputs& inputs) {

@@ -16,6 +16,7 @@
 #include "suitsim/sweep/spec.h"
 #include "suitsim/core/random.h"
 #include "suitsim/scene/xml_reader.h"
+#include "suitsim/core/number_text.h"
 
 namespace suitsim::sweep {
 
@@ -23,12 +24,6 @@ namespace {
 
 using io::ElementReader;
 using tinyxml2::XMLElement;
-
-std::string formatValue(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", x);
-  return buf;
-}
 
 // Uniform in [0, 1) from the top 53 bits of a SplitMix64 draw (core/random.h):
 // the same numbers on every platform (std::uniform_real_distribution is not
@@ -79,7 +74,7 @@ std::vector<std::string> parameterValues(const ElementReader& r) {
     for (int i = 0; i < count; ++i) {
       const double s = count == 1 ? 0.0 : static_cast<double>(i) / (count - 1);
       const double x = spacing == "log" ? from * std::pow(to / from, s) : from + (to - from) * s;
-      values.push_back(formatValue(i + 1 == count ? to : x));
+      values.push_back(significantText(i + 1 == count ? to : x, 10));
     }
   } else {
     if (r.has("spacing")) r.failAttribute("spacing", "belongs to grids; random draws take random=\"uniform|loguniform\"");
@@ -92,7 +87,7 @@ std::vector<std::string> parameterValues(const ElementReader& r) {
     SplitMix64 rng{static_cast<std::uint64_t>(seed)};
     for (int i = 0; i < count; ++i) {
       const double u = rng.uniform();
-      values.push_back(formatValue(kind == "uniform" ? from + (to - from) * u : from * std::pow(to / from, u)));
+      values.push_back(significantText(kind == "uniform" ? from + (to - from) * u : from * std::pow(to / from, u), 10));
     }
   }
   return values;
