@@ -141,16 +141,7 @@ namespace {
 #pragma GCC target("arch=x86-64-v4")
 namespace v4 {
 #define SUITSIM_SPRING_ISA 4
-namespace separate {
-#define SUITSIM_SPRING_FUSED 0
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace separate
-namespace fused {
-#define SUITSIM_SPRING_FUSED 1
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace fused
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace v4
 #pragma GCC pop_options
@@ -159,32 +150,14 @@ namespace fused {
 #pragma GCC target("arch=x86-64-v3")
 namespace v3 {
 #define SUITSIM_SPRING_ISA 3
-namespace separate {
-#define SUITSIM_SPRING_FUSED 0
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace separate
-namespace fused {
-#define SUITSIM_SPRING_FUSED 1
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace fused
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace v3
 #pragma GCC pop_options
 
 namespace baseline {
 #define SUITSIM_SPRING_ISA 0
-namespace separate {
-#define SUITSIM_SPRING_FUSED 0
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace separate
-namespace fused {
-#define SUITSIM_SPRING_FUSED 1
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace fused
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace baseline
 
@@ -218,16 +191,7 @@ SpringKernels springKernelsForThisCpu() {
 #endif
 namespace only {
 #define SUITSIM_SPRING_ISA SUITSIM_ONLY_SPRING_ISA
-namespace separate {
-#define SUITSIM_SPRING_FUSED 0
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace separate
-namespace fused {
-#define SUITSIM_SPRING_FUSED 1
-#include "springs_kernel.h"
-#undef SUITSIM_SPRING_FUSED
-}  // namespace fused
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace only
 
