@@ -10,11 +10,15 @@
 // once, so each model is built once, and the suite stays short at any size.
 //
 //   step/<springs>/<integrator>/threads:<t>   suitsim::step
-//   forces/<springs>/threads:<t>              computeAcceleration alone (one
-//                                             force evaluation, no integrator)
+//   forces/<springs>/<arithmetic>/threads:<t> computeAcceleration alone (one
+//                                             force evaluation, no integrator),
+//                                             the springs in separate or fused
+//                                             arithmetic (Model::spring_arithmetic)
+//   plain/<springs>/threads:<t>               the same accelerations from a plain
+//                                             loop (plain_springs.h)
 //   triad/threads:<t>                         a[i] = b[i] + s * c[i]
 //   peak/sqrt_div, peak/fma, peak/mul_add     the arithmetic yardsticks, one core
-//                                             (AVX-512 builds)
+//                                             (CPUs with AVX-512)
 
 #include <benchmark/benchmark.h>
 
@@ -25,10 +29,14 @@
 #include <string>
 #include <vector>
 
-#ifdef __AVX512F__
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
+#define SUITSIM_BENCH_PEAKS 1
+#else
+#define SUITSIM_BENCH_PEAKS 0
 #endif
 
+#include "plain_springs.h"
 #include "suitsim/builder.h"
 #include "suitsim/model.h"
 #include "suitsim/state.h"
@@ -123,8 +131,9 @@ void benchStep(benchmark::State& bench, long target_springs, Integrator integrat
   setSpringCounters(bench, model, evals);
 }
 
-void benchForces(benchmark::State& bench, long target_springs, int threads) {
-  const suitsim::Model model = makeCloth(target_springs);
+void benchForces(benchmark::State& bench, long target_springs, suitsim::SpringArithmetic arithmetic, int threads) {
+  suitsim::Model model = makeCloth(target_springs);
+  model.spring_arithmetic = arithmetic;
   const suitsim::State state = suitsim::makeState(model);
   suitsim::Workspace ws(model, threads);
   suitsim::Vec3Array acceleration;
@@ -135,6 +144,22 @@ void benchForces(benchmark::State& bench, long target_springs, int threads) {
 
   for (auto _ : bench) {
     suitsim::computeAcceleration(model, state, x, ws, acceleration);
+    benchmark::ClobberMemory();
+  }
+  setSpringCounters(bench, model, 1);
+}
+
+// The plain loop on the same cloth, the same accelerations (to rounding).
+void benchPlain(benchmark::State& bench, long target_springs, int threads) {
+  const suitsim::Model model = makeCloth(target_springs);
+  const suitsim::State state = suitsim::makeState(model);
+  suitsim::bench::PlainScratch scratch(model, threads);
+  suitsim::Vec3Array acceleration;
+  acceleration.assign(model.num_particles, 0.0);
+  for (int i = 0; i < 3; ++i) suitsim::bench::plainAcceleration(model, state, scratch, acceleration);
+
+  for (auto _ : bench) {
+    suitsim::bench::plainAcceleration(model, state, scratch, acceleration);
     benchmark::ClobberMemory();
   }
   setSpringCounters(bench, model, 1);
@@ -167,12 +192,16 @@ void benchTriad(benchmark::State& bench, int threads) {
       static_cast<double>(bench.iterations()) * n * 3 * sizeof(double), benchmark::Counter::kIsRate);
 }
 
-#ifdef __AVX512F__
+#if SUITSIM_BENCH_PEAKS
 // The arithmetic yardsticks, one core: how many 8-lane square roots and
-// divisions (one of each per spring), fused multiply-adds, or separate
-// multiplies and adds (what the kernel does: it fuses none, to stay bit
-// for bit with its scalar reference) a core retires per second, each from
-// 12 independent chains so that throughput, not latency, limits them.
+// divisions (one of each per spring), fused multiply-adds (what the fused
+// kernel's bound counts), or separate multiplies and adds (the separate
+// kernel's: it fuses none, to stay bit for bit with its scalar reference)
+// a core retires per second, each from 12 independent chains so that
+// throughput, not latency, limits them. Compiled for x86-64-v4 in any
+// build and registered only where the CPU has it.
+#pragma GCC push_options
+#pragma GCC target("arch=x86-64-v4")
 constexpr int kChains = 12;
 constexpr std::int64_t kPeakRounds = 1 << 22;
 
@@ -214,6 +243,7 @@ void benchMulAdd(benchmark::State& bench) {
       runChains(bench, [&](__m512d v, int i) { return i % 2 ? _mm512_mul_pd(v, m) : _mm512_add_pd(v, a); });
   bench.counters["flops_per_s"] = benchmark::Counter(ops * 8, benchmark::Counter::kIsRate);
 }
+#pragma GCC pop_options
 #endif
 
 void registerAll() {
@@ -230,9 +260,19 @@ void registerAll() {
     }
   }
   for (long target : kSpringTargets) {
+    for (suitsim::SpringArithmetic arithmetic : {suitsim::SpringArithmetic::kSeparate, suitsim::SpringArithmetic::kFused}) {
+      for (int threads : kThreadCounts) {
+        const std::string name = "forces/" + sizeLabel(target) + "/" + suitsim::springArithmeticName(arithmetic) +
+                                 "/threads:" + std::to_string(threads);
+        benchmark::RegisterBenchmark(name.c_str(), benchForces, target, arithmetic, threads)
+            ->Iterations(stepsFor(target, 1))
+            ->Unit(benchmark::kMicrosecond)
+            ->UseRealTime();
+      }
+    }
     for (int threads : kThreadCounts) {
-      const std::string name = "forces/" + sizeLabel(target) + "/threads:" + std::to_string(threads);
-      benchmark::RegisterBenchmark(name.c_str(), benchForces, target, threads)
+      const std::string name = "plain/" + sizeLabel(target) + "/threads:" + std::to_string(threads);
+      benchmark::RegisterBenchmark(name.c_str(), benchPlain, target, threads)
           ->Iterations(stepsFor(target, 1))
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime();
@@ -245,7 +285,9 @@ void registerAll() {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
-#ifdef __AVX512F__
+#if SUITSIM_BENCH_PEAKS
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("x86-64-v4")) return;
   benchmark::RegisterBenchmark("peak/sqrt_div", benchSqrtDiv)->Iterations(10)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("peak/fma", benchFma)->Iterations(10)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("peak/mul_add", benchMulAdd)->Iterations(10)->Unit(benchmark::kMillisecond);

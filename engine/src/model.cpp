@@ -35,6 +35,21 @@ const char* integratorName(Integrator integrator) {
   return "unknown";
 }
 
+bool parseSpringArithmetic(const std::string& name, SpringArithmetic* out) {
+  if (name == "separate") {
+    *out = SpringArithmetic::kSeparate;
+  } else if (name == "fused") {
+    *out = SpringArithmetic::kFused;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+const char* springArithmeticName(SpringArithmetic arithmetic) {
+  return arithmetic == SpringArithmetic::kFused ? "fused" : "separate";
+}
+
 int Model::springIndexFromInput(int input_index) const {
   for (int s = 0; s < num_springs; ++s) {
     if (spring_input_index[s] == input_index) return s;

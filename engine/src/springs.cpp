@@ -101,6 +101,18 @@
 // operations); sqrt and division are correctly rounded in both, and
 // x + (-t) is x - t exactly. The build's -ffp-contract=off keeps the
 // compiler from fusing a multiply-add in one path and not in the other.
+//
+// Arithmetic. Each kernel exists twice (Model::spring_arithmetic): with
+// separate multiplies and adds, as above, and with the fused multiply-adds
+// springs_kernel.h lists (springTerm), written as std::fma and
+// _mm*_fmadd_pd / _fnmadd_pd in the same places in every path, so that the
+// fused kernels of all widths give the same bits as each other (a fused
+// multiply-add is one correctly rounded operation in a lane as in scalar
+// code), though not as the separate ones. The fused law takes 23
+// arithmetic instructions a spring where the separate one takes 32: the
+// force's last multiply goes into its sum (fma(m, d, f) with m = T / l),
+// and the squared length and the stretch rate are dot products of fused
+// steps.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -122,13 +134,14 @@ namespace {
 #if SUITSIM_ISA_DISPATCH
 
 // The portable build: the kernel for AVX-512 (x86-64-v4), for AVX2
-// (x86-64-v3) and for the baseline, the one for this CPU chosen at the
-// first call by the test GCC's clones make (isa_clones.h).
+// (x86-64-v3) and for the baseline, each with separate and with fused
+// arithmetic, the ones for this CPU chosen at the first call by the test
+// GCC's clones make (isa_clones.h).
 #pragma GCC push_options
 #pragma GCC target("arch=x86-64-v4")
 namespace v4 {
 #define SUITSIM_SPRING_ISA 4
-#include "springs_kernel.h"
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace v4
 #pragma GCC pop_options
@@ -137,40 +150,48 @@ namespace v4 {
 #pragma GCC target("arch=x86-64-v3")
 namespace v3 {
 #define SUITSIM_SPRING_ISA 3
-#include "springs_kernel.h"
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace v3
 #pragma GCC pop_options
 
 namespace baseline {
 #define SUITSIM_SPRING_ISA 0
-#include "springs_kernel.h"
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace baseline
 
 using SpringKernel = void (*)(const Model&, const PhasePoint&, double*, Vec3Array&);
 
-SpringKernel springKernelForThisCpu() {
+struct SpringKernels {
+  SpringKernel separate, fused;
+};
+
+// Every x86-64-v3 CPU has FMA. Without it (the baseline) the fused kernel
+// is the scalar one, whose std::fma the C library computes exactly
+// rounded, in hardware where the CPU has FMA and in software (far slower)
+// where not: the same bits either way.
+SpringKernels springKernelsForThisCpu() {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("x86-64-v4")) return v4::springKernel;
-  if (__builtin_cpu_supports("x86-64-v3")) return v3::springKernel;
-  return baseline::springKernel;
+  if (__builtin_cpu_supports("x86-64-v4")) return {v4::separate::springKernel, v4::fused::springKernel};
+  if (__builtin_cpu_supports("x86-64-v3")) return {v3::separate::springKernel, v3::fused::springKernel};
+  return {baseline::separate::springKernel, baseline::fused::springKernel};
 }
 
 #else
 
-// A native build (or SUITSIM_NO_CLONES, or another compiler): the one
-// kernel the compiler's target allows.
-#if defined(__AVX512F__)
+// A native build (or SUITSIM_NO_CLONES, or another compiler): the kernels
+// the compiler's target allows (the fused one's vector paths need FMA).
+#if defined(__AVX512F__) && defined(__FMA__)
 #define SUITSIM_ONLY_SPRING_ISA 4
-#elif defined(__AVX2__)
+#elif defined(__AVX2__) && defined(__FMA__)
 #define SUITSIM_ONLY_SPRING_ISA 3
 #else
 #define SUITSIM_ONLY_SPRING_ISA 0
 #endif
 namespace only {
 #define SUITSIM_SPRING_ISA SUITSIM_ONLY_SPRING_ISA
-#include "springs_kernel.h"
+#include "springs_arithmetics.h"
 #undef SUITSIM_SPRING_ISA
 }  // namespace only
 
@@ -179,32 +200,38 @@ namespace only {
 }  // namespace
 
 void addSpringForces(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
+  const bool fused = model.spring_arithmetic == SpringArithmetic::kFused;
 #if SUITSIM_ISA_DISPATCH
   // Chosen once (a thread-safe static); every thread of the team calls it.
-  static const SpringKernel kernel = springKernelForThisCpu();
-  kernel(model, x, spring_force, force);
+  static const SpringKernels kernels = springKernelsForThisCpu();
+  (fused ? kernels.fused : kernels.separate)(model, x, spring_force, force);
 #else
-  only::springKernel(model, x, spring_force, force);
+  if (fused) {
+    only::fused::springKernel(model, x, spring_force, force);
+  } else {
+    only::separate::springKernel(model, x, spring_force, force);
+  }
 #endif
 }
 
 bool addSpringForcesWithIsa(int isa, const Model& model, const PhasePoint& x, double* spring_force,
                             Vec3Array& force) {
+  const bool fused = model.spring_arithmetic == SpringArithmetic::kFused;
 #if SUITSIM_ISA_DISPATCH
   __builtin_cpu_init();
   if (isa == 4 && __builtin_cpu_supports("x86-64-v4")) {
-    v4::springKernel(model, x, spring_force, force);
+    (fused ? v4::fused::springKernel : v4::separate::springKernel)(model, x, spring_force, force);
   } else if (isa == 3 && __builtin_cpu_supports("x86-64-v3")) {
-    v3::springKernel(model, x, spring_force, force);
+    (fused ? v3::fused::springKernel : v3::separate::springKernel)(model, x, spring_force, force);
   } else if (isa == 0) {
-    baseline::springKernel(model, x, spring_force, force);
+    (fused ? baseline::fused::springKernel : baseline::separate::springKernel)(model, x, spring_force, force);
   } else {
     return false;
   }
   return true;
 #else
   if (isa != SUITSIM_ONLY_SPRING_ISA) return false;
-  only::springKernel(model, x, spring_force, force);
+  (fused ? only::fused::springKernel : only::separate::springKernel)(model, x, spring_force, force);
   return true;
 #endif
 }

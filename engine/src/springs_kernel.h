@@ -7,8 +7,20 @@
 // tokens before it applies a target pragma, so the pragma never defines
 // those. No include guard: it is meant to be included more than once.
 //
-// Every path does the scalar reference's operations (springTension) in its
+// Every path does the scalar reference's operations (springTerm) in its
 // order, so all of them give the same bits.
+//
+// SUITSIM_SPRING_FUSED picks the arithmetic (Model::spring_arithmetic):
+// 0, every multiply and add rounded on its own (the engine's reference
+// since the start); 1, the fused multiply-adds written out below, each
+// rounded once, in a fixed order per spring that no path changes, so the
+// fused kernels agree with each other and with the scalar one bit for bit,
+// but not with the separate ones.
+#if SUITSIM_SPRING_FUSED
+constexpr bool kFused = true;
+#else
+constexpr bool kFused = false;
+#endif
 
 // What the first pass reads and writes.
 struct SpringArrays {
@@ -18,57 +30,92 @@ struct SpringArrays {
   const double* c;
   const double* l0;
   const SpringBlock* blocks;  // the fused blocks' ends and shared parameters
-  double* out;                // T u of spring s at out[4 s .. 4 s + 2], 0 at out[4 s + 3]
+  double* out;                // spring s's term (w, m) at out[4 s .. 4 s + 3] (springTerm)
   int last;                   // index of the last spring (prefetches stay inside the arrays)
   int last_block;             // index of the last block, -1 for none
 };
 
-// One spring's force on its `a` end, T u: the reference that the SIMD
-// paths must reproduce bit for bit.
-inline void springTension(const SpringArrays& sp, const PhasePoint& x, int s, double t[3]) {
+// One spring's term: what its ends' forces take, as w[0..2] and m. The
+// reference that the SIMD paths must reproduce bit for bit.
+//
+// Separate arithmetic: w = T u, the force on the `a` end, and m = 0; a
+// particle adds w (its `a` end) or subtracts it (`b` end).
+//
+// Fused arithmetic: w = d = p_b - p_a and m = T / l (T u = (T / l) d,
+// T(7)), and a particle's force takes fma(+-m, w, f): the force's last
+// multiply is fused into its sum. In order, with each fma(a, b, c) = a b + c
+// rounded once:
+//   l     = sqrt(fma(dz, dz, fma(dy, dy, dx dx)))
+//   r     = fma(dvz, dz, fma(dvy, dy, dvx dx))       (l times T(8)'s stretch rate)
+//   T     = fma(k, l - l0, c (r (1 / l)))             T(6)
+//   m     = T (1 / l)
+// 17 multiplies, adds and fused multiply-adds a spring (5 of them fused),
+// besides the square root and the division, where the separate law takes
+// 26; each end then takes 3 fused multiply-adds where the separate law adds
+// or subtracts 3: 23 arithmetic instructions a spring against 32.
+inline void springTerm(const SpringArrays& sp, const PhasePoint& x, int s, double w[3], double* m) {
   const int a = sp.a[s];
   const int b = sp.b[s];
   const double dx = x.px[b] - x.px[a];
   const double dy = x.py[b] - x.py[a];
   const double dz = x.pz[b] - x.pz[a];
-  const double length = std::sqrt(dx * dx + dy * dy + dz * dz);
-  // T(7)'s singular point (coincident particles): no direction, no force.
-  const double inv_length = length > 0.0 ? 1.0 / length : 0.0;
-  const double ux = dx * inv_length;
-  const double uy = dy * inv_length;
-  const double uz = dz * inv_length;
-  const double stretch_rate =
-      (x.vx[b] - x.vx[a]) * ux + (x.vy[b] - x.vy[a]) * uy + (x.vz[b] - x.vz[a]) * uz;
-  const double tension = sp.k[s] * (length - sp.l0[s]) + sp.c[s] * stretch_rate;
-  t[0] = tension * ux;
-  t[1] = tension * uy;
-  t[2] = tension * uz;
+  if constexpr (kFused) {
+    const double length = std::sqrt(std::fma(dz, dz, std::fma(dy, dy, dx * dx)));
+    // T(7)'s singular point (coincident particles): no direction, no force.
+    const double inv_length = length > 0.0 ? 1.0 / length : 0.0;
+    const double dvx = x.vx[b] - x.vx[a];
+    const double dvy = x.vy[b] - x.vy[a];
+    const double dvz = x.vz[b] - x.vz[a];
+    const double rate_times_length = std::fma(dvz, dz, std::fma(dvy, dy, dvx * dx));
+    const double tension = std::fma(sp.k[s], length - sp.l0[s], sp.c[s] * (rate_times_length * inv_length));
+    w[0] = dx;
+    w[1] = dy;
+    w[2] = dz;
+    *m = tension * inv_length;
+  } else {
+    const double length = std::sqrt(dx * dx + dy * dy + dz * dz);
+    // T(7)'s singular point (coincident particles): no direction, no force.
+    const double inv_length = length > 0.0 ? 1.0 / length : 0.0;
+    const double ux = dx * inv_length;
+    const double uy = dy * inv_length;
+    const double uz = dz * inv_length;
+    const double stretch_rate =
+        (x.vx[b] - x.vx[a]) * ux + (x.vy[b] - x.vy[a]) * uy + (x.vz[b] - x.vz[a]) * uz;
+    const double tension = sp.k[s] * (length - sp.l0[s]) + sp.c[s] * stretch_rate;
+    w[0] = tension * ux;
+    w[1] = tension * uy;
+    w[2] = tension * uz;
+    *m = 0.0;
+  }
 }
+
+// f plus an `a` end's term, f minus a `b` end's (springTerm).
+inline double plusTerm(double f, double m, double w) { return kFused ? std::fma(m, w, f) : f + w; }
+inline double minusTerm(double f, double m, double w) { return kFused ? std::fma(-m, w, f) : f - w; }
 
 inline void springForce(const SpringArrays& sp, const PhasePoint& x, int s) {
   double* t = sp.out + 4 * static_cast<std::size_t>(s);
-  springTension(sp, x, s, t);
-  t[3] = 0.0;
+  springTerm(sp, x, s, t, t + 3);
 }
 
-// A fused block (Model::spring_tile_fused_end): every `a` end takes +T u,
-// then every `b` end -T u, straight into the particles' forces. The two
+// A fused block (Model::spring_tile_fused_end): every `a` end takes its
+// term, then every `b` end, straight into the particles' forces. The two
 // runs may overlap (offsets below the block size); all the `a` ends first
 // is the order the Model's incidence lists state.
 inline void fusedBlockScalar(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
   constexpr int kBlock = Model::kSpringFusedBlock;
-  double t[kBlock][3];
-  for (int j = 0; j < kBlock; ++j) springTension(sp, x, s + j, t[j]);
+  double t[kBlock][3], m[kBlock];
+  for (int j = 0; j < kBlock; ++j) springTerm(sp, x, s + j, t[j], &m[j]);
   const int a = sp.a[s], b = sp.b[s];
   for (int j = 0; j < kBlock; ++j) {
-    f.x[a + j] += t[j][0];
-    f.y[a + j] += t[j][1];
-    f.z[a + j] += t[j][2];
+    f.x[a + j] = plusTerm(f.x[a + j], m[j], t[j][0]);
+    f.y[a + j] = plusTerm(f.y[a + j], m[j], t[j][1]);
+    f.z[a + j] = plusTerm(f.z[a + j], m[j], t[j][2]);
   }
   for (int j = 0; j < kBlock; ++j) {
-    f.x[b + j] -= t[j][0];
-    f.y[b + j] -= t[j][1];
-    f.z[b + j] -= t[j][2];
+    f.x[b + j] = minusTerm(f.x[b + j], m[j], t[j][0]);
+    f.y[b + j] = minusTerm(f.y[b + j], m[j], t[j][1]);
+    f.z[b + j] = minusTerm(f.z[b + j], m[j], t[j][2]);
   }
 }
 
@@ -108,6 +155,8 @@ inline __m256d inverseOrZero(__m256d length) {
   return _mm256_and_pd(positive, _mm256_div_pd(_mm256_set1_pd(1.0), length));
 }
 inline __m256d squareRoot(__m256d v) { return _mm256_sqrt_pd(v); }
+// a b + c rounded once (x86-64-v3 has FMA).
+inline __m256d fmadd(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
 
 #if SUITSIM_SPRING_ISA >= 4
 inline __m512d inverseOrZero(__m512d length) {
@@ -115,6 +164,7 @@ inline __m512d inverseOrZero(__m512d length) {
   return _mm512_maskz_div_pd(positive, _mm512_set1_pd(1.0), length);
 }
 inline __m512d squareRoot(__m512d v) { return _mm512_sqrt_pd(v); }
+inline __m512d fmadd(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
 #endif
 
 // One vector of springs' k, c and l0 (a struct per vector type: a
@@ -123,37 +173,52 @@ struct Parameters4 {
   __m256d k, c, l0;
 };
 
-// T u of one vector of springs, lane-wise: the operations of springTension
-// in its order (the vector types' operators are the IEEE ones, never fused
-// under -ffp-contract=off). at_a and at_b load a particle array at the
-// springs' ends.
+// The terms (w, m) of one vector of springs, lane-wise: the operations of
+// springTerm in its order (the vector types' operators are the IEEE ones,
+// never fused under -ffp-contract=off; fmadd is the one rounding of a b + c).
+// at_a and at_b load a particle array at the springs' ends.
 template <class V, class AtA, class AtB, class P>
-inline void tensions(const PhasePoint& x, AtA at_a, AtB at_b, const P& p, V& tx, V& ty, V& tz) {
+inline void terms(const PhasePoint& x, AtA at_a, AtB at_b, const P& p, V& wx, V& wy, V& wz, V& m) {
   const V dx = at_b(x.px) - at_a(x.px);
   const V dy = at_b(x.py) - at_a(x.py);
   const V dz = at_b(x.pz) - at_a(x.pz);
-  const V length = squareRoot(dx * dx + dy * dy + dz * dz);
-  const V inv_length = inverseOrZero(length);
-  const V ux = dx * inv_length;
-  const V uy = dy * inv_length;
-  const V uz = dz * inv_length;
-  const V stretch_rate =
-      (at_b(x.vx) - at_a(x.vx)) * ux + (at_b(x.vy) - at_a(x.vy)) * uy + (at_b(x.vz) - at_a(x.vz)) * uz;
-  const V tension = p.k * (length - p.l0) + p.c * stretch_rate;
-  tx = tension * ux;
-  ty = tension * uy;
-  tz = tension * uz;
+  if constexpr (kFused) {
+    const V length = squareRoot(fmadd(dz, dz, fmadd(dy, dy, dx * dx)));
+    const V inv_length = inverseOrZero(length);
+    const V dvx = at_b(x.vx) - at_a(x.vx);
+    const V dvy = at_b(x.vy) - at_a(x.vy);
+    const V dvz = at_b(x.vz) - at_a(x.vz);
+    const V rate_times_length = fmadd(dvz, dz, fmadd(dvy, dy, dvx * dx));
+    const V tension = fmadd(p.k, length - p.l0, p.c * (rate_times_length * inv_length));
+    wx = dx;
+    wy = dy;
+    wz = dz;
+    m = tension * inv_length;
+  } else {
+    const V length = squareRoot(dx * dx + dy * dy + dz * dz);
+    const V inv_length = inverseOrZero(length);
+    const V ux = dx * inv_length;
+    const V uy = dy * inv_length;
+    const V uz = dz * inv_length;
+    const V stretch_rate =
+        (at_b(x.vx) - at_a(x.vx)) * ux + (at_b(x.vy) - at_a(x.vy)) * uy + (at_b(x.vz) - at_a(x.vz)) * uz;
+    const V tension = p.k * (length - p.l0) + p.c * stretch_rate;
+    wx = tension * ux;
+    wy = tension * uy;
+    wz = tension * uz;
+    m = V{};
+  }
 }
 
 // Springs s .. s+3, each end a run (one vector load) or gathered.
 template <bool kRunA, bool kRunB>
-inline void tensions4(const SpringArrays& sp, const PhasePoint& x, int s, __m256d& tx, __m256d& ty, __m256d& tz) {
+inline void terms4(const SpringArrays& sp, const PhasePoint& x, int s, __m256d t[4]) {
   const std::int32_t* ia = sp.a + s;
   const std::int32_t* ib = sp.b + s;
   const auto at_a = [ia](const double* p) { return load4<kRunA>(p, ia); };
   const auto at_b = [ib](const double* p) { return load4<kRunB>(p, ib); };
   const Parameters4 p{_mm256_loadu_pd(sp.k + s), _mm256_loadu_pd(sp.c + s), _mm256_loadu_pd(sp.l0 + s)};
-  tensions(x, at_a, at_b, p, tx, ty, tz);
+  terms(x, at_a, at_b, p, t[0], t[1], t[2], t[3]);
 }
 
 // Springs s + 4 h .. s + 4 h + 3 of the fused block `block` starting at s:
@@ -170,14 +235,14 @@ inline Parameters4 blockParameters4(const SpringArrays& sp, const SpringBlock& b
   return {_mm256_set1_pd(block.k), _mm256_set1_pd(block.c), _mm256_castsi256_pd(l0)};
 }
 
-// T u of springs s .. s+3 (lanes) into their slots.
-inline void storeSlots4(const SpringArrays& sp, int s, __m256d tx, __m256d ty, __m256d tz) {
-  // Lanes are springs; the output is one (x, y, z, 0) vector per spring, so
-  // the second pass adds a spring's force to a particle in one instruction.
+// The terms of springs s .. s+3 (lanes) into their slots.
+inline void storeSlots4(const SpringArrays& sp, int s, __m256d tx, __m256d ty, __m256d tz, __m256d m) {
+  // Lanes are springs; the output is one (x, y, z, m) vector per spring, so
+  // the second pass adds a spring's term to a particle in one instruction.
   const __m256d xy_even = _mm256_unpacklo_pd(tx, ty);  // x0 y0 x2 y2
   const __m256d xy_odd = _mm256_unpackhi_pd(tx, ty);   // x1 y1 x3 y3
-  const __m256d z_even = _mm256_unpacklo_pd(tz, _mm256_setzero_pd());
-  const __m256d z_odd = _mm256_unpackhi_pd(tz, _mm256_setzero_pd());
+  const __m256d z_even = _mm256_unpacklo_pd(tz, m);
+  const __m256d z_odd = _mm256_unpackhi_pd(tz, m);
   double* out = sp.out + 4 * static_cast<std::size_t>(s);
   _mm256_storeu_pd(out, _mm256_permute2f128_pd(xy_even, z_even, 0x20));
   _mm256_storeu_pd(out + 4, _mm256_permute2f128_pd(xy_odd, z_odd, 0x20));
@@ -188,9 +253,9 @@ inline void storeSlots4(const SpringArrays& sp, int s, __m256d tx, __m256d ty, _
 // Springs s .. s+3 into their slots.
 template <bool kRunA, bool kRunB>
 inline void springForces4(const SpringArrays& sp, const PhasePoint& x, int s) {
-  __m256d tx, ty, tz;
-  tensions4<kRunA, kRunB>(sp, x, s, tx, ty, tz);
-  storeSlots4(sp, s, tx, ty, tz);
+  __m256d t[4];
+  terms4<kRunA, kRunB>(sp, x, s, t);
+  storeSlots4(sp, s, t[0], t[1], t[2], t[3]);
 }
 
 inline void prefetchParameters(const SpringArrays& sp, int s) {
@@ -207,8 +272,15 @@ constexpr int kBlocksAhead = 16;
 
 inline void prefetchBlock(const SpringArrays& sp, int n) { prefetch(sp.blocks + std::min(n + kBlocksAhead, sp.last_block)); }
 
-inline void addTo(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_add_pd(_mm256_loadu_pd(f), t)); }
-inline void subtractFrom(double* f, __m256d t) { _mm256_storeu_pd(f, _mm256_sub_pd(_mm256_loadu_pd(f), t)); }
+// f plus an `a` end's term (w, m), f minus a `b` end's, lane-wise (plusTerm).
+inline __m256d plusTerm(__m256d f, __m256d m, __m256d w) { return kFused ? fmadd(m, w, f) : _mm256_add_pd(f, w); }
+inline __m256d minusTerm(__m256d f, __m256d m, __m256d w) {
+  return kFused ? _mm256_fnmadd_pd(m, w, f) : _mm256_sub_pd(f, w);  // fnmadd: -(m w) + f, fma(-m, w, f)
+}
+inline void addTo(double* f, __m256d m, __m256d w) { _mm256_storeu_pd(f, plusTerm(_mm256_loadu_pd(f), m, w)); }
+inline void subtractFrom(double* f, __m256d m, __m256d w) {
+  _mm256_storeu_pd(f, minusTerm(_mm256_loadu_pd(f), m, w));
+}
 
 #if SUITSIM_SPRING_ISA >= 4
 
@@ -228,112 +300,113 @@ inline Parameters8 blockParameters8(const SpringArrays& sp, const SpringBlock& b
   return {_mm512_set1_pd(block.k), _mm512_set1_pd(block.c), _mm512_castsi512_pd(l0)};
 }
 
-// Springs s .. s+7 of a fused block, whose ends are the runs from a and b.
-inline void tensions8(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int a, int b,
-                      __m512d& tx, __m512d& ty, __m512d& tz) {
+// Springs s .. s+7 of a fused block, whose ends are the runs from a and b:
+// their terms t[0..2] (w) and t[3] (m).
+inline void terms8(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int a, int b,
+                   __m512d t[4]) {
   const auto at_a = [a](const double* p) { return _mm512_loadu_pd(p + a); };
   const auto at_b = [b](const double* p) { return _mm512_loadu_pd(p + b); };
-  tensions(x, at_a, at_b, blockParameters8(sp, block, s), tx, ty, tz);
+  terms(x, at_a, at_b, blockParameters8(sp, block, s), t[0], t[1], t[2], t[3]);
 }
 
-// The fused blocks [begin, end) of a tile in 8 lanes, with the adds of
+// f plus an `a` end's term (w, m), f minus a `b` end's, lane-wise
+// (plusTerm); minusTermIn only in the lanes of `lanes`, f elsewhere.
+inline __m512d plusTerm(__m512d f, __m512d m, __m512d w) { return kFused ? fmadd(m, w, f) : _mm512_add_pd(f, w); }
+inline __m512d minusTerm(__m512d f, __m512d m, __m512d w) {
+  return kFused ? _mm512_fnmadd_pd(m, w, f) : _mm512_sub_pd(f, w);  // fnmadd: -(m w) + f, fma(-m, w, f)
+}
+inline __m512d minusTermIn(__mmask8 lanes, __m512d f, __m512d m, __m512d w) {
+  return kFused ? _mm512_mask3_fnmadd_pd(m, w, f, lanes) : _mm512_mask_sub_pd(f, lanes, f, w);
+}
+
+// The fused blocks [begin, end) of a tile in 8 lanes, with the sums of
 // fusedBlockScalar as vector read-modify-writes. A block whose offset
 // d = b - a is below 8 (a lattice's neighbours along a row) would store its
 // `a` ends and then load its `b` ends from the same lines, and the next
 // block likewise: loads that overlap a store in flight only in part wait
-// for it to retire. Such a block instead subtracts -T u of lanes d..7 in
-// the register, lane-rotated, and carries lanes 0..d-1 into the next block
-// when that block continues the run (else stores them): each particle
-// still takes the same operations in the same order.
+// for it to retire. Such a block instead takes the `b` ends' terms of
+// lanes d..7 in the register, lane-rotated, and carries lanes 0..d-1 into
+// the next block when that block continues the run (else stores them):
+// each particle still takes the same operations in the same order.
 inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                         int first_block) {
   static_assert(Model::kSpringFusedBlock == 8);
-  double* fx = f.x.data();
-  double* fy = f.y.data();
-  double* fz = f.z.data();
+  double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
+  // Terms carried: w in 0..2, m in 3 (separate arithmetic: m is 0 and unused).
+  constexpr int kCarried = kFused ? 4 : 3;
   const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-  __m512d carry_x = _mm512_setzero_pd(), carry_y = carry_x, carry_z = carry_x;
+  __m512d carry[4] = {_mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd()};
   __mmask8 carry_lanes = 0;
   int carry_at = -1;  // first particle the carry belongs to, -1 for none
   const auto flush = [&] {
     if (carry_at < 0) return;
-    _mm512_mask_storeu_pd(fx + carry_at, carry_lanes,
-                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fx + carry_at), carry_x));
-    _mm512_mask_storeu_pd(fy + carry_at, carry_lanes,
-                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fy + carry_at), carry_y));
-    _mm512_mask_storeu_pd(fz + carry_at, carry_lanes,
-                          _mm512_sub_pd(_mm512_maskz_loadu_pd(carry_lanes, fz + carry_at), carry_z));
+    for (int c = 0; c < 3; ++c) {
+      double* at = f3[c] + carry_at;
+      _mm512_mask_storeu_pd(at, carry_lanes, minusTerm(_mm512_maskz_loadu_pd(carry_lanes, at), carry[3], carry[c]));
+    }
     carry_at = -1;
   };
   for (int s = begin, n = first_block; s < end; s += 8, ++n) {
     prefetchBlock(sp, n);
     const SpringBlock& block = sp.blocks[n];
     const int a = block.a, b = block.a + block.offset;
-    __m512d tx, ty, tz;
-    tensions8(sp, x, block, s, a, b, tx, ty, tz);
+    __m512d t[4];
+    terms8(sp, x, block, s, a, b, t);
     const int d = b - a;
     if (carry_at >= 0 && (carry_at != a || d <= 0 || d >= 8)) flush();
     if (d > 0 && d < 8) {
-      __m512d lo_x = _mm512_loadu_pd(fx + a), lo_y = _mm512_loadu_pd(fy + a), lo_z = _mm512_loadu_pd(fz + a);
-      if (carry_at == a) {  // the previous block's `b` ends come first
-        lo_x = _mm512_mask_sub_pd(lo_x, carry_lanes, lo_x, carry_x);
-        lo_y = _mm512_mask_sub_pd(lo_y, carry_lanes, lo_y, carry_y);
-        lo_z = _mm512_mask_sub_pd(lo_z, carry_lanes, lo_z, carry_z);
+      __m512d lo[3];
+      for (int c = 0; c < 3; ++c) {
+        lo[c] = _mm512_loadu_pd(f3[c] + a);
+        // The previous block's `b` ends come first.
+        if (carry_at == a) lo[c] = minusTermIn(carry_lanes, lo[c], carry[3], carry[c]);
+        lo[c] = plusTerm(lo[c], t[3], t[c]);
       }
-      lo_x = _mm512_add_pd(lo_x, tx);
-      lo_y = _mm512_add_pd(lo_y, ty);
-      lo_z = _mm512_add_pd(lo_z, tz);
       // Lane j takes spring j - d's term (mod 8): lanes d..7 here, 0..d-1 carried.
       const __m512i from = _mm512_and_si512(_mm512_sub_epi64(lane, _mm512_set1_epi64(d)), _mm512_set1_epi64(7));
-      carry_x = _mm512_permutexvar_pd(from, tx);
-      carry_y = _mm512_permutexvar_pd(from, ty);
-      carry_z = _mm512_permutexvar_pd(from, tz);
+      for (int c = 0; c < kCarried; ++c) carry[c] = _mm512_permutexvar_pd(from, t[c]);
       carry_lanes = static_cast<__mmask8>((1u << d) - 1u);
       const __mmask8 here = static_cast<__mmask8>(~carry_lanes);
-      _mm512_storeu_pd(fx + a, _mm512_mask_sub_pd(lo_x, here, lo_x, carry_x));
-      _mm512_storeu_pd(fy + a, _mm512_mask_sub_pd(lo_y, here, lo_y, carry_y));
-      _mm512_storeu_pd(fz + a, _mm512_mask_sub_pd(lo_z, here, lo_z, carry_z));
+      for (int c = 0; c < 3; ++c) _mm512_storeu_pd(f3[c] + a, minusTermIn(here, lo[c], carry[3], carry[c]));
       carry_at = a + 8;
     } else {
-      _mm512_storeu_pd(fx + a, _mm512_add_pd(_mm512_loadu_pd(fx + a), tx));
-      _mm512_storeu_pd(fy + a, _mm512_add_pd(_mm512_loadu_pd(fy + a), ty));
-      _mm512_storeu_pd(fz + a, _mm512_add_pd(_mm512_loadu_pd(fz + a), tz));
-      _mm512_storeu_pd(fx + b, _mm512_sub_pd(_mm512_loadu_pd(fx + b), tx));
-      _mm512_storeu_pd(fy + b, _mm512_sub_pd(_mm512_loadu_pd(fy + b), ty));
-      _mm512_storeu_pd(fz + b, _mm512_sub_pd(_mm512_loadu_pd(fz + b), tz));
+      for (int c = 0; c < 3; ++c) {
+        _mm512_storeu_pd(f3[c] + a, plusTerm(_mm512_loadu_pd(f3[c] + a), t[3], t[c]));
+        _mm512_storeu_pd(f3[c] + b, minusTerm(_mm512_loadu_pd(f3[c] + b), t[3], t[c]));
+      }
     }
   }
   flush();
 }
 
 // The edge blocks [begin, end) of a tile (Model::spring_tile_edge_end):
-// +T u straight into the `a` ends, T u into the slots for the `b` ends,
-// which lie in later tiles.
+// their terms straight into the `a` ends (the tile's), and into the slots
+// for the `b` ends, which lie in later tiles.
 inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                        int first_block) {
   for (int s = begin, n = first_block; s < end; s += 8, ++n) {
     prefetchBlock(sp, n);
     const SpringBlock& block = sp.blocks[n];
-    __m512d tx, ty, tz;
-    tensions8(sp, x, block, s, block.a, block.a + block.offset, tx, ty, tz);
+    __m512d t[4];
+    terms8(sp, x, block, s, block.a, block.a + block.offset, t);
     double* const f3[3] = {f.x.data() + block.a, f.y.data() + block.a, f.z.data() + block.a};
-    const __m512d t[3] = {tx, ty, tz};
-    for (int c = 0; c < 3; ++c) _mm512_storeu_pd(f3[c], _mm512_add_pd(_mm512_loadu_pd(f3[c]), t[c]));
-    storeSlots4(sp, s, _mm512_castpd512_pd256(tx), _mm512_castpd512_pd256(ty), _mm512_castpd512_pd256(tz));
-    storeSlots4(sp, s + 4, _mm512_extractf64x4_pd(tx, 1), _mm512_extractf64x4_pd(ty, 1),
-                _mm512_extractf64x4_pd(tz, 1));
+    for (int c = 0; c < 3; ++c) _mm512_storeu_pd(f3[c], plusTerm(_mm512_loadu_pd(f3[c]), t[3], t[c]));
+    storeSlots4(sp, s, _mm512_castpd512_pd256(t[0]), _mm512_castpd512_pd256(t[1]), _mm512_castpd512_pd256(t[2]),
+                _mm512_castpd512_pd256(t[3]));
+    storeSlots4(sp, s + 4, _mm512_extractf64x4_pd(t[0], 1), _mm512_extractf64x4_pd(t[1], 1),
+                _mm512_extractf64x4_pd(t[2], 1), _mm512_extractf64x4_pd(t[3], 1));
   }
 }
 
 #else
 
-// T u of springs s + 4 h .. s + 4 h + 3 of the block `block` starting at s.
-inline void blockTensions4(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int h,
-                           __m256d t[3]) {
+// The terms of springs s + 4 h .. s + 4 h + 3 of the block `block` starting at s.
+inline void blockTerms4(const SpringArrays& sp, const PhasePoint& x, const SpringBlock& block, int s, int h,
+                        __m256d t[4]) {
   const int first_a = block.a + h * kLanes, first_b = block.a + block.offset + h * kLanes;
   const auto at_a = [first_a](const double* p) { return _mm256_loadu_pd(p + first_a); };
   const auto at_b = [first_b](const double* p) { return _mm256_loadu_pd(p + first_b); };
-  tensions(x, at_a, at_b, blockParameters4(sp, block, s, h), t[0], t[1], t[2]);
+  terms(x, at_a, at_b, blockParameters4(sp, block, s, h), t[0], t[1], t[2], t[3]);
 }
 
 // A fused block as two halves of four lanes: the `a` ends of both, then
@@ -344,14 +417,14 @@ inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
   const SpringBlock& block = sp.blocks[n];
   if (!block.shared) prefetchParameters(sp, s);
   const int a = block.a, b = block.a + block.offset;
-  __m256d t[2][3];
-  for (int h = 0; h < 2; ++h) blockTensions4(sp, x, block, s, h, t[h]);
+  __m256d t[2][4];
+  for (int h = 0; h < 2; ++h) blockTerms4(sp, x, block, s, h, t[h]);
   double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
   for (int h = 0; h < 2; ++h) {
-    for (int c = 0; c < 3; ++c) addTo(f3[c] + a + h * kLanes, t[h][c]);
+    for (int c = 0; c < 3; ++c) addTo(f3[c] + a + h * kLanes, t[h][3], t[h][c]);
   }
   for (int h = 0; h < 2; ++h) {
-    for (int c = 0; c < 3; ++c) subtractFrom(f3[c] + b + h * kLanes, t[h][c]);
+    for (int c = 0; c < 3; ++c) subtractFrom(f3[c] + b + h * kLanes, t[h][3], t[h][c]);
   }
 }
 
@@ -369,10 +442,10 @@ inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
     const SpringBlock& block = sp.blocks[n];
     if (!block.shared) prefetchParameters(sp, s);
     for (int h = 0; h < 2; ++h) {
-      __m256d t[3];
-      blockTensions4(sp, x, block, s, h, t);
-      for (int c = 0; c < 3; ++c) addTo(f3[c] + block.a + h * kLanes, t[c]);
-      storeSlots4(sp, s + h * kLanes, t[0], t[1], t[2]);
+      __m256d t[4];
+      blockTerms4(sp, x, block, s, h, t);
+      for (int c = 0; c < 3; ++c) addTo(f3[c] + block.a + h * kLanes, t[3], t[c]);
+      storeSlots4(sp, s + h * kLanes, t[0], t[1], t[2], t[3]);
     }
   }
 }
@@ -396,8 +469,9 @@ inline void springForceBlock(const SpringArrays& sp, const PhasePoint& x, int s,
 }
 
 // Particle i's force plus its springs', in its incidence order: one vector
-// add per spring, lanes x, y, z, the `b` end's term negated by its sign bit
-// (x + (-t) is x - t exactly, as in the scalar path).
+// add (or fused multiply-add) per spring, lanes x, y, z, the `b` end's term
+// negated by its sign bit (x + (-t) is x - t exactly, and fma(-m, w, x)
+// is fnmadd, as in the scalar path).
 inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
   alignas(32) static const double kSign[2][4] = {{0.0, 0.0, 0.0, 0.0}, {-0.0, -0.0, -0.0, -0.0}};
   __m256d f = _mm256_setr_pd(force.x[i], force.y[i], force.z[i], 0.0);
@@ -405,7 +479,13 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
   for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
     const int code = incidence[e];
     const __m256d t = _mm256_loadu_pd(spring_force + 4 * static_cast<std::size_t>(code >> 1));
-    f = _mm256_add_pd(f, _mm256_xor_pd(t, _mm256_load_pd(kSign[code & 1])));
+    const __m256d sign = _mm256_load_pd(kSign[code & 1]);
+    if constexpr (kFused) {
+      // (w, m): m in every lane, signed; lane 3 gets m m and is dropped.
+      f = fmadd(_mm256_xor_pd(_mm256_permute4x64_pd(t, 0xFF), sign), t, f);
+    } else {
+      f = _mm256_add_pd(f, _mm256_xor_pd(t, sign));
+    }
   }
   alignas(32) double out[4];
   _mm256_store_pd(out, f);
@@ -428,9 +508,9 @@ inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
     springForce(sp, x, s);
     const double* t = sp.out + 4 * static_cast<std::size_t>(s);
     const int a = sp.a[s];
-    f.x[a] += t[0];
-    f.y[a] += t[1];
-    f.z[a] += t[2];
+    f.x[a] = plusTerm(f.x[a], t[3], t[0]);
+    f.y[a] = plusTerm(f.y[a], t[3], t[1]);
+    f.z[a] = plusTerm(f.z[a], t[3], t[2]);
   }
 }
 
@@ -440,13 +520,13 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
     const int code = model.spring_incidence[e];
     const double* t = spring_force + 4 * static_cast<std::size_t>(code >> 1);
     if (code & 1) {
-      fx -= t[0];
-      fy -= t[1];
-      fz -= t[2];
+      fx = minusTerm(fx, t[3], t[0]);
+      fy = minusTerm(fy, t[3], t[1]);
+      fz = minusTerm(fz, t[3], t[2]);
     } else {
-      fx += t[0];
-      fy += t[1];
-      fz += t[2];
+      fx = plusTerm(fx, t[3], t[0]);
+      fy = plusTerm(fy, t[3], t[1]);
+      fz = plusTerm(fz, t[3], t[2]);
     }
   }
   force.x[i] = fx;
@@ -477,7 +557,7 @@ inline bool springsFrom(const Model& model, int i, int first_spring) {
   return (model.spring_incidence[model.spring_incidence_fused_end[i]] >> 1) >= first_spring;
 }
 
-// The whole force pass (addSpringForces in forces.h), for this ISA.
+// The whole force pass (addSpringForces in forces.h), for this ISA and arithmetic.
 inline void springKernel(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
   const SpringArrays sp{model.spring_a.data(),
                         model.spring_b.data(),

@@ -34,6 +34,9 @@ void readSimulation(const ElementReader& r, const SceneOverrides& overrides, Sim
   sim.dt = r.positive("dt", r.number("dt"));
   sim.duration = r.positive("duration", r.number("duration"));
   sim.output_rate = r.positive("output_rate", r.number("output_rate", 100.0));
+  if (!parseSpringArithmetic(r.text("arithmetic", "separate"), &sim.arithmetic)) {
+    r.failAttribute("arithmetic", "must be separate or fused");
+  }
   sim.threads = r.integer("threads", 0);
   sim.line = r.line();
   // The same bound as the --threads option: OpenMP cannot start more teams
@@ -152,6 +155,7 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
     throw SceneError(root_location + " " + e.what());
   }
   if (scene.robot) finishSensors(scene.model, *scene.robot);
+  scene.model.spring_arithmetic = scene.simulation.arithmetic;
   // --stribeck off: the joints keep their Coulomb and viscous friction and
   // lose the drop at low speed (the same switch the evaluator's model has).
   if (overrides.no_stribeck) {

@@ -35,7 +35,7 @@ struct ElementRule {
 constexpr AttributeRule kSimulationAttributes[] = {
     {"integrator", ValueKind::kText, true},    {"dt", ValueKind::kNumber, true},
     {"duration", ValueKind::kNumber, true},    {"output_rate", ValueKind::kNumber, false},
-    {"threads", ValueKind::kInteger, false},
+    {"threads", ValueKind::kInteger, false},    {"arithmetic", ValueKind::kText, false},
 };
 constexpr AttributeRule kWorldAttributes[] = {{"gravity", ValueKind::kVec3, false}};
 constexpr AttributeRule kGroundAttributes[] = {

@@ -108,6 +108,16 @@ TEST(MujocoFidelity, BothReadTheSameMassesInertiasAndAxes) {
   }
 }
 
+// Each check runs with the spring kernel in either arithmetic
+// (Model::spring_arithmetic): the bounds hold for both.
+class MujocoFidelityBothArithmetics : public ::testing::TestWithParam<SpringArithmetic> {};
+
+INSTANTIATE_TEST_SUITE_P(Spring, MujocoFidelityBothArithmetics,
+                         ::testing::Values(SpringArithmetic::kSeparate, SpringArithmetic::kFused),
+                         [](const ::testing::TestParamInfo<SpringArithmetic>& info) {
+                           return std::string(springArithmeticName(info.param));
+                         });
+
 // Bounds: 2.2e-12 and 1.8e-5 rad measured, about 50 and 5 times below.
 constexpr double kRk4Bound = 1e-10;
 constexpr double kVerletBound = 1e-4;
@@ -115,12 +125,12 @@ constexpr double kVerletBound = 1e-4;
 constexpr double kSpringLinkFrequency = 6e4;
 constexpr double kSpringBound = 2e-3;  // 5.9e-4 rad measured
 
-TEST(MujocoFidelity, Jvrc1FixedBaseUnderPdServoRk4) {
+TEST_P(MujocoFidelityBothArithmetics, Jvrc1FixedBaseUnderPdServoRk4) {
   const double dt = 2e-5;
   const RobotDescription robot = fixedJvrc();
   const Reference ref = makeReference(robot);
   const int n = static_cast<int>(ref.joints.size());
-  SuitsimJvrc ours(robot, ref, dt, Integrator::kRk4);
+  SuitsimJvrc ours(robot, ref, dt, Integrator::kRk4, {}, GetParam());
   MujocoJvrc theirs(ref, dt, mjINT_RK4, referenceMotion(ref));
   ASSERT_EQ(ours.numHinges(), 44);
   for (int k = 0; k < n; ++k) ASSERT_TRUE(theirs.hasJoint(k)) << ref.joints[k];
@@ -132,13 +142,13 @@ TEST(MujocoFidelity, Jvrc1FixedBaseUnderPdServoRk4) {
   EXPECT_LT(worst, kRk4Bound);
 }
 
-TEST(MujocoFidelity, Jvrc1FixedBaseUnderPdServoAtTheProtocolStep) {
+TEST_P(MujocoFidelityBothArithmetics, Jvrc1FixedBaseUnderPdServoAtTheProtocolStep) {
   const double dt = 1e-4;
   const RobotDescription robot = fixedJvrc();
   const Reference ref = makeReference(robot);
   const int n = static_cast<int>(ref.joints.size());
   int skipped = 0;
-  SuitsimJvrc ours(robot, ref, dt, Integrator::kVelocityVerlet);
+  SuitsimJvrc ours(robot, ref, dt, Integrator::kVelocityVerlet, {}, GetParam());
   MujocoJvrc rk4(ref, dt, mjINT_RK4, referenceMotion(ref));
   const double worst = worstDifference(ours, rk4, n, dt, &skipped);
   EXPECT_EQ(skipped, 0);
@@ -153,18 +163,18 @@ TEST(MujocoFidelity, Jvrc1FixedBaseUnderPdServoAtTheProtocolStep) {
 
 // With armature on every joint (MuJoCo's dof_armature, suitsim's rotor
 // row): the two must again integrate the same ODE, here over 1 s.
-TEST(MujocoFidelity, Jvrc1FixedBaseWithArmatureRk4) {
+TEST_P(MujocoFidelityBothArithmetics, Jvrc1FixedBaseWithArmatureRk4) {
   const double dt = 2e-5;
   const RobotDescription robot = fixedJvrc(true);
   const Reference ref = makeReference(robot);
   const int n = static_cast<int>(ref.joints.size());
-  SuitsimJvrc ours(robot, ref, dt, Integrator::kRk4);
+  SuitsimJvrc ours(robot, ref, dt, Integrator::kRk4, {}, GetParam());
   MujocoJvrc theirs(ref, dt, mjINT_RK4, referenceMotion(ref), true);
   int skipped = 0;
   const double worst = worstDifference(ours, theirs, n, dt, &skipped, 1.0);
   // Without the armature on MuJoCo's side the difference is of the order
   // of the motion itself: the check sees the rotors.
-  SuitsimJvrc ours_again(robot, ref, dt, Integrator::kRk4);
+  SuitsimJvrc ours_again(robot, ref, dt, Integrator::kRk4, {}, GetParam());
   MujocoJvrc without(ref, dt, mjINT_RK4, referenceMotion(ref), false);
   const double worst_without = worstDifference(ours_again, without, n, dt, &skipped, 0.2);
   std::printf("[measured] JVRC-1 fixed base with armature, PD on 44 joints, 1 s, RK4 in both at dt %g s: worst "
@@ -179,12 +189,12 @@ TEST(MujocoFidelity, Jvrc1FixedBaseWithArmatureRk4) {
 // step, against MuJoCo's RK4 at the same step (the same held PD torques),
 // 2 s. Without armature these steps diverge (the wrists' kd T / I_eff is far
 // past 2).
-void expectArmatureWithinAMilliradianAtLongSteps(Integrator integrator) {
+void expectArmatureWithinAMilliradianAtLongSteps(Integrator integrator, SpringArithmetic arithmetic) {
   const RobotDescription robot = fixedJvrc(true);
   const Reference ref = makeReference(robot);
   const int n = static_cast<int>(ref.joints.size());
   for (const double dt : {5e-4, 1e-3}) {
-    SuitsimJvrc ours(robot, ref, dt, integrator);
+    SuitsimJvrc ours(robot, ref, dt, integrator, {}, arithmetic);
     MujocoJvrc rk4(ref, dt, mjINT_RK4, referenceMotion(ref), true);
     int skipped = 0;
     const double worst = worstDifference(ours, rk4, n, dt, &skipped, 2.0);
@@ -195,15 +205,15 @@ void expectArmatureWithinAMilliradianAtLongSteps(Integrator integrator) {
   }
 }
 
-TEST(MujocoFidelity, Jvrc1WithArmatureAtOneMillisecond) {
-  expectArmatureWithinAMilliradianAtLongSteps(Integrator::kVelocityVerlet);
+TEST_P(MujocoFidelityBothArithmetics, Jvrc1WithArmatureAtOneMillisecond) {
+  expectArmatureWithinAMilliradianAtLongSteps(Integrator::kVelocityVerlet, GetParam());
 }
 
 // Drift-kick-drift, the humanoid's fast step (docs/benchmarks.md,
 // "Humanoid"): one force evaluation per step where velocity Verlet, its
 // cache voided by the servo's new torques, takes two.
-TEST(MujocoFidelity, Jvrc1WithArmaturePositionVerletAtOneMillisecond) {
-  expectArmatureWithinAMilliradianAtLongSteps(Integrator::kPositionVerlet);
+TEST_P(MujocoFidelityBothArithmetics, Jvrc1WithArmaturePositionVerletAtOneMillisecond) {
+  expectArmatureWithinAMilliradianAtLongSteps(Integrator::kPositionVerlet, GetParam());
 }
 
 // Toda and Sankai's link model (LinkModel::kSprings): the links held by
@@ -212,7 +222,7 @@ TEST(MujocoFidelity, Jvrc1WithArmaturePositionVerletAtOneMillisecond) {
 // MuJoCo's RK4 at the same step, 1 s. The links' give under the servo's
 // torques and gravity is the error; bench/mujoco_bench.cpp reports it over
 // the full 3 s for other link_frequency / dt pairs (docs/engine.md).
-TEST(MujocoFidelity, Jvrc1FixedBaseOnSpringLinks) {
+TEST_P(MujocoFidelityBothArithmetics, Jvrc1FixedBaseOnSpringLinks) {
   const double dt = 2e-5;
   const RobotDescription robot = fixedJvrc();
   const Reference ref = makeReference(robot);
@@ -220,7 +230,7 @@ TEST(MujocoFidelity, Jvrc1FixedBaseOnSpringLinks) {
   RobotCompileOptions options;
   options.link_frequency = kSpringLinkFrequency;
   options.hinge.link_model = LinkModel::kSprings;
-  SuitsimJvrc ours(robot, ref, dt, Integrator::kVelocityVerlet, options);
+  SuitsimJvrc ours(robot, ref, dt, Integrator::kVelocityVerlet, options, GetParam());
   double omega_dt = 0.0;
   for (const LinkMode& l : linkModes(ours.model())) omega_dt = std::max(omega_dt, l.omega * dt / l.bound);
   EXPECT_LT(omega_dt, 1.0);  // the run would not refuse this step

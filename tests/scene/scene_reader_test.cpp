@@ -108,6 +108,7 @@ const std::vector<BadScene>& badScenes() {
       {"duration_zero", 4, {"<simulation>", "'duration'", "> 0", "(got '0')"}},
       {"spring_negative_damping", 7, {"<spring>", "'damping'", ">= 0", "(got '-0.5')"}},
       {"unknown_integrator", 4, {"<simulation>", "'integrator'", "velocity_verlet", "(got 'leapfrog')"}},
+      {"unknown_arithmetic", 4, {"<simulation>", "'arithmetic'", "separate or fused", "(got 'fma')"}},
       {"output_rate_above_one_over_dt", 4, {"<simulation>", "'output_rate'", "1/dt", "(got '2000')"}},
       {"ground_mu_kinetic_above_static", 5, {"<ground>", "'mu_kinetic'", "mu_static", "(got '0.5')"}},
       {"cloth_count_too_small", 5, {"<cloth>", "'count'", "at least 2", "(got '1 5')"}},
@@ -397,6 +398,7 @@ TEST_F(SceneReaderWritten, DefaultsApply) {
   EXPECT_EQ(scene.simulation.integrator, suitsim::Integrator::kVelocityVerlet);  // alias
   EXPECT_DOUBLE_EQ(scene.simulation.output_rate, 100.0);
   EXPECT_EQ(scene.simulation.threads, 0);
+  EXPECT_EQ(scene.model.spring_arithmetic, suitsim::SpringArithmetic::kSeparate);
   const auto& m = scene.model;
   EXPECT_EQ(m.gravity, (suitsim::Vec3{0.0, 0.0, -9.81}));  // no <world>
   EXPECT_DOUBLE_EQ(m.spring_rest_length[0], 5.0);          // the initial distance
@@ -409,6 +411,20 @@ TEST_F(SceneReaderWritten, DefaultsApply) {
   EXPECT_DOUBLE_EQ(m.ground.offset, 0.0);
   EXPECT_EQ(m.numContacts(), 2);  // contact defaults to true
   EXPECT_TRUE(scene.channels.empty());
+}
+
+// <simulation arithmetic> reaches the Model the engine steps (docs/engine.md).
+TEST_F(SceneReaderWritten, ArithmeticReachesTheModel) {
+  const std::string path = write("fused.xml", R"(<scene>
+  <simulation integrator="verlet" dt="1e-3" duration="2" arithmetic="fused"/>
+  <particle name="p" pos="0 0 0" mass="1"/>
+  <particle name="q" pos="3 4 0" mass="2"/>
+  <spring a="p" b="q" stiffness="10"/>
+</scene>
+)");
+  const auto scene = loadScene(path);
+  EXPECT_EQ(scene.simulation.arithmetic, suitsim::SpringArithmetic::kFused);
+  EXPECT_EQ(scene.model.spring_arithmetic, suitsim::SpringArithmetic::kFused);
 }
 
 TEST_F(SceneReaderWritten, ParticlesByNameOrIndex) {

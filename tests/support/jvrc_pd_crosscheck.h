@@ -82,7 +82,7 @@ inline Reference makeReference(const RobotDescription& robot) {
 class SuitsimJvrc {
  public:
   SuitsimJvrc(const RobotDescription& robot, const Reference& ref, double dt, Integrator integrator,
-              const RobotCompileOptions& options = {})
+              const RobotCompileOptions& options = {}, SpringArithmetic arithmetic = SpringArithmetic::kSeparate)
       : integrator_(integrator), dt_(dt) {
     ModelBuilder builder;
     builder.setGravity({0.0, 0.0, kGravity});  // and no ground
@@ -91,6 +91,7 @@ class SuitsimJvrc {
     for (std::size_t k = 0; k < ref.joints.size(); ++k) pose.joint_angles[robot.findJoint(ref.joints[k])] = ref.start[k];
     addRobot(builder, robot, pose, {}, options);
     model_ = builder.build();
+    model_.spring_arithmetic = arithmetic;
     state_ = makeState(model_);
     ws_ = std::make_unique<Workspace>(model_);
     std::vector<int> hinges;

@@ -29,6 +29,20 @@ enum class LinkModel : std::uint8_t {
   kSprings,  ///< Toda and Sankai's: by the points' weights, held by stiff link springs, T(1)-(10)
 };
 
+/// How the spring kernel rounds T(6)-(10) (engine/src/springs_kernel.h,
+/// docs/engine.md "Spring arithmetic"). Results differ between the two in
+/// the last bits (and so, over a chaotic run, beyond); within one they are
+/// the same on every CPU and for any thread count.
+enum class SpringArithmetic : std::uint8_t {
+  kSeparate,  ///< every multiply and add rounded on its own: the reference, on any CPU
+  kFused,     ///< fused multiply-adds in a fixed order: faster on CPUs with FMA
+};
+
+/// Parses "separate" or "fused"; false when the name is unknown.
+bool parseSpringArithmetic(const std::string& name, SpringArithmetic* out);
+/// The scene name of an arithmetic ("separate", "fused").
+const char* springArithmeticName(SpringArithmetic arithmetic);
+
 /// Parses "euler" / "semi_implicit_euler", "verlet" / "velocity_verlet", "rk4",
 /// "position_verlet".
 /// Returns false when the name is unknown.
@@ -105,6 +119,9 @@ struct Model {
   std::vector<double> spring_damping;          ///< c along the spring (N s/m), (num_springs)
   std::vector<double> spring_rest_length;      ///< l0 (m), (num_springs)
   std::vector<std::int32_t> spring_input_index;  ///< index in the order the springs were added, (num_springs)
+  /// How the kernel rounds the spring law (SpringArithmetic); a run setting,
+  /// which the scene's <simulation arithmetic> sets after the build.
+  SpringArithmetic spring_arithmetic = SpringArithmetic::kSeparate;
   /// Particles are taken in tiles of this many (the last may be shorter);
   /// springs are stored by the tile of their lower particle index.
   int spring_tile_particles = 1;

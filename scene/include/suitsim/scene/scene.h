@@ -32,6 +32,8 @@ struct SimulationSettings {
   double duration = 1.0;     ///< simulated time (s)
   double output_rate = 100;  ///< samples per second written to the stream (Hz)
   int threads = 0;           ///< OpenMP threads; 0 means one per core
+  /// How the spring kernel rounds (Model::spring_arithmetic, docs/engine.md).
+  SpringArithmetic arithmetic = SpringArithmetic::kSeparate;
   int line = 0;              ///< line of the <simulation> element (0: not read from a scene)
 };
 
