@@ -167,16 +167,38 @@ void checkTorqueSource(const EvaluationInputs& inputs) {
                                 "currents (<currents>) in its <sensors>: a fixed base has joint rows only, and they "
                                 "need the joints' torques from one of them");
   }
-  const bool known_gain = std::any_of(inputs.apriori.joints.begin(), inputs.apriori.joints.end(),
-                                      [](const RobotJoint& j) { return j.actuation.motor_constant_known; });
-  const bool known_load = std::any_of(inputs.trials.begin(), inputs.trials.end(), [](const TrialInfo& t) {
-    return t.purpose == "identification" && !t.held.empty();
-  });
-  if (!known_gain && !known_load) {
-    throw std::invalid_argument(where + "motor currents alone give a fixed base's parameters and drive gains only up "
-                                "to a common factor (joint rows, no base rows): declare a calibrated gain "
-                                "(<apriori known_motor_constants=\"JOINT\">) or hold a known load (<hold> in the "
-                                "motion) in an identification trial");
+  // Each branch hanging from the rig (a body on the base and everything
+  // below it) shares no parameter with another: its joint rows make a
+  // least-squares problem of their own, with its own common factor. So
+  // every branch needs a known gain or a known load of its own.
+  const RigidModel model = makeRigidModel(inputs.apriori);
+  std::vector<int> branch(static_cast<std::size_t>(model.num_bodies), -1);  // body -> its branch's first body
+  for (int b = 1; b < model.num_bodies; ++b) {
+    const int parent = model.body_parent[b];
+    branch[static_cast<std::size_t>(b)] = parent == 0 ? b : branch[static_cast<std::size_t>(parent)];
+  }
+  std::vector<char> fixed(static_cast<std::size_t>(model.num_bodies), 0);
+  for (int j = 0; j < model.num_joints; ++j) {
+    const int k = inputs.apriori.findJoint(model.joint_name[j]);
+    if (k >= 0 && inputs.apriori.joints[static_cast<std::size_t>(k)].actuation.motor_constant_known) {
+      fixed[static_cast<std::size_t>(branch[static_cast<std::size_t>(j + 1)])] = 1;
+    }
+  }
+  for (const TrialInfo& t : inputs.trials) {
+    if (t.purpose != "identification") continue;
+    for (const HeldLoad& h : t.held) {
+      const int f = frameIndex(model, h.link);
+      const int b = f >= 0 ? model.frame_body[f] : 0;
+      if (b > 0 && h.mass > 0.0) fixed[static_cast<std::size_t>(branch[static_cast<std::size_t>(b)])] = 1;
+    }
+  }
+  for (int b = 1; b < model.num_bodies; ++b) {
+    if (model.body_parent[b] != 0 || fixed[static_cast<std::size_t>(b)]) continue;
+    throw std::invalid_argument(
+        where + "motor currents alone give a fixed base's parameters and drive gains only up to a common factor "
+                "(joint rows, no base rows), one per branch hanging from the rig, and the branch from joint '" +
+        model.joint_name[b - 1] + "' has neither a calibrated gain (<apriori known_motor_constants=\"JOINT\"> on one "
+        "of its joints) nor a known load held on it (<hold> in the motion) in an identification trial");
   }
 }
 

@@ -99,10 +99,12 @@ const char* gearName(IdentificationOptions::Gear gear);
 /// Refuses an experiment whose joint rows have no torque to read, before
 /// anything runs (throws std::invalid_argument "SCENE:LINE: ..." with the
 /// <robot>'s line): a fixed base with neither joint torque sensors nor
-/// currents, or with currents but neither a known gain (<apriori
-/// known_motor_constants>) nor a known load held in an identification
-/// trial, which leave φ and k_T with a common scale open (docs/method.md,
-/// "Fixed base"). A floating base passes (its base rows fix the scale).
+/// currents, or with currents and a branch hanging from the rig (a body on
+/// the base and all below it) with neither a known gain (<apriori
+/// known_motor_constants>) on one of its joints nor a known load held on it
+/// in an identification trial: each branch's φ and k_T share a scale the
+/// joint rows leave open (docs/method.md, "Fixed base"). A floating base
+/// passes (its base rows fix the scale).
 void checkTorqueSource(const EvaluationInputs& inputs);
 
 /// The joints (model order) whose a-priori k_T is declared known.
