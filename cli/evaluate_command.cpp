@@ -115,6 +115,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
     }
     eval::pairTrials(inputs);
     eval::pairDeviceTrials(inputs);
+    eval::checkTorqueSource(inputs);  // a fixed base needs torque sensors, or currents with their scale fixed
     if (opt.heating == eval::PipelineOptions::Heating::Corrected) {
       if (!inputs.layout.has_winding_temperatures) {
         throw std::invalid_argument(opt.scene + ": --heating corrected needs the windings' temperatures: "

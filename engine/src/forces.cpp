@@ -24,6 +24,7 @@ Workspace::Workspace(const Model& model, int threads)
   solver->stage_acceleration.assign(np, 0.0);
   hinge_motor_torque.assign(model.num_hinges, 0.0);
   hinge_friction_torque.assign(model.num_hinges, 0.0);
+  hinge_drive_torque.assign(model.num_hinges, 0.0);
   rotor_acceleration.assign(model.num_hinges, 0.0);
   solver->stage_rotor_angle.assign(model.num_hinges, 0.0);
   solver->stage_rotor_velocity.assign(model.num_hinges, 0.0);

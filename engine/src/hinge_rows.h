@@ -264,6 +264,7 @@ inline void prepareHinge(const Model& model, const State& state, const PhasePoin
   if (!sticking && !armature) clearAngleRow(ws, h);
   ws.hinge_motor_torque[h] = motor;
   ws.hinge_friction_torque[h] = friction;
+  ws.hinge_drive_torque[h] = drive;  // friction and the rotor's reaction join it after the solve (hinges.cpp)
   ws.solver->hinge_slipped[h] = 0;
   if (ws.solver->hinge_in_coupling[h]) {
     // The angle row's moments (as in its wrench above) and theta's motion,

@@ -409,6 +409,14 @@ SUITSIM_HOT_FLAT void applyHinges(const Model& model, const State& state, const 
         }
       }
       if (rows == 6 && ws.solver->hinge_stick_row[h]) ws.hinge_friction_torque[h] += lambda[5] - heldRotorTorque(model, ws, h);
+      // What the drive passes to the link (Workspace::hinge_drive_torque):
+      // the motor's (or the compliant gear's) torque, the friction as it
+      // finally acted, and a rigid rotor's reaction, the angle row's
+      // multiplier while it slips (the row is the rotor's, -I_a theta'')
+      // and its share of the multiplier while static friction holds.
+      double rotor = 0.0;
+      if (rigidRotor(model, h)) rotor = ws.solver->hinge_stick_row[h] ? heldRotorTorque(model, ws, h) : lambda[5];
+      ws.hinge_drive_torque[h] += ws.hinge_friction_torque[h] + rotor;
     }
     // The couplings' torque pairs, mu times their moments.
     for (int c = 0; c < model.num_couplings; ++c) {

@@ -63,7 +63,7 @@ void Sensors::setUpChain(double dt) {
   }
 
   // Columns in the constructor's order: encoders, IMUs (gyro, accel),
-  // force sensors, currents, thermistors, band lengths.
+  // force sensors, currents, thermistors, joint torques, band lengths.
   chain_kind_.assign(n, 0);
   chain_device_.assign(n, 0);
   std::vector<std::string> devices;
@@ -81,6 +81,7 @@ void Sensors::setUpChain(double dt) {
   for (const ForceSensorSpec& fs : spec_.force_sensors) device(fs.name, 6, 2);
   device("currents", spec_.currents.hinges.size(), 3);
   device("winding_temperatures", spec_.winding_temperatures.hinges.size(), 0);
+  device("joint_torques", spec_.joint_torques.hinges.size(), 0);
   device("band_lengths", spec_.band_lengths.bands.size(), 0);
   for (const AttitudeSpec& a : spec_.attitudes) device(a.name, 3, 0);
   if (c != n) throw std::logic_error("sensor chain: column count mismatch");

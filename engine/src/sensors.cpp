@@ -138,6 +138,11 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
         spec_.winding_temperatures.resolution);
   }
 
+  checkHinges(model, spec_.joint_torques.hinges, spec_.joint_torques.names, "joint torques");
+  for (const std::string& name : spec_.joint_torques.names) {
+    add(name + ".torque[N*m]", spec_.joint_torques.noise, spec_.joint_torques.bias, spec_.joint_torques.resolution);
+  }
+
   for (int b : spec_.band_lengths.bands) {
     if (b < 0 || b >= model.num_bands) throw std::invalid_argument("band lengths: band index out of range");
   }
@@ -159,7 +164,9 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   pending_.assign(columns_.size(), 0.0);
   averaged_.assign(columns_.size(), 1);
   for (std::size_t c = 0; c < spec_.encoders.hinges.size(); ++c) averaged_[c] = 0;  // encoders come first
-  // Thermistors, band length and attitude sensors (last) read at the sample instant.
+  // Thermistors, joint torque, band length and attitude sensors (last) read
+  // at the sample instant: a joint torque needs a force evaluation of its
+  // own (driveTorques), once per sample rather than at every step.
   for (std::size_t c = static_cast<std::size_t>(temperature_column); c < columns_.size(); ++c) averaged_[c] = 0;
   half_window_ = spec_.anti_alias ? (steps_per_sample_ - 1) / 2 : 0;
   window_duration_ = static_cast<double>(2 * half_window_ + 1) * dt;
@@ -168,7 +175,7 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   imu_window_start_.assign(3 * spec_.imus.size(), 0.0);
   imu_window_end_.assign(3 * spec_.imus.size(), 0.0);
   imu_sample_rotation_.assign(9 * spec_.imus.size(), 0.0);
-  if (!spec_.imus.empty()) {
+  if (!spec_.imus.empty() || !spec_.joint_torques.hinges.empty()) {
     scratch_ = std::make_unique<Workspace>(model, 1);
     scratch_acceleration_.assign(static_cast<std::size_t>(model.num_particles), 0.0);
   }
@@ -210,6 +217,15 @@ const Vec3Array& Sensors::particleAccelerations(const State& state) {
                      state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
   computeAcceleration(*model_, state, x, *scratch_, scratch_acceleration_);
   return scratch_acceleration_;
+}
+
+const std::vector<double>& Sensors::driveTorques(const State& state) {
+  // Always evaluated: the cache of particleAccelerations carries no
+  // workspace, and the drive torque depends on the currents just set.
+  const PhasePoint x{state.position.x.data(), state.position.y.data(), state.position.z.data(),
+                     state.velocity.x.data(), state.velocity.y.data(), state.velocity.z.data()};
+  computeAcceleration(*model_, state, x, *scratch_, scratch_acceleration_);
+  return scratch_->hinge_drive_torque;
 }
 
 void Sensors::imuVelocities(const State& state, bool half_step_ahead, double* out) {
@@ -389,6 +405,14 @@ void Sensors::measure(const State& state, double* out, bool averaged_only, bool 
   for (int h : spec_.winding_temperatures.hinges) {
     if (!averaged_only) *t = spec_.winding_temperatures.ambient + state.hinge_winding_rise[h];
     ++t;
+  }
+
+  if (!spec_.joint_torques.hinges.empty()) {
+    if (!averaged_only) {
+      const std::vector<double>& drive = driveTorques(state);
+      for (std::size_t k = 0; k < spec_.joint_torques.hinges.size(); ++k) t[k] = drive[spec_.joint_torques.hinges[k]];
+    }
+    t += spec_.joint_torques.hinges.size();
   }
 
   if (!spec_.band_lengths.bands.empty() && !averaged_only) {

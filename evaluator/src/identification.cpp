@@ -78,6 +78,15 @@ struct JointRow {
 /// Everything the least squares needs from the trials, built once.
 struct Problem {
   int nv = 0, nj = 0, nb = 0;
+  int nbase = 6;  // base rows per sample: 6 on a floating base, 0 on a fixed one
+  /// Joint rows from link-side torque sensors: Y_j φ − F_j = τ_s + τ_o, the
+  /// measured torque moved to the right-hand side and the sensors' offset
+  /// τ_o the only ξ column (the drive, friction and rotor sit before the
+  /// sensor, so none of their parameters is in the equation).
+  bool sensed = false;
+  /// (nj) a k_T known exactly (JointActuation::motor_constant_known): its
+  /// k_T u is on the right-hand side and its column is empty.
+  std::vector<char> known_gain;
   std::vector<MatrixXd> rows;      // per trial (N nv x nb)
   std::vector<MatrixXd> F;         // per trial (N x nv): contact forces minus the held loads' dynamics
   std::vector<const MotionData*> trials;
@@ -99,7 +108,7 @@ void foldMimicRows(const RigidModel& model, MatrixXd& rows, MatrixXd& F) {
     const int l = model.joint_mimic_leader[i];
     if (l < 0) continue;
     const double m = model.joint_mimic_multiplier[i];
-    const int ri = model.base_dofs + i, rl = model.base_dofs + l;
+    const int ri = model.base_dofs + i, rl = model.base_dofs + l;  // 6 + on a floating base
     for (int t = 0; t < n; ++t) {
       rows.row(static_cast<Eigen::Index>(t) * nv + rl) += m * rows.row(static_cast<Eigen::Index>(t) * nv + ri);
       F(t, rl) += m * F(t, ri);
@@ -115,10 +124,16 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
   p.nv = joints ? model.nv : 6;
   p.nj = model.num_joints;
   p.nb = base.numBase();
+  p.nbase = model.base_dofs;
+  // Torque sensors, when every trial has them, are the joint rows' drive
+  // torque (MotionData::joint_torque); else the currents, A(6).
+  p.sensed = joints && !trials.empty() &&
+             std::all_of(trials.begin(), trials.end(), [](const MotionData& d) { return d.joint_torque.rows() > 0; });
   for (const MotionData& d : trials) {
     throwIfStopped();  // Ctrl-C or SIGTERM: each trial's rows take a while (core/stop.h)
-    if (joints && d.current.rows() != d.numSamples()) {
-      throw std::invalid_argument("trial '" + d.name + "' has no motor currents: full identification needs them");
+    if (joints && !p.sensed && d.current.rows() != d.numSamples()) {
+      throw std::invalid_argument("trial '" + d.name + "' has neither motor currents nor joint torques: full "
+                                  "identification needs one of them");
     }
     p.trials.push_back(&d);
     p.rows.push_back(regressorRows(model, base, d, threads, p.nv));
@@ -128,8 +143,11 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
     if (!d.held.empty()) {
       p.F.back().leftCols(p.nv) -= perSample(p.rows.back(), base.fromStandard(heldParameters(model, d.held)), p.nv);
     }
+    // Y_j φ − F_j = τ_s + τ_o: the measured torque joins the right-hand side.
+    if (p.sensed) p.F.back().rightCols(p.nj) += d.joint_torque;
     if (joints) foldMimicRows(model, p.rows.back(), p.F.back());  // joint rows only
   }
+  p.known_gain.assign(static_cast<std::size_t>(p.nj), 0);
   p.follower.assign(static_cast<std::size_t>(p.nj), 0);
   for (int i = 0; i < p.nj; ++i) p.follower[static_cast<std::size_t>(i)] = model.joint_mimic_leader[i] >= 0 ? 1 : 0;
   return p;
@@ -177,6 +195,16 @@ int assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& 
     std::vector<JointRow> z(static_cast<std::size_t>(d.numSamples()) * p.nj);
     for (int i = 0; i < p.nj; ++i) {
       if (p.follower[static_cast<std::size_t>(i)]) continue;  // no motor: folded into its leader's row
+      if (p.sensed) {
+        // Torque sensors: no friction in the equation, so a joint at rest
+        // says as much as a moving one; every row is used, τ_o its column.
+        for (int t = 0; t < d.numSamples(); ++t) {
+          JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
+          r.used = true;
+          r.offset = -1.0;
+        }
+        continue;
+      }
       const std::vector<char> keep = sign_rule ? std::vector<char>(static_cast<std::size_t>(d.numSamples()), 1)
                                                : slidingSamples(d, i, o.slip_velocity, o.motion_margin_s);
       for (int t = 0; t < d.numSamples(); ++t) {
@@ -184,7 +212,7 @@ int assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& 
         const double qd = d.qd(t, i), u = d.current(t, i);
         JointRow& r = z[static_cast<std::size_t>(t) * p.nj + i];
         r.used = true;
-        r.u = -u;
+        r.u = p.known_gain[static_cast<std::size_t>(i)] ? 0.0 : -u;  // a known k_T u is on the right-hand side
         r.qd = qd;
         r.offset = -1.0;
         r.qdd = o.fitArmature() ? d.qdd(t, i) : 0.0;  // the rotor's I_a θ̈
@@ -192,7 +220,9 @@ int assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& 
         if (!sign_rule || std::abs(qd) > stop_velocity) {
           r.coulomb = qd > 0.0 ? 1.0 : -1.0;  // sliding (the only rows Excluded keeps)
         } else {
-          const double held = xi_ref.motor_constant[i] * u + xi_ref.offset[i] - tau_ref(t, 6 + i) + p.F[k](t, 6 + i) -
+          // p.F holds a known k_T's k_T u already.
+          const double drive = p.known_gain[static_cast<std::size_t>(i)] ? 0.0 : xi_ref.motor_constant[i] * u;
+          const double held = drive + xi_ref.offset[i] - tau_ref(t, p.nbase + i) + p.F[k](t, p.nbase + i) -
                               (o.fitArmature() ? xi_ref.armature[i] * d.qdd(t, i) : 0.0) +
                               xi_ref.backdrive_excess[i] * backdrivenLoad(xi_ref, i, u, qd);
           r.stat = held > 0.0 ? 1.0 : (held < 0.0 ? -1.0 : 0.0);
@@ -251,7 +281,7 @@ struct EquationReduction {
 constexpr int kBlockRows = 1024;  // rows per re-factorisation: a few MB of scratch whatever the data length
 
 EquationReduction reduceEquation(const Problem& p, int e, double weight) {
-  const bool joint = e >= 6;
+  const bool joint = e >= p.nbase;
   const int lead = joint ? kXi : 0, cols = lead + p.nb + 1;
   const double s = std::sqrt(weight);
   EquationReduction out;
@@ -261,7 +291,7 @@ EquationReduction reduceEquation(const Problem& p, int e, double weight) {
   for (std::size_t k = 0; k < p.rows.size(); ++k) {
     const int n = p.trials[k]->numSamples();
     for (int t = 0; t < n; ++t) {
-      const JointRow* z = joint ? &p.z[k][static_cast<std::size_t>(t) * p.nj + (e - 6)] : nullptr;
+      const JointRow* z = joint ? &p.z[k][static_cast<std::size_t>(t) * p.nj + (e - p.nbase)] : nullptr;
       if (z && !z->used) continue;  // a joint row left out of the least squares
       auto row = block.row(filled);
       for (int a = 0; a < lead; ++a) row[a] = s * zValue(*z, a);
@@ -287,7 +317,7 @@ EquationReduction reduceEquation(const Problem& p, int e, double weight) {
 ReducedRows reduceRows(const Problem& p, const VectorXd& weight, bool joints, int threads) {
   const int P = p.nb + (joints ? kXi * p.nj : 0);
   const int ne = joints ? p.nv : 6;
-  std::vector<EquationReduction> parts(static_cast<std::size_t>(ne));
+  std::vector<EquationReduction> parts(static_cast<std::size_t>(ne));  // base rows first, then joint rows
   {
     const EigenSingleThreaded sequential;
 #pragma omp parallel for num_threads(threadCount(threads)) schedule(dynamic, 1)
@@ -300,7 +330,7 @@ ReducedRows reduceRows(const Problem& p, const VectorXd& weight, bool joints, in
   const int joint_rows = joints ? kXi * p.nj : 0;
   out.Mc = MatrixXd::Zero(joint_rows + p.nb + 1, P + 1);
   for (int i = 0; joints && i < p.nj; ++i) {
-    const MatrixXd& jr = parts[static_cast<std::size_t>(6 + i)].joint_rows;
+    const MatrixXd& jr = parts[static_cast<std::size_t>(p.nbase + i)].joint_rows;
     for (int a = 0; a < kXi; ++a) out.Mc.middleRows(kXi * i, kXi).col(xiColumn(p, a, i)) = jr.col(a);
     out.Mc.middleRows(kXi * i, kXi).leftCols(p.nb) = jr.middleCols(kXi, p.nb);
     out.Mc.middleRows(kXi * i, kXi).col(P) = jr.col(kXi + p.nb);
@@ -315,8 +345,8 @@ ReducedRows reduceRows(const Problem& p, const VectorXd& weight, bool joints, in
 /// trial (perSample); false for a joint row left out of the least squares.
 bool rowResidual(const Problem& p, std::size_t k, const MatrixXd& y, const VectorXd& x, int t, int e, double* res) {
   *res = y(t, e) - p.F[k](t, e);
-  if (e < 6) return true;
-  const int i = e - 6;
+  if (e < p.nbase) return true;
+  const int i = e - p.nbase;
   const JointRow& z = p.z[k][static_cast<std::size_t>(t) * p.nj + i];
   if (!z.used) return false;
   for (int a = 0; a < kXi; ++a) *res += zValue(z, a) * x[xiColumn(p, a, i)];
@@ -354,7 +384,9 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int i = 0; i < p.nj; ++i) {
         if (std::abs(d.qd(t, i)) > o.stop_velocity || p.follower[static_cast<std::size_t>(i)]) continue;
-        const double h = x[xiColumn(p, 0, i)] * d.current(t, i) + x[xiColumn(p, 4, i)] - y(t, 6 + i) + p.F[k](t, 6 + i) +
+        // p.F holds a known k_T's k_T u already.
+        const double drive = p.known_gain[static_cast<std::size_t>(i)] ? 0.0 : x[xiColumn(p, 0, i)] * d.current(t, i);
+        const double h = drive + x[xiColumn(p, 4, i)] - y(t, p.nbase + i) + p.F[k](t, p.nbase + i) +
                          xi.backdrive_excess[i] * backdrivenLoad(xi, i, d.current(t, i), d.qd(t, i)) -
                          (o.fitArmature() ? x[xiColumn(p, 5, i)] * d.qdd(t, i) : 0.0);
         held[static_cast<std::size_t>(i)].push_back(std::abs(h));
@@ -463,10 +495,10 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
                  sum_g = VectorXd::Zero(p.nj);
         for (std::size_t r = 0; r < p.z[k].size(); ++r) {
           const int i = static_cast<int>(r % p.nj);
-          sum_u[i] += weight[6 + i] * p.z[k][r].u * p.z[k][r].u;
-          sum_d[i] += weight[6 + i] * p.z[k][r].qd * p.z[k][r].qd;
-          sum_a[i] += weight[6 + i] * p.z[k][r].qdd * p.z[k][r].qdd;
-          sum_g[i] += weight[6 + i] * p.z[k][r].back * p.z[k][r].back;
+          sum_u[i] += weight[p.nbase + i] * p.z[k][r].u * p.z[k][r].u;
+          sum_d[i] += weight[p.nbase + i] * p.z[k][r].qd * p.z[k][r].qd;
+          sum_a[i] += weight[p.nbase + i] * p.z[k][r].qdd * p.z[k][r].qdd;
+          sum_g[i] += weight[p.nbase + i] * p.z[k][r].back * p.z[k][r].back;
         }
         lambda_T += sum_u.maxCoeff();
         lambda_d += sum_d.maxCoeff();
@@ -483,6 +515,14 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
       // regularisation holds the value where the a-priori set has it.
       wreg.segment(p.nb + 5 * p.nj, p.nj).setConstant(o.fitArmature() ? o.w_a * lambda_a : 1.0);
       wreg.segment(p.nb + 6 * p.nj, p.nj).setConstant(o.fitGear() ? o.w_g * lambda_g : 1.0);
+      // Columns no row carries: the drive's with torque sensors (all but
+      // τ_o), a known k_T. Held where x_ref has them, like the blocks above.
+      for (int i = 0; i < p.nj; ++i) {
+        for (int block = 0; block < kXi; ++block) {
+          const bool empty = p.sensed ? block != 4 : (block == 0 && p.known_gain[static_cast<std::size_t>(i)]);
+          if (empty) wreg[xiColumn(p, block, i)] = 1.0;
+        }
+      }
     }
     // A(15) as stacked rows under the data, solved by orthogonal factorisation.
     throwIfStopped();
@@ -559,11 +599,24 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   out.xi_apriori = xi_apriori;
   if (options.armature == IdentificationOptions::Armature::Ignored) out.xi_apriori.armature.setZero();
   Problem p = buildProblem(model, base, trials, true, options.threads);
-  if (!options.fitArmature()) {
+  // Torque sensors read after the drive: their a-priori offset is zero (the
+  // motors' τ_o is not in their equation).
+  if (p.sensed) out.xi_apriori.offset.setZero();
+  for (int i : options.known_gains) {
+    if (i < 0 || i >= p.nj) throw std::invalid_argument("identification: a known gain's joint index is out of range");
+    if (p.sensed) continue;
+    // A known k_T moves its k_T u to the right-hand side, as a known load
+    // does: with joint rows only it fixes the scale (docs/method.md).
+    p.known_gain[static_cast<std::size_t>(i)] = 1;
+    for (std::size_t k = 0; k < p.trials.size(); ++k) {
+      p.F[k].col(p.nbase + i) += out.xi_apriori.motor_constant[i] * p.trials[k]->current.col(i);
+    }
+  }
+  if (!options.fitArmature() && !p.sensed) {
     // The rotors taken as the a-priori set gives them: I_a θ̈ is known and
     // moves to the right-hand side, k_T u + τ_o − I_a θ̈ = Y_j φ + τ_f − F_j.
     for (std::size_t k = 0; k < p.trials.size(); ++k) {
-      for (int i = 0; i < p.nj; ++i) p.F[k].col(6 + i) -= out.xi_apriori.armature[i] * p.trials[k]->qdd.col(i);
+      for (int i = 0; i < p.nj; ++i) p.F[k].col(p.nbase + i) -= out.xi_apriori.armature[i] * p.trials[k]->qdd.col(i);
     }
   }
   VectorXd x_ref(p.nb + kXi * p.nj);
@@ -604,7 +657,25 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
     }
     if (changed == 0 && moved <= options.gear_tolerance) break;
   }
-  if (!sign_rule) {
+  if (p.sensed) {
+    // Torque sensors: every ξ block but the sensors' offset is the
+    // a-priori value exactly, not the regularisation's rounding.
+    for (int block = 0; block < kXi; ++block) {
+      if (block == 4) continue;
+      for (int i = 0; i < p.nj; ++i) {
+        s.x[xiColumn(p, block, i)] = x_ref[xiColumn(p, block, i)];
+        s.relative_std[xiColumn(p, block, i)] = std::numeric_limits<double>::quiet_NaN();
+      }
+      s.unexcited -= p.nj;  // zero columns, held by the regularisation
+    }
+  }
+  for (int i = 0; i < p.nj; ++i) {
+    if (!p.known_gain[static_cast<std::size_t>(i)]) continue;
+    s.x[xiColumn(p, 0, i)] = x_ref[xiColumn(p, 0, i)];
+    s.relative_std[xiColumn(p, 0, i)] = std::numeric_limits<double>::quiet_NaN();
+    --s.unexcited;
+  }
+  if (!sign_rule && !p.sensed) {
     // τ_s^max is not a least-squares column here (no row carries it, so the
     // regularisation merely held it at the a-priori value): it is the
     // breakaway torque, the upper quantile of what the friction held at rest.
@@ -619,7 +690,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   // Blocks not fitted (the armature unless Fit, Δk_b unless Gear::Fit) are
   // the a-priori values exactly, not to the regularisation's rounding.
   for (int block : {5, 6}) {
-    if (block == 5 ? options.fitArmature() : options.fitGear()) continue;
+    if (p.sensed || (block == 5 ? options.fitArmature() : options.fitGear())) continue;
     for (int i = 0; i < p.nj; ++i) {
       s.x[xiColumn(p, block, i)] = x_ref[xiColumn(p, block, i)];
       s.relative_std[xiColumn(p, block, i)] = std::numeric_limits<double>::quiet_NaN();
@@ -633,9 +704,12 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   out.correlation_samples = s.correlation_samples;
   out.condition_number = s.condition_number;
   out.unexcited_columns = s.unexcited;
-  out.total_mass = totalMass(model, base, out.phi);
-  out.total_mass_apriori = totalMass(model, base, out.phi_apriori);
+  // A fixed base's mass rests on the rig: no equation holds it (NaN).
+  out.total_mass = model.floating_base ? totalMass(model, base, out.phi) : std::numeric_limits<double>::quiet_NaN();
+  out.total_mass_apriori =
+      model.floating_base ? totalMass(model, base, out.phi_apriori) : std::numeric_limits<double>::quiet_NaN();
   out.num_samples = p.samples;
+  out.torque_sensors = p.sensed;
   out.row_rms = s.row_rms;
   return out;
 }

@@ -79,6 +79,9 @@ Eigen::MatrixXd inverseDynamics(const RigidModel& model, const BaseParameters& b
 Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& xi, const MotionData& motion,
                                const Eigen::MatrixXd& inverse_dynamics, double stop_velocity) {
   const int n = motion.numSamples(), nj = model.num_joints;
+  // Link-side torque sensors read what the drive gives the link, after its
+  // friction and rotor: only their offset τ_o is added (identification.h).
+  if (motion.joint_torque.rows() == n) return motion.joint_torque.rowwise() + xi.offset.transpose();
   if (motion.current.rows() != n) throw std::invalid_argument("trial '" + motion.name + "' has no motor currents");
   MatrixXd tau(n, nj);
   for (int t = 0; t < n; ++t) {
@@ -92,7 +95,7 @@ Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& x
         friction = xi.viscous[i] * qd + (qd > 0.0 ? xi.coulomb[i] : -xi.coulomb[i]);
       } else {
         // A(8)-(9): static friction holds what drive and contact leave over.
-        const double held = drive - inverse_dynamics(t, 6 + i) + motion.F(t, 6 + i);
+        const double held = drive - inverse_dynamics(t, model.base_dofs + i) + motion.F(t, model.base_dofs + i);
         friction = xi.viscous[i] * qd + (held > 0.0 ? xi.static_max[i] : (held < 0.0 ? -xi.static_max[i] : 0.0));
       }
       tau(t, i) = drive - friction;

@@ -19,22 +19,31 @@ using Eigen::VectorXd;
 inline Vector3d row3(const MatrixXd& m, int t) { return m.row(t).transpose(); }
 
 /// The model with gravity off: the accelerometer's specific force already
-/// carries gravity into the base acceleration (A §3.2).
+/// carries gravity into the base acceleration (A §3.2). A fixed base keeps
+/// it: no accelerometer measures it, the rig's pose says where down is.
 inline RigidModel withoutGravity(const RigidModel& model) {
   RigidModel m = model;
-  m.gravity.setZero();
+  if (m.floating_base) m.gravity.setZero();
   return m;
 }
 
 inline Configuration sampleConfiguration(const MotionData& d, int t) {
   Configuration q;
   q.joints = d.q.row(t).transpose();
-  return q;  // base frame = reference frame: base_R = I, base_p = 0
+  // Floating base: base frame = reference frame, base_R = I, base_p = 0.
+  // Fixed base: the rig's orientation (MotionData::base_R).
+  q.base_R = d.base_R;
+  return q;
 }
 
 inline void sampleVelocityAcceleration(const RigidModel& model, const MotionData& d, int t, VectorXd& v, VectorXd& a) {
   v.setZero(model.nv);
   a.setZero(model.nv);
+  if (!model.floating_base) {
+    v = d.qd.row(t).transpose();
+    a = d.qdd.row(t).transpose();
+    return;
+  }
   // The base origin's velocity does not enter once its acceleration is the
   // classical one (ω × v_o folded in): set v_o = 0, v̇_o = measured.
   v.segment<3>(3) = row3(d.omega, t);

@@ -38,7 +38,7 @@ ValidationErrors validationErrors(const RigidModel& model, const BaseParameters&
   const Eigen::MatrixXd act = actuatorTorque(model, xi, d, tau, stop_velocity);
   const int nj = model.num_joints;
   ValidationErrors e;
-  e.base_pitch = tau.col(4) - d.F.col(4);
+  if (model.floating_base) e.base_pitch = tau.col(4) - d.F.col(4);  // a fixed base has no base rows
   e.joint = tau.rightCols(nj) - d.F.rightCols(nj) - act;
   return e;
 }
@@ -150,6 +150,58 @@ Eigen::VectorXd aprioriMagnetCoefficients(const EvaluationInputs& inputs, const 
   return alpha;
 }
 
+std::vector<int> knownGains(const EvaluationInputs& inputs, const RigidModel& model) {
+  std::vector<int> known;
+  for (int j = 0; j < model.num_joints; ++j) {
+    const int k = inputs.apriori.findJoint(model.joint_name[j]);
+    if (k >= 0 && inputs.apriori.joints[static_cast<std::size_t>(k)].actuation.motor_constant_known) known.push_back(j);
+  }
+  return known;
+}
+
+void checkTorqueSource(const EvaluationInputs& inputs) {
+  if (inputs.apriori.floating_base || inputs.layout.has_joint_torques) return;
+  const std::string where = inputs.scene_path + ":" + std::to_string(inputs.robot_line) + ": <robot base=\"fixed\">: ";
+  if (!inputs.layout.has_currents) {
+    throw std::invalid_argument(where + "the robot has neither joint torque sensors (<joint_torques>) nor motor "
+                                "currents (<currents>) in its <sensors>: a fixed base has joint rows only, and they "
+                                "need the joints' torques from one of them");
+  }
+  // Each branch hanging from the rig (a body on the base and everything
+  // below it) shares no parameter with another: its joint rows make a
+  // least-squares problem of their own, with its own common factor. So
+  // every branch needs a known gain or a known load of its own.
+  const RigidModel model = makeRigidModel(inputs.apriori);
+  std::vector<int> branch(static_cast<std::size_t>(model.num_bodies), -1);  // body -> its branch's first body
+  for (int b = 1; b < model.num_bodies; ++b) {
+    const int parent = model.body_parent[b];
+    branch[static_cast<std::size_t>(b)] = parent == 0 ? b : branch[static_cast<std::size_t>(parent)];
+  }
+  std::vector<char> fixed(static_cast<std::size_t>(model.num_bodies), 0);
+  for (int j = 0; j < model.num_joints; ++j) {
+    const int k = inputs.apriori.findJoint(model.joint_name[j]);
+    if (k >= 0 && inputs.apriori.joints[static_cast<std::size_t>(k)].actuation.motor_constant_known) {
+      fixed[static_cast<std::size_t>(branch[static_cast<std::size_t>(j + 1)])] = 1;
+    }
+  }
+  for (const TrialInfo& t : inputs.trials) {
+    if (t.purpose != "identification") continue;
+    for (const HeldLoad& h : t.held) {
+      const int f = frameIndex(model, h.link);
+      const int b = f >= 0 ? model.frame_body[f] : 0;
+      if (b > 0 && h.mass > 0.0) fixed[static_cast<std::size_t>(branch[static_cast<std::size_t>(b)])] = 1;
+    }
+  }
+  for (int b = 1; b < model.num_bodies; ++b) {
+    if (model.body_parent[b] != 0 || fixed[static_cast<std::size_t>(b)]) continue;
+    throw std::invalid_argument(
+        where + "motor currents alone give a fixed base's parameters and drive gains only up to a common factor "
+                "(joint rows, no base rows), one per branch hanging from the rig, and the branch from joint '" +
+        model.joint_name[b - 1] + "' has neither a calibrated gain (<apriori known_motor_constants=\"JOINT\"> on one "
+        "of its joints) nor a known load held on it (<hold> in the motion) in an identification trial");
+  }
+}
+
 fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
   return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
 }
@@ -195,6 +247,7 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
                       const fs::path& streams_dir, const PipelineOptions& options) {
   const SensorStream s = loadStream(inputs, model, trial, streams_dir, options);
   MotionData d = conditionStream(model, inputs.layout, s, conditioningFor(inputs, model, s, options));
+  if (!model.floating_base) d.base_R = inputs.rig_R;  // gravity in the base frame of the rig as set up
   d.name = trial.name;
   d.held = trial.held;
   return d;
@@ -212,7 +265,7 @@ int validationJoint(const RigidModel& model, const BaseParameters& base, const E
     for (int t = 0; t < d.numSamples(); ++t) {
       for (int j = 0; j < nj; ++j) {
         if (std::abs(d.qd(t, j)) <= stop_velocity) continue;
-        const double tj = tau(t, 6 + j) - d.F(t, 6 + j);
+        const double tj = tau(t, model.base_dofs + j) - d.F(t, model.base_dofs + j);
         load[j] += tj * tj;
         ++sliding[j];
       }
@@ -242,9 +295,9 @@ int validationJoint(const RigidModel& model, const BaseParameters& base, const E
 IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const fs::path& streams_dir,
                                           const PipelineOptions& options) {
   IdentificationOutcome out;
+  checkTorqueSource(inputs);
   out.model = makeRigidModel(inputs.apriori);
   const RigidModel& model = out.model;
-  if (!model.floating_base) throw std::invalid_argument("identification needs a floating-base robot (A §3)");
   out.base = computeBaseParameters(model);
 
   std::vector<const TrialInfo*> fit, validation;
@@ -275,9 +328,12 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
   }
 
   const JointParameters xi_apriori = jointParameters(model, inputs.apriori);
-  out.full = identifyRobot(model, out.base, xi_apriori, fit_data, options.identification);
+  IdentificationOptions identification = options.identification;
+  identification.known_gains = knownGains(inputs, model);
+  out.full = identifyRobot(model, out.base, xi_apriori, fit_data, identification);
   throwIfStopped();
-  out.base_only = identifyBaseLinkOnly(model, out.base, fit_data, options.identification);
+  // B(4) reads the base rows: a fixed base has none.
+  if (model.floating_base) out.base_only = identifyBaseLinkOnly(model, out.base, fit_data, options.identification);
   throwIfStopped();
 
   const double stop = options.identification.stop_velocity;
@@ -313,6 +369,7 @@ IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const 
         id_slide.push_back(id.joint(t, j));
         ap_slide.push_back(ap.joint(t, j));
       }
+      if (!model.floating_base) continue;
       id_base.push_back(id.base_pitch[t]);
       ap_base.push_back(ap.base_pitch[t]);
     }

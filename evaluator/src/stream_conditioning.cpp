@@ -88,20 +88,29 @@ MatrixXd jointAnglesBehindGears(const SensorStream& s, const ConditioningOptions
 
 MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& s,
                            const ConditioningOptions& o) {
-  const int fi = frameIndex(model, layout.imu.link);
+  // A floating base is seen through its IMU (A §3.2); a fixed base sits
+  // still on its rig and needs none.
+  const bool floating = model.floating_base;
+  const int fi = floating ? frameIndex(model, layout.imu.link) : 0;
   if (fi < 0) throw std::invalid_argument("IMU on unknown link '" + layout.imu.link + "'");
   if (model.frame_body[fi] != 0) {
     throw std::invalid_argument("the IMU's link '" + layout.imu.link +
                                 "' is not part of the base link: the identification works in the IMU's frame (A §3.2)");
   }
+  if (floating && s.gyro.rows() != s.numSamples()) {
+    throw std::invalid_argument(s.path + ": a floating base is identified in its IMU's frame: the stream has no IMU");
+  }
   const double rate = s.rate_hz;
   if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
     throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
   }
-  const FilteredSignals w = filterAndDifferentiate(s.gyro, rate, o.cutoff_hz);
   const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
-  const MatrixXd acc = filterZeroPhase(lp, s.accel);
+  const FilteredSignals w = floating ? filterAndDifferentiate(s.gyro, rate, o.cutoff_hz) : FilteredSignals{};
+  const MatrixXd acc = floating ? filterZeroPhase(lp, s.accel) : MatrixXd();
   const MatrixXd cur = conditionedCurrents(s, o);
+  // Link-side joint torques pass the same zero-phase filter as the other
+  // channels, so that they stay aligned with the encoders' θ̈.
+  const MatrixXd torque = s.joint_torque.rows() > 0 ? filterZeroPhase(lp, s.joint_torque) : MatrixXd();
   const MatrixXd angles = jointAnglesBehindGears(s, o, cur);
   const FilteredSignals q = filterAndDifferentiate(angles, rate, o.cutoff_hz);
   std::vector<MatrixXd> wrench;
@@ -109,7 +118,7 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
 
   // IMU frame in the base body frame.
   const Matrix3d R_bi = model.frame_R[fi] * layout.imu.R;
-  const Vector3d p_bi = model.frame_R[fi] * layout.imu.p + model.frame_p[fi];
+  const Vector3d p_bi = floating ? Vector3d(model.frame_R[fi] * layout.imu.p + model.frame_p[fi]) : Vector3d::Zero();
   std::vector<int> sensor_frame;
   for (const SensorMount& m : layout.force_sensors) {
     const int f = frameIndex(model, m.link);
@@ -134,6 +143,7 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
   d.omegad.resize(n, 3);
   d.base_acc.resize(n, 3);
   if (cur.rows() > 0) d.current.resize(n, nj);
+  if (torque.rows() > 0) d.joint_torque.resize(n, nj);
   d.F = MatrixXd::Zero(n, model.nv);
   RigidData data(model);
   MatrixXd Jp(3, model.nv), J(6, model.nv);
@@ -143,13 +153,20 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
     d.q.row(k) = q.x.row(t);
     d.qd.row(k) = q.xd.row(t);
     d.qdd.row(k) = q.xdd.row(t);
-    const Vector3d om = R_bi * row3(w.x, t), omd = R_bi * row3(w.xd, t);
-    d.omega.row(k) = om.transpose();
-    d.omegad.row(k) = omd.transpose();
-    // The accelerometer reads the sensor point; move it to the base origin.
-    const Vector3d a_imu = R_bi * row3(acc, t);
-    d.base_acc.row(k) = (a_imu - omd.cross(p_bi) - om.cross(om.cross(p_bi))).transpose();
+    if (floating) {
+      const Vector3d om = R_bi * row3(w.x, t), omd = R_bi * row3(w.xd, t);
+      d.omega.row(k) = om.transpose();
+      d.omegad.row(k) = omd.transpose();
+      // The accelerometer reads the sensor point; move it to the base origin.
+      const Vector3d a_imu = R_bi * row3(acc, t);
+      d.base_acc.row(k) = (a_imu - omd.cross(p_bi) - om.cross(om.cross(p_bi))).transpose();
+    } else {
+      d.omega.row(k).setZero();
+      d.omegad.row(k).setZero();
+      d.base_acc.row(k).setZero();
+    }
     if (cur.rows() > 0) d.current.row(k) = cur.row(t);
+    if (torque.rows() > 0) d.joint_torque.row(k) = torque.row(t);
     // A(10): each sensor's wrench through its Jacobian, in the base frame.
     Configuration config;
     config.joints = d.q.row(k).transpose();

@@ -107,10 +107,11 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     return it->second;
   };
   const int nj = model.num_joints;
-  std::vector<int> enc(nj), cur(layout.has_currents ? nj : 0);
+  std::vector<int> enc(nj), cur(layout.has_currents ? nj : 0), torque(layout.has_joint_torques ? nj : 0);
   for (int j = 0; j < nj; ++j) {
     enc[j] = need(model.joint_name[j] + ".encoder");
     if (layout.has_currents) cur[j] = need(model.joint_name[j] + ".current");
+    if (layout.has_joint_torques) torque[j] = need(model.joint_name[j] + ".torque");
   }
   // Winding temperatures are optional: all joints or none are used.
   std::vector<int> temp(nj, -1);
@@ -120,9 +121,11 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     if (it == column.end()) have_temperatures = false;
     else temp[j] = it->second;
   }
-  int gyro[3], accel[3];
+  // A robot on a rig has no IMU (the layout names none): the rig's pose is known.
+  const bool has_imu = !layout.imu.name.empty();
+  int gyro[3] = {0, 0, 0}, accel[3] = {0, 0, 0};
   const char* axes[3] = {"x", "y", "z"};
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 3 && has_imu; ++k) {
     gyro[k] = need(layout.imu.name + ".gyro." + axes[k]);
     accel[k] = need(layout.imu.name + ".accel." + axes[k]);
   }
@@ -213,8 +216,9 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
   s.joint_angle.resize(n, nj);
   if (layout.has_currents) s.current.resize(n, nj);
   if (have_temperatures) s.winding_temperature.resize(n, nj);
-  s.gyro.resize(n, 3);
-  s.accel.resize(n, 3);
+  if (layout.has_joint_torques) s.joint_torque.resize(n, nj);
+  s.gyro.resize(has_imu ? n : 0, 3);
+  s.accel.resize(has_imu ? n : 0, 3);
   s.wrench.assign(layout.force_sensors.size(), Eigen::MatrixXd(n, 6));
   s.extra.resize(n, static_cast<Eigen::Index>(extra.size()));
   for (int t = 0; t < n; ++t) {
@@ -224,8 +228,9 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
       s.joint_angle(t, j) = r[enc[j]];
       if (layout.has_currents) s.current(t, j) = r[cur[j]];
       if (have_temperatures) s.winding_temperature(t, j) = r[temp[j]];
+      if (layout.has_joint_torques) s.joint_torque(t, j) = r[torque[j]];
     }
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 3 && has_imu; ++k) {
       s.gyro(t, k) = r[gyro[k]];
       s.accel(t, k) = r[accel[k]];
     }

@@ -59,6 +59,10 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
   j["residual_correlation_samples"] = id.full.correlation_samples;
   j["unexcited_columns"] = id.full.unexcited_columns;
   j["base_link_only"] = {{"total_mass_kg", id.base_only.total_mass}, {"condition_number", id.base_only.condition_number}};
+  if (!model.floating_base) {
+    // Fixed base (docs/method.md): joint rows only; what gave their torque.
+    j["fixed_base"] = {{"torque_source", id.full.torque_sensors ? "joint_torque_sensors" : "currents"}};
+  }
   j["validation"]["trials"] = v.trials;
   j["validation"]["in_sample"] = v.in_sample;
   j["validation"]["joint"] = v.joints.empty() ? "" : v.joints.front();
@@ -97,7 +101,8 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
   ordered_json bp = ordered_json::array();
   for (int k = 0; k < id.base.numBase(); ++k) {
     ordered_json p = estimate(id.full.phi[k], id.full.phi_apriori[k], id.full.phi_relative_std[k]);
-    p["base_link_only"] = id.base_only.phi[k];
+    // B(4) needs base rows: none on a fixed base (null).
+    p["base_link_only"] = k < id.base_only.phi.size() ? ordered_json(id.base_only.phi[k]) : ordered_json();
     // A base parameter is its leading standard parameter plus the dependent
     // ones folded into it (phi_B = phi_1 + K phi_2).
     ordered_json made = ordered_json::array();
@@ -166,8 +171,13 @@ std::string identificationSummary(const eval::IdentificationOutcome& id) {
   s += "identified from " + std::to_string(id.fit_trials.size()) + " trials (" + std::to_string(id.full.num_samples) +
        " samples), " + std::to_string(id.base.numBase()) + " base parameters, condition number " +
        formatSig(id.full.condition_number) + "\n";
-  s += "total mass: " + formatSig(id.full.total_mass, 6) + " kg (full), " + formatSig(id.base_only.total_mass, 6) +
-       " kg (base link only, B(4)), a priori " + formatSig(id.full.total_mass_apriori, 6) + " kg\n";
+  if (model.floating_base) {
+    s += "total mass: " + formatSig(id.full.total_mass, 6) + " kg (full), " + formatSig(id.base_only.total_mass, 6) +
+         " kg (base link only, B(4)), a priori " + formatSig(id.full.total_mass_apriori, 6) + " kg\n";
+  } else {
+    s += "fixed base: joint rows only (the rig holds the base: no total mass, no B(4)); joint torques from " +
+         std::string(id.full.torque_sensors ? "the link-side torque sensors" : "the motor currents") + "\n";
+  }
   s += "determined to 0.5 % (3 relative std): " + std::to_string(determined(id.full.phi_relative_std)) + " of " +
        std::to_string(id.base.numBase()) + " base parameters; of " + std::to_string(model.num_joints) + " joints, k_T " +
        std::to_string(determined(rs.motor_constant)) + ", k_d " + std::to_string(determined(rs.viscous)) + ", tau_c " +
@@ -176,9 +186,12 @@ std::string identificationSummary(const eval::IdentificationOutcome& id) {
   const std::string validated = v.in_sample ? "the fitted trials (no other suit-free trial)" : joinNames(v.trials);
   auto ratio = [](const eval::RmsePair& p) { return formatSig(p.apriori / std::max(p.identified, 1e-300), 2) + "x"; };
   s += "validation on " + validated + ": " + joinNames(v.joints) + " torque RMSE " + formatSig(v.torque.identified) +
-       " N m identified vs " + formatSig(v.torque.apriori) + " a priori (" + ratio(v.torque) +
-       "); base pitch moment RMSE " + formatSig(v.base_moment.identified) + " vs " + formatSig(v.base_moment.apriori) +
-       " N m (" + ratio(v.base_moment) + ")\n";
+       " N m identified vs " + formatSig(v.torque.apriori) + " a priori (" + ratio(v.torque) + ")";
+  if (model.floating_base) {
+    s += "; base pitch moment RMSE " + formatSig(v.base_moment.identified) + " vs " + formatSig(v.base_moment.apriori) +
+         " N m (" + ratio(v.base_moment) + ")";
+  }
+  s += "\n";
   if (v.sliding_samples > 0) {
     s += "  while sliding: torque RMSE " + formatSig(v.sliding_torque.identified) + " N m identified vs " +
          formatSig(v.sliding_torque.apriori) + " a priori (" + ratio(v.sliding_torque) + ")\n";

@@ -25,6 +25,7 @@ void readApriori(RobotReading& in) {
   bool keep_payloads = false, keep_friction = false, keep_offset = false, keep_armature = true;
   double kt_scale = 1.0, com_shift = 0.0, magnet_coefficient = 0.0, gear_stiffness_per_effort = 0.0;
   int seed = 1;
+  std::vector<char> known_gain(apriori.joints.size(), 0);
   if (const tinyxml2::XMLElement* a = element->FirstChildElement("apriori")) {
     const ElementReader ar = checkedReader(scene_path, a);
     keep_payloads = ar.boolean("payloads", false);
@@ -34,6 +35,21 @@ void readApriori(RobotReading& in) {
     kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
     com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
     seed = ar.integer("seed", 1);
+    // Motor constants calibrated on a bench (a joint driven against a
+    // torque meter): the a-priori set has the true one, taken as exact by
+    // the identification. On a fixed base one sets the scale of the whole
+    // identification (docs/method.md, "Fixed base").
+    if (ar.has("known_motor_constants")) {
+      const std::vector<std::string> names = words(ar.text("known_motor_constants"));
+      if (names.empty()) ar.failAttribute("known_motor_constants", "lists no joint");
+      for (const std::string& name : names) {
+        const int j = movableJoint(ar, "known_motor_constants", apriori, name);
+        if (!apriori.joints[static_cast<std::size_t>(j)].mimic.joint.empty()) {
+          ar.failAttribute("known_motor_constants", "names joint '" + name + "', a <mimic> follower, which has no motor");
+        }
+        known_gain[static_cast<std::size_t>(j)] = 1;
+      }
+    }
     // The straps at the bands' ends from a tensile test of them: what an
     // evaluation that reads the band behind them uses.
     setup.apriori_attachment_stiffness =
@@ -61,13 +77,15 @@ void readApriori(RobotReading& in) {
   if (keep_payloads) apriori = in.with_payloads;
   BasicRandomStream<std::mt19937> rng(static_cast<std::mt19937::result_type>(seed));
   const auto normal = [](BasicRandomStream<std::mt19937>& stream) { return stream.normal(); };
-  for (RobotJoint& j : apriori.joints) {
+  for (std::size_t k = 0; k < apriori.joints.size(); ++k) {
+    RobotJoint& j = apriori.joints[k];
     if (!keep_friction) {
       j.actuation.viscous = j.actuation.coulomb = j.actuation.static_max = j.actuation.stribeck_velocity = 0.0;
     }
     if (!keep_offset) j.actuation.torque_offset = 0.0;
     if (!keep_armature) j.actuation.armature = 0.0;
-    j.actuation.motor_constant *= kt_scale;
+    if (known_gain[k]) j.actuation.motor_constant_known = true;  // the truth's, unscaled
+    else j.actuation.motor_constant *= kt_scale;
     // The gears' datasheet stiffness, never a unit's: what an evaluation
     // that compensates the twist reads (the a-priori set is never
     // simulated, so its gears are otherwise rigid).

@@ -54,7 +54,7 @@ void sensorJoints(const ElementReader& r, const RobotSetup& setup, std::vector<i
 }
 
 /// <sensors rate seed noise anti_alias> with <encoders>, <imu>, <force_sensor>s,
-/// <currents> and <winding_temperatures>. Force sensors hold builder contact-point indices until
+/// <currents>, <winding_temperatures>, <joint_torques> and <band_lengths>. Force sensors hold builder contact-point indices until
 /// finishSensors maps them into the model.
 SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup,
                        double dt, bool dt_overridden, int noise_override) {
@@ -109,6 +109,13 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
       spec.winding_temperatures.ambient = cr.number("ambient", spec.winding_temperatures.ambient);
       spec.winding_temperatures.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
       spec.winding_temperatures.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
+    } else if (tag == "joint_torques") {
+      // A link-side torque sensor per joint (sensors.h): what the drive
+      // passes to the link, after the gear and its friction.
+      sensorJoints(cr, setup, &spec.joint_torques.hinges, &spec.joint_torques.names);
+      spec.joint_torques.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
+      spec.joint_torques.bias = cr.number("bias", 0.0);
+      spec.joint_torques.resolution = cr.nonNegative("resolution", cr.number("resolution", 0.0));
     } else if (tag == "band_lengths") {
       // A length sensor along every band the trial wears (none without a suit);
       // a scene without any band has nothing for them to measure.

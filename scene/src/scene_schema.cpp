@@ -121,7 +121,7 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
     {"armature", ValueKind::kBoolean, false},      {"magnet_coefficient", ValueKind::kNumber, false},
     {"gear_stiffness_per_effort", ValueKind::kNumber, false},
-    {"attachment_stiffness", ValueKind::kNumber, false},
+    {"attachment_stiffness", ValueKind::kNumber, false}, {"known_motor_constants", ValueKind::kText, false},
 };
 constexpr AttributeRule kBandAttributes[] = {
     {"name", ValueKind::kText, true},   {"stiffness", ValueKind::kNumber, true},
@@ -183,6 +183,10 @@ constexpr AttributeRule kWindingTemperaturesAttributes[] = {{"joints", ValueKind
                                                             {"ambient", ValueKind::kNumber, false},
                                                             {"noise", ValueKind::kNumber, false},
                                                             {"resolution", ValueKind::kNumber, false}};
+constexpr AttributeRule kJointTorquesAttributes[] = {{"joints", ValueKind::kText, false},
+                                                    {"noise", ValueKind::kNumber, false},
+                                                    {"bias", ValueKind::kNumber, false},
+                                                    {"resolution", ValueKind::kNumber, false}};
 constexpr AttributeRule kBandLengthsAttributes[] = {{"noise", ValueKind::kNumber, false},
                                                    {"bias", ValueKind::kNumber, false},
                                                    {"resolution", ValueKind::kNumber, false}};
@@ -192,6 +196,7 @@ constexpr ElementRule kSensorsChildren[] = {
     {"force_sensor", kForceSensorAttributes, false, {}},
     {"currents", kCurrentsAttributes, true, {}},
     {"winding_temperatures", kWindingTemperaturesAttributes, true, {}},
+    {"joint_torques", kJointTorquesAttributes, true, {}},
     {"band_lengths", kBandLengthsAttributes, true, {}},
 };
 // <exoskeleton> inside <robot>: a powered device (exoskeleton.h).

@@ -53,6 +53,12 @@ struct StreamText {
     ADD_FAILURE() << "no column " << label;
     return 0;
   }
+  /// Removes the column `label` from the header and every row.
+  void drop(const std::string& label) {
+    const int c = column(label);
+    labels.erase(labels.begin() + c);
+    for (auto& row : rows) row.erase(row.begin() + c);
+  }
   void write(const fs::path& path) const {
     std::ofstream out(path);
     for (const std::string& c : comments) out << c << "\n";
@@ -221,14 +227,44 @@ TEST_F(SensorStreams, CommentsBlankLinesCrlfAndExtraChannelsAreAccepted) {
 TEST_F(SensorStreams, WithoutCurrentSensingCurrentsAreNotNeeded) {
   layout_.has_currents = false;
   StreamText text = goodStream();
-  for (const char* label : {"shoulder.current[A]", "elbow.current[A]"}) {
-    const int c = text.column(label);
-    text.labels.erase(text.labels.begin() + c);
-    for (auto& row : text.rows) row.erase(row.begin() + c);
-  }
+  for (const char* label : {"shoulder.current[A]", "elbow.current[A]"}) text.drop(label);
   const SensorStream s = read(text);
   EXPECT_EQ(s.current.size(), 0);
   EXPECT_EQ(s.joint_angle.rows(), 40);
+}
+
+// Link-side joint torques (<joint_torques>): read into joint_torque, in
+// the model's joint order, when the layout has them; a missing one is
+// named. A rig without an IMU (no name in the layout) needs no IMU channels.
+TEST_F(SensorStreams, JointTorquesAreReadWhenTheLayoutHasThemAndARigNeedsNoImu) {
+  StreamText text = goodStream();
+  text.labels.push_back("elbow.torque[N*m]");
+  text.labels.push_back("shoulder.torque[N*m]");
+  for (std::size_t k = 0; k < text.rows.size(); ++k) {
+    text.rows[k].push_back(StreamText::format(-1.0 - 0.01 * k));
+    text.rows[k].push_back(StreamText::format(2.0 + 0.01 * k));
+  }
+  EXPECT_EQ(read(text).joint_torque.size(), 0);  // not in the layout: not read
+  layout_.has_joint_torques = true;
+  const SensorStream s = read(text);
+  ASSERT_EQ(s.joint_torque.rows(), 40);
+  EXPECT_DOUBLE_EQ(s.joint_torque(3, 0), 2.03);   // shoulder first, as the model orders it
+  EXPECT_DOUBLE_EQ(s.joint_torque(3, 1), -1.03);
+
+  StreamText missing = text;
+  missing.drop("elbow.torque[N*m]");
+  EXPECT_TRUE(failsWith(missing, missing.headerLine(), {"missing channel 'elbow.torque'"}));
+
+  // No IMU in the layout: the IMU's channels are neither needed nor read.
+  layout_.imu = suitsim::eval::SensorMount{};
+  StreamText rig = text;
+  for (const char* label : {"imu.gyro.x[rad/s]", "imu.gyro.y[rad/s]", "imu.gyro.z[rad/s]", "imu.accel.x[m/s^2]",
+                            "imu.accel.y[m/s^2]", "imu.accel.z[m/s^2]"}) {
+    rig.drop(label);
+  }
+  const SensorStream r = read(rig);
+  EXPECT_EQ(r.gyro.size(), 0);
+  EXPECT_EQ(r.joint_torque.rows(), 40);
 }
 
 // Winding temperatures: read when every joint has one, left out otherwise

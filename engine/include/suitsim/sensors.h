@@ -14,6 +14,11 @@
 //             the sensor is not subtracted (a real sensor would see the
 //             contact wrench minus the sole's weight and inertia).
 //   current   the commanded motor current State::hinge_current (A)
+//   torque    a link-side joint torque sensor between the gear's output and
+//             the link: Workspace::hinge_drive_torque, the torque the drive
+//             (motor, gear with its friction and loss, rotor inertia) passes
+//             to the link (N m), from a force evaluation of the state the
+//             sample reads, read at the sample's instant
 //   winding_temperature  a thermistor in the motor's winding: ambient +
 //             State::hinge_winding_rise (degC), read at the sample's stamp
 //             (the winding moves in seconds: nothing to average), quantised
@@ -112,6 +117,16 @@ struct WindingTemperatureSpec {
   double resolution = 0.0;   ///< (K), 0 = none
 };
 
+/// Link-side joint torque channels (the Design note's "torque"): one
+/// strain-gauge sensor per joint between its gear's output and its link.
+struct JointTorqueSpec {
+  std::vector<int> hinges;
+  std::vector<std::string> names;  ///< joint names (column labels), (hinges)
+  double noise = 0.0;              ///< white noise standard deviation (N m)
+  double bias = 0.0;               ///< the sensors' zero offset, the same on each (N m)
+  double resolution = 0.0;         ///< quantisation step (N m), 0 = none
+};
+
 /// Band length channels: a stretch sensor sewn along each band of the suit
 /// worn (capacitive or resistive strain gauges of textile suits), reading
 /// the band's length between its end anchors, A(23), at the sample instant.
@@ -137,8 +152,9 @@ struct BandLengthSpec {
 ///   IMU bias  each gyro and accelerometer axis's bias walks randomly from
 ///             its constant value (a Wiener process), a new step per sample
 ///
-/// Encoders, thermistors and band length sensors are counted or slow and
-/// have no filter; they are sampled at their device's jittered instant.
+/// Encoders, thermistors, joint torque and band length sensors have no
+/// filter here (a joint torque sensor's bridge amplifier is fast beside the
+/// band the evaluator keeps); they are sampled at their device's jittered instant.
 struct SensorChainSpec {
   bool causal = false;          ///< false: the ideal logger (centred windows)
   double imu_cutoff = 0.0;      ///< gyro and accelerometer low-pass (Hz), 0 = none
@@ -160,6 +176,7 @@ struct SensorSpec {
   std::vector<ForceSensorSpec> force_sensors;
   CurrentSpec currents;      ///< empty hinges: no current channels
   WindingTemperatureSpec winding_temperatures;  ///< empty hinges: none
+  JointTorqueSpec joint_torques;                ///< empty hinges: none
   BandLengthSpec band_lengths;                  ///< empty bands: none
   std::vector<AttitudeSpec> attitudes;          ///< a worn device's attitude (last columns)
   SensorChainSpec chain;                        ///< causal: replaces anti_alias's windows
@@ -304,6 +321,9 @@ class Sensors {
   void imuVelocities(const State& state, bool half_step_ahead, double* out);
   /// The particles' accelerations at `state` (the cache, or evaluated).
   const Vec3Array& particleAccelerations(const State& state);
+  /// The drive torques (Workspace::hinge_drive_torque) of one force
+  /// evaluation of `state` into this object's own workspace.
+  const std::vector<double>& driveTorques(const State& state);
   void openWindow(long sample_step);
 
   const Model* model_;

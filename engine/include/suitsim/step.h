@@ -43,6 +43,13 @@ struct Workspace {
   // truth, and for the end-of-step stick/slip update).
   std::vector<double> hinge_motor_torque;     ///< k_T u + tau_o (N m), (num_hinges)
   std::vector<double> hinge_friction_torque;  ///< friction acting on the joint (N m), (num_hinges)
+  /// The torque the drive passes to the link, what a link-side joint torque
+  /// sensor between the gear's output and the link reads (N m), (num_hinges):
+  /// the motor's torque through the gear (a compliant gear's spring torque
+  /// instead), plus the joint's friction (hinge_friction_torque, the gear's
+  /// loss included), plus the rigid rotor's reaction -I_a theta''. The joint
+  /// limits and a <mimic> coupling act between the links, not through it.
+  std::vector<double> hinge_drive_torque;
   /// A compliant gear's rotor acceleration phi'' (rad/s^2; gear_train.h), 0 for a rigid gear, (num_hinges).
   std::vector<double> rotor_acceleration;
   // Per-band results of the latest force evaluation (bands.cpp), for recording.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "suitsim/core/rotation.h"
 #include "suitsim/scene/scene.h"
 
 namespace suitsim::eval {
@@ -51,13 +52,26 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       in.apriori = robot.apriori;
       const SensorSpec& spec = *robot.sensors;
       in.sensor_rate_hz = spec.rate;
-      if (spec.imus.empty()) throw std::invalid_argument(scene_path + ": the robot has no IMU (identification needs one on the base link)");
-      in.layout.imu = mountOf(spec.imus.front().name, spec.imus.front().body, spec.imus.front().frame, robot);
+      // A floating base is identified in its IMU's frame (A §3.2); a fixed
+      // base on its rig needs none: the rig's pose is known.
+      if (spec.imus.empty() && robot.apriori.floating_base) {
+        throw std::invalid_argument(scene_path + ": the robot has no IMU (identification needs one on the base link)");
+      }
+      if (!spec.imus.empty()) {
+        in.layout.imu = mountOf(spec.imus.front().name, spec.imus.front().body, spec.imus.front().frame, robot);
+      }
+      in.robot_line = robot.line;
+      if (!robot.apriori.floating_base) {
+        in.rig_R = rotationFromRpy(robot.initial_pose.base_rpy);
+        in.rig_p = Eigen::Vector3d(robot.initial_pose.base_position[0], robot.initial_pose.base_position[1],
+                                   robot.initial_pose.base_position[2]);
+      }
       for (const ForceSensorSpec& f : spec.force_sensors) {
         in.layout.force_sensors.push_back(mountOf(f.name, f.body, f.frame, robot));
       }
       in.layout.has_currents = !spec.currents.hinges.empty();
       in.layout.has_winding_temperatures = !spec.winding_temperatures.hinges.empty();
+      in.layout.has_joint_torques = !spec.joint_torques.hinges.empty();
       // The URDF's limits bound what an encoder can read (readSensorStream);
       // a continuous joint has none.
       for (const RobotJoint& j : robot.apriori.joints) {

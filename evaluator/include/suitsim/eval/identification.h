@@ -28,6 +28,17 @@
 // Only the product eta_f eta_b = k_T / (k_T + Δk_b) is identifiable from
 // currents; the effective k_T is what the evaluation needs.
 //
+// Fixed base (a robot on a rig, docs/method.md "Fixed base"). No base
+// rows: the rig holds the base. The model stands at the rig's pose
+// (MotionData::base_R), gravity kept in the model, and the joint rows are
+// those above with the fixed-base regressor. From link-side torque sensors
+// (MotionData::joint_torque, read after the drive) they are
+//   Y_j φ − F_j = τ_s + τ_o,
+// τ_o the sensors' offset and the only ξ column; the other ξ stay at their
+// a-priori values. From currents they are A(12) as above, whose every term
+// scales with (φ, ξ): a known k_T (IdentificationOptions::known_gains) or
+// a known held load moves a term to the right-hand side and fixes the scale.
+//
 // Estimation: weighted least squares A(13)-(14), regularised toward the
 // a-priori values A(15) with weights normalised as A(16)-(20), solved by
 // orthogonal factorisation of the stacked weighted rows with the
@@ -98,7 +109,15 @@ struct MotionData {
   Eigen::MatrixXd omegad;      ///< (N x 3) its derivative
   Eigen::MatrixXd base_acc;    ///< (N x 3) base-origin acceleration minus gravity, base axes
   Eigen::MatrixXd current;     ///< (N x num_joints) filtered currents (empty without)
+  /// (N x num_joints) filtered link-side joint torques (empty without
+  /// torque sensors). With them they are the joint rows' drive torque
+  /// (identifyRobot, actuatorTorque), whatever else the stream has.
+  Eigen::MatrixXd joint_torque;
   Eigen::MatrixXd F;           ///< (N x nv) generalised contact force A(10)
+  /// Fixed base: the rig's orientation (world from base), constant, which
+  /// turns gravity into the base frame; the identity on a floating base
+  /// (the IMU's frame is the reference there).
+  Eigen::Matrix3d base_R = Eigen::Matrix3d::Identity();
   int numSamples() const { return static_cast<int>(time.size()); }
 };
 
@@ -111,7 +130,9 @@ struct MotionData {
 Eigen::MatrixXd jointAnglesBehindGears(const SensorStream& stream, const ConditioningOptions& options);
 
 /// Filters, differentiates and maps one stream into the base frame. The IMU
-/// must sit on the root body (throws std::invalid_argument otherwise).
+/// must sit on the root body (throws std::invalid_argument otherwise). A
+/// fixed-base model needs no IMU: omega, omegad and base_acc are then zero
+/// and base_R is left for the caller to set to the rig's orientation.
 MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
                            const ConditioningOptions& options = {});
 
@@ -198,6 +219,11 @@ struct IdentificationOptions {
   /// to the bit for any count: samples and equations are split in fixed
   /// pieces and combined in a fixed order (least_squares.h).
   int threads = 0;
+  /// Joints (model order) whose k_T is known exactly (the a-priori set's
+  /// JointActuation::motor_constant_known; identifyFromStreams fills it):
+  /// k_T u moves to the right-hand side and the value is kept. On a fixed
+  /// base one such gain (or a known load) fixes the scale of φ and ξ.
+  std::vector<int> known_gains;
 };
 
 /// Result of the full identification A(13)-(20).
@@ -217,11 +243,14 @@ struct RobotIdentification {
   double correlation_samples = 1.0;
   double condition_number = 0.0;     ///< stacked weighted regressor, unit-norm columns (excited ones)
   int unexcited_columns = 0;         ///< columns identically zero (e.g. k_d of a joint that never moves)
-  double total_mass = 0.0;           ///< Σ m from φ (kg)
+  double total_mass = 0.0;           ///< Σ m from φ (kg); NaN on a fixed base (the rig holds it)
   double total_mass_apriori = 0.0;
   int num_samples = 0;
   Eigen::VectorXd row_rms;           ///< (nv) rms residual per equation with the final weights
   int gear_rounds = 0;               ///< Gear::Fit: rounds after the first solve (IdentificationOptions)
+  /// The joint rows read link-side joint torque sensors (every trial had
+  /// them): ξ is then the a-priori set but for τ_o, the sensors' offset.
+  bool torque_sensors = false;
 };
 
 /// Total mass (kg) from base parameters: the vertical force a unit vertical
@@ -260,7 +289,9 @@ std::vector<Eigen::MatrixXd> inverseDynamics(const RigidModel& model, const Base
 /// + b Δk_b (u + τ_o / k_T) − I_a θ̈ − τ_f (b: backdriven, the header's note),
 /// (N x num_joints). A stopped joint's static friction takes the sign of
 /// what it must hold, A(8)-(9), from `inverse_dynamics` (inverseDynamics of
-/// the same motion) and the contact forces.
+/// the same motion) and the contact forces. A motion with link-side joint
+/// torques (MotionData::joint_torque) gives them plus the sensors' offset
+/// τ_o: the drive, its friction and rotor sit before the sensor.
 Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& xi, const MotionData& motion,
                                const Eigen::MatrixXd& inverse_dynamics, double stop_velocity);
 

@@ -78,6 +78,13 @@ struct EvaluationInputs {
   /// test of the straps measured it (<apriori attachment_stiffness>, N/m per
   /// strap; 0: not stated). A measurement, not the truth's straps.
   double attachment_stiffness = 0.0;
+  /// A fixed base (apriori.floating_base false): where the root is welded,
+  /// world from base, as the rig was set up (the scene's <robot pos rpy>):
+  /// the experimenter's knowledge. It says where gravity points in the base
+  /// frame. Unused on a floating base.
+  Eigen::Matrix3d rig_R = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d rig_p = Eigen::Vector3d::Zero();  ///< (m)
+  int robot_line = 0;  ///< line of the scene's <robot>, for messages
 };
 
 }  // namespace suitsim::eval

@@ -96,6 +96,20 @@ Eigen::VectorXd aprioriMagnetCoefficients(const EvaluationInputs& inputs, const 
 bool parseGear(const std::string& text, IdentificationOptions::Gear* gear);
 const char* gearName(IdentificationOptions::Gear gear);
 
+/// Refuses an experiment whose joint rows have no torque to read, before
+/// anything runs (throws std::invalid_argument "SCENE:LINE: ..." with the
+/// <robot>'s line): a fixed base with neither joint torque sensors nor
+/// currents, or with currents and a branch hanging from the rig (a body on
+/// the base and all below it) with neither a known gain (<apriori
+/// known_motor_constants>) on one of its joints nor a known load held on it
+/// in an identification trial: each branch's φ and k_T share a scale the
+/// joint rows leave open (docs/method.md, "Fixed base"). A floating base
+/// passes (its base rows fix the scale).
+void checkTorqueSource(const EvaluationInputs& inputs);
+
+/// The joints (model order) whose a-priori k_T is declared known.
+std::vector<int> knownGains(const EvaluationInputs& inputs, const RigidModel& model);
+
 /// Path of a trial's sensor stream under `streams_dir`.
 std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const TrialInfo& trial);
 
@@ -119,8 +133,10 @@ MotionData loadMotion(const EvaluationInputs& inputs, const RigidModel& model, c
 /// Identifies the robot from the identification trials' streams and
 /// validates on the suit-free evaluation trials, on the declared validation
 /// joints or, without them, on the joint that carries the most torque while
-/// sliding (validationJoint). Throws StreamError for bad streams,
-/// std::invalid_argument for an experiment it cannot use.
+/// sliding (validationJoint). A fixed base (the rig's pose from the inputs)
+/// has joint rows only: no B(4) (base_only stays empty) and no base-moment
+/// validation. Throws StreamError for bad streams, std::invalid_argument
+/// for an experiment it cannot use (checkTorqueSource first).
 IdentificationOutcome identifyFromStreams(const EvaluationInputs& inputs, const std::filesystem::path& streams_dir,
                                           const PipelineOptions& options = {});
 

@@ -5,7 +5,7 @@
 // File format (written by `suitsim run`): '#' comment lines "# key: value"
 // (sensor_rate_hz, trial, motion, suit, ...), one header row
 // "time[s],<channel>[unit],...", then one row per sample. Channel names:
-//   <joint>.encoder[rad]   <joint>.current[A]
+//   <joint>.encoder[rad]   <joint>.current[A]   <joint>.torque[N*m] (link side)
 //   <imu>.gyro.{x,y,z}[rad/s]   <imu>.accel.{x,y,z}[m/s^2]   (sensor frame)
 //   <sensor>.force.{x,y,z}[N]   <sensor>.torque.{x,y,z}[N*m] (sensor frame,
 //                               moment about the sensor origin)
@@ -43,7 +43,7 @@ struct SensorMount {
 
 /// What the robot measures and where: the evaluator's view of the sensors.
 struct SensorLayout {
-  SensorMount imu;                          ///< gyro + accelerometer, on the base link (A §3.2)
+  SensorMount imu;                          ///< gyro + accelerometer, on the base link (A §3.2); no name: none (a robot on a rig)
   std::vector<SensorMount> force_sensors;   ///< one per foot: the ground's wrench on it
   bool has_currents = true;                 ///< motor current per joint (full identification needs them)
   /// A link-side torque sensor per joint (`<joint>.torque[N*m]`): the torque
@@ -85,8 +85,8 @@ struct SensorStream {
   /// `<joint>.winding_temperature` channel; empty otherwise (only the
   /// heating correction needs them: ConditioningOptions).
   Eigen::MatrixXd winding_temperature;
-  Eigen::MatrixXd gyro;                       ///< (N x 3) rad/s, IMU frame
-  Eigen::MatrixXd accel;                      ///< (N x 3) specific force, m/s², IMU frame
+  Eigen::MatrixXd gyro;                       ///< (N x 3) rad/s, IMU frame; empty without an IMU
+  Eigen::MatrixXd accel;                      ///< (N x 3) specific force, m/s², IMU frame; empty without an IMU
   std::vector<Eigen::MatrixXd> wrench;        ///< per force sensor (N x 6): force (N), moment (N m), sensor frame
   /// (N x extra channels) the channels asked for by name beyond the robot's
   /// (a worn device's encoders and currents), in the order asked.
@@ -98,8 +98,9 @@ struct SensorStream {
 
 /// Reads and checks a sensor stream for `model` and `layout`. Throws
 /// StreamError naming the file and line for: a missing file; no header row;
-/// a missing channel (every movable joint's encoder, and current when
-/// layout.has_currents; the IMU's six channels; each force sensor's six); a
+/// a missing channel (every movable joint's encoder, current when
+/// layout.has_currents and torque when layout.has_joint_torques; the IMU's
+/// six channels when the layout names an IMU; each force sensor's six); a
 /// row with the wrong number of fields; a field that is not a finite number
 /// (NaN, inf, text); a reading no sensor can make (beyond
 /// ±kMaxSensorReading; an encoder more than kEncoderLimitMargin outside its

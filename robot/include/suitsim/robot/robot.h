@@ -102,6 +102,11 @@ struct JointActuation {
   /// angle), true on the motor (it reads the rotor's angle over the gear
   /// ratio, and the servo closes its loop on that). Only with a compliant gear.
   bool encoder_on_motor = false;
+  /// The a-priori set only: k_T was calibrated on a bench
+  /// (<apriori known_motor_constants>) and is taken as exact by the
+  /// identification; on a fixed base it sets the scale that joint rows
+  /// alone leave open (docs/method.md, "Fixed base").
+  bool motor_constant_known = false;
 };
 
 /// URDF <mimic>: the joint's angle follows another joint's,
