@@ -128,7 +128,7 @@ class LogCommand : public suitsim::testing::CliTest {
     const double G = 50.0;
     std::ostringstream csv;
     csv << "# a robot's own logger\n";
-    csv << (per_trial ? "t_s" : "t_ms") << ";q_yaw_deg;i_yaw_mA;enc_m1;enc_m2;i_m1;i_m2;gx;gy;gz;ax;ay;az;fx;fy;fz;mx;my;mz\n";
+    csv << (per_trial ? "t_s" : "t_ms") << ";q_yaw_deg;i_yaw_mA;enc_m1;enc_m2;i_m1;i_m2;gx;gy;gz;ax;ay;az;fx;fy;fz;mx;my;mz;dq_yaw\n";
     std::ostringstream trials;
     double offset_ms = 0.0;
     for (const char* trial : kTrials) {
@@ -152,7 +152,8 @@ class LogCommand : public suitsim::testing::CliTest {
             {"ay", num(s.col(r, "imu.accel.y") / 9.80665)}, {"az", num(s.col(r, "imu.accel.z") / 9.80665)},
             {"fx", num(s.col(r, "fsensor.force.x"))}, {"fy", num(s.col(r, "fsensor.force.y"))},
             {"fz", num(s.col(r, "fsensor.force.z"))}, {"mx", num(s.col(r, "fsensor.torque.x"))},
-            {"my", num(s.col(r, "fsensor.torque.y"))}, {"mz", num(s.col(r, "fsensor.torque.z"))}};
+            {"my", num(s.col(r, "fsensor.torque.y"))}, {"mz", num(s.col(r, "fsensor.torque.z"))},
+            {"dq_yaw", "0"}};  // a logged speed: only checked
         for (std::size_t c = 0; c < cells.size(); ++c) {
           if (edit) edit(trial, static_cast<int>(r), cells[c].first, cells[c].second);
           csv << (c ? ";" : "") << cells[c].second;
@@ -163,7 +164,7 @@ class LogCommand : public suitsim::testing::CliTest {
       if (per_trial) {
         std::ofstream(dir_ / (std::string(trial) + ".csv")) << csv.str();
         csv.str("");
-        csv << "t_s;q_yaw_deg;i_yaw_mA;enc_m1;enc_m2;i_m1;i_m2;gx;gy;gz;ax;ay;az;fx;fy;fz;mx;my;mz\n";
+        csv << "t_s;q_yaw_deg;i_yaw_mA;enc_m1;enc_m2;i_m1;i_m2;gx;gy;gz;ax;ay;az;fx;fy;fz;mx;my;mz;dq_yaw\n";
         trials << "  <trial name=\"" << trial << "\" file=\"" << trial << ".csv\"/>\n";
       } else {
         trials << "  <trial name=\"" << trial << "\" from=\"" << num(first_ms * 1e-3) << "\" to=\""
@@ -180,6 +181,7 @@ class LogCommand : public suitsim::testing::CliTest {
                        << "  <joint name=\"yaw\">\n"
                           "    <angle column=\"q_yaw_deg\" unit=\"deg\" zero=\"10\" sign=\"-1\"/>\n"
                           "    <current column=\"i_yaw_mA\" unit=\"mA\"/>\n"
+                          "    <velocity column=\"dq_yaw\" unit=\"deg/s\"/>\n"
                           "  </joint>\n"
                           "  <motor name=\"m1\">\n"
                           "    <angle column=\"enc_m1\" unit=\"rev\" scale=\"1e-3\" zero=\"1000\"/>\n"
@@ -326,7 +328,7 @@ TEST_F(LogCommand, AMissingColumnNamesTheMapLine) {
   std::string text = readFile(map);
   text.replace(text.find("columns=\"gx gy gz\""), 18, "columns=\"gx gy gq\"");
   std::ofstream(map) << text;
-  expectRefused(map, {"session.csv:2: no column 'gq'", "map.xml:19"});
+  expectRefused(map, {"session.csv:2: no column 'gq'", "map.xml:20"});
 }
 
 TEST_F(LogCommand, TimeGoingBackIsRefused) {
@@ -360,17 +362,17 @@ TEST_F(LogCommand, AMapErrorNamesTheMapsLine) {
   text.replace(text.find("linkage=\"1 1; 1 -1\""), 19, "linkage=\"1 1; 1 1\"");
   text.replace(text.find(" gain=\"2\""), 9, "");
   std::ofstream(map) << text;
-  expectRefused(map, {"map.xml:17: <coupling> attribute 'linkage'", "singular"});
+  expectRefused(map, {"map.xml:18: <coupling> attribute 'linkage'", "singular"});
 }
 
 TEST_F(LogCommand, ATrialTheSceneLacksOrMislabelsIsRefused) {
   expectRefused(writeSessionLog("", {}, "  <trial name=\"jump\" from=\"100\" to=\"101\"/>\n"),
-                {"map.xml:26:", "<trial> 'jump' is no trial of the scene's experiment"});
+                {"map.xml:27:", "<trial> 'jump' is no trial of the scene's experiment"});
   const fs::path map = writeSessionLog();
   std::string text = readFile(map);
   text.replace(text.find("<trial name=\"lift_strap\""), 24, "<trial name=\"lift_strap\" suit=\"none\"");
   std::ofstream(map) << text;
-  expectRefused(map, {"map.xml:29:", "suit 'none', the scene's is 'strap'"});
+  expectRefused(map, {"map.xml:30:", "suit 'none', the scene's is 'strap'"});
 }
 
 // ---- samples no joint or sensor can give ----------------------------------------------
@@ -405,6 +407,15 @@ TEST_F(LogCommand, AJumpNoJointCanMakeIsRefusedOrDropped) {
     if (t == std::string("lift_none") && row >= 80 && c == "q_yaw_deg") v = num(std::stod(v) + 400.0);
   };
   expectRefused(writeSessionLog("  <checks on_bad_sample=\"drop\"/>\n", slip), {"bad samples in a row", "max_gap of 3"});
+}
+
+TEST_F(LogCommand, ALoggedSpeedNoJointReachesIsRefused) {
+  // 10000 deg/s = 175 rad/s, beyond the 100 rad/s bound of a joint without a velocity limit.
+  expectRefused(writeSessionLog("", [](const std::string& t, int row, const std::string& c, std::string& v) {
+                  if (t == std::string("ident_nod") && row == 60 && c == "dq_yaw") v = "10000";
+                }),
+                {"session.csv:" + std::to_string(sessionLine(1, 60)) + ": column 'dq_yaw'",
+                 "joint 'yaw' logs a speed of 174.5", "beyond the 100 rad/s it can turn"});
 }
 
 TEST_F(LogCommand, AReadingOutsideTheSensorsStatedRangeIsRefused) {

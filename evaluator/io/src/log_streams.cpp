@@ -335,7 +335,7 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   MatrixXd angle = MatrixXd::Zero(n, nj), velocity = MatrixXd::Zero(n, nj), current = MatrixXd::Zero(n, nj),
            torque = MatrixXd::Zero(n, nj);
   MatrixXd* kinds[4] = {&angle, &velocity, &current, &torque};
-  std::vector<int> source(static_cast<std::size_t>(nj), -1);
+  std::vector<int> source(static_cast<std::size_t>(nj), -1), speed_source(static_cast<std::size_t>(nj), -1);
   std::vector<bool> has_velocity(static_cast<std::size_t>(nj), false);
   for (int j = 0; j < nj; ++j) {
     const JointSource& s = p.joint[static_cast<std::size_t>(j)];
@@ -346,6 +346,7 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
       if (col >= 0) kinds[k]->col(j) = column(col, channelOf(d, k));
     }
     source[static_cast<std::size_t>(j)] = joint_col[static_cast<std::size_t>(s.direct)][0];
+    speed_source[static_cast<std::size_t>(j)] = joint_col[static_cast<std::size_t>(s.direct)][1];
     has_velocity[static_cast<std::size_t>(j)] = d.velocity.present();
   }
   for (std::size_t c = 0; c < m.couplings.size(); ++c) {
@@ -377,8 +378,9 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
       }
     }
     for (int i = 0; i < size; ++i) {
-      source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] =
-          motor_col[static_cast<std::size_t>(p.coupling_motor[c][static_cast<std::size_t>(i)])][0];
+      const auto& cols = motor_col[static_cast<std::size_t>(p.coupling_motor[c][static_cast<std::size_t>(i)])];
+      source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = cols[0];
+      speed_source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = cols[1];
     }
   }
   // What no joint can do: beyond its limits, faster than it can turn
@@ -395,7 +397,7 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
                                         number(p.upper[static_cast<std::size_t>(j)] - m.limit_margin) + "] rad");
       }
       if (has_velocity[static_cast<std::size_t>(j)] && std::abs(velocity(r, j)) > bound) {
-        bad.flag(r, "speed", where + ": joint '" + model.joint_name[j] + "' logs a speed of " + number(velocity(r, j)) +
+        bad.flag(r, "speed", t.where(first + r, speed_source[static_cast<std::size_t>(j)]) + ": joint '" + model.joint_name[j] + "' logs a speed of " + number(velocity(r, j)) +
                                  " rad/s, beyond the " + number(bound) + " rad/s it can turn");
       }
       const int k = last_kept[static_cast<std::size_t>(j)];
