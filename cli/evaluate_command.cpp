@@ -23,6 +23,7 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "log_reading.h"
 #include "trial_jobs.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/core/write_failure.h"
@@ -47,6 +48,7 @@ struct EvaluateOptions {
   bool quiet = false;
   bool plots = true;
   std::string streams;  // evaluate existing streams instead of simulating
+  std::string log;      // evaluate a robot's own logs through this channel map instead of simulating
   std::string realism;  // --realism: a preset's name or a realism file (empty: as the scene says)
   std::vector<std::string> band_joints;  // joints A(26) fits on for every motion (empty: scene or derived)
   eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
@@ -103,6 +105,10 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   // evaluator's inputs, the truth for scoring, the trial pairs.
   eval::EvaluationInputs inputs;
   report::Truth truth;
+  // --log: every log read and checked here too, before anything is written.
+  std::shared_ptr<const eval::LogReading> logs;
+  eval::PipelineOptions log_pipeline;
+  const bool simulate = opt.streams.empty() && opt.log.empty();
   try {
     inputs = eval::loadEvaluationInputs(opt.scene);
     truth = report::loadTruth(opt.scene, opt.overrides.realism ? &*opt.overrides.realism : nullptr);
@@ -113,6 +119,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
                    opt.scene.c_str());
       return 2;
     }
+    if (!opt.log.empty()) logs = readLogMapFor(opt.log, &inputs, &log_pipeline);
     eval::pairTrials(inputs);
     eval::pairDeviceTrials(inputs);
     eval::checkTorqueSource(inputs);  // a fixed base needs torque sensors, or currents with their scale fixed
@@ -140,6 +147,9 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
+  } catch (const eval::StreamError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -151,12 +161,14 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
     }
   }
 
-  // 1. Run every trial (or take the streams of an earlier run).
+  // 1. Run every trial (or take the streams of an earlier run, or a
+  // robot's logs: truth files, where a run wrote any, beside the map).
   const fs::path out(opt.out);
-  const fs::path streams = opt.streams.empty() ? out / "trials" : fs::path(opt.streams);
+  const fs::path streams = !opt.log.empty() ? fs::path(opt.log).parent_path()
+                           : opt.streams.empty() ? out / "trials" : fs::path(opt.streams);
   std::error_code ec;
   std::vector<experiment::TrialJob> jobs;
-  if (opt.streams.empty()) {
+  if (simulate) {
     if (const int code = prepareJobs(opt.scene, "", opt.overrides, streams, opt.quiet, usage_error, &jobs)) return code;
   }
   // A run that fails or is interrupted, at any stage, leaves nothing behind
@@ -164,7 +176,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   // files (written into a folder of their own, moved into place only when
   // all are written), and the folders it created. Nothing else is touched.
   const bool out_existed = fs::exists(out, ec);
-  const bool streams_existed = opt.streams.empty() && fs::exists(streams, ec);
+  const bool streams_existed = simulate && fs::exists(streams, ec);
   const fs::path staging = out / (".evaluate-" + std::to_string(::getpid()) + ".partial");
   bool trials_in_place = false;
   const auto removeCreated = [&] {
@@ -175,7 +187,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
       for (const fs::path& p : job.written) fs::remove(p, ignored);
       if (!job.scene.trial.name.empty()) fs::remove(job.dir, ignored);  // only if empty
     }
-    if (opt.streams.empty() && !streams_existed) fs::remove(streams, ignored);  // only if empty
+    if (simulate && !streams_existed) fs::remove(streams, ignored);  // only if empty
     if (!out_existed) fs::remove(out, ignored);
   };
   // Every way out after this point: remove what was made, and say so when a
@@ -189,7 +201,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
     return code;
   };
   experiment::installInterruptHandlers();
-  if (opt.streams.empty()) {
+  if (simulate) {
     fs::create_directories(streams, ec);
     if (ec) {
       std::fprintf(stderr, "error: cannot create '%s': %s\n", streams.c_str(), ec.message().c_str());
@@ -220,6 +232,8 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   // 2-4. Identification, supporting torques, band identification: the
   // evaluator sees the inputs and the streams, nothing else.
   eval::EvaluationOptions eo;
+  eo.pipeline.conditioning = log_pipeline.conditioning;  // the map's <preprocess> with --log, else the defaults
+  eo.pipeline.read_stream = log_pipeline.read_stream;
   eo.pipeline.identification.rest_rows = opt.rest_rows;
   eo.pipeline.identification.armature = opt.armature;
   eo.pipeline.identification.gear = opt.gear;
@@ -239,7 +253,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
     return failed(1);
   } catch (const eval::StreamError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
-    return failed(opt.streams.empty() ? 1 : 2);  // our own streams are never bad input
+    return failed(simulate ? 1 : 2);  // our own streams are never bad input
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: evaluation failed: %s\n", e.what());
     return failed(1);
@@ -258,7 +272,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   } catch (const std::exception& e) {
     if (stopSignal()) return failed(1);
     std::fprintf(stderr, "error: %s\n", e.what());
-    return failed(opt.streams.empty() ? 1 : 2);
+    return failed(simulate ? 1 : 2);
   }
   if (stopSignal()) return failed(1);
   const report::Score score = report::scoreEvaluation(result, truth);
@@ -293,14 +307,15 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.noise = opt.overrides.noise == 0 ? "off" : (opt.overrides.noise == 1 ? "on" : "scene");
   run.stribeck = opt.overrides.no_stribeck ? "off" : "scene";
   run.realism = truth.realism;
-  run.streams_dir = opt.streams;
+  run.streams_dir = opt.log.empty() ? opt.streams : opt.log;
   run.suit_geometry = eval::suitGeometryName(opt.suit_geometry);
   run.band_model = eval::bandModelName(opt.band_model);
   run.straps = eval::strapsName(opt.straps);
   run.num_trials = inputs.trials.size();
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const nlohmann::ordered_json id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+  nlohmann::ordered_json id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+  if (logs) id_json["log"] = logJson(*logs);
   const nlohmann::ordered_json report_json = report::reportJson(result, score, run, id_json, pngs);
   const std::vector<std::pair<std::string, std::string>> files = {
       {"identification.json", dumpJson(id_json)},
@@ -388,8 +403,13 @@ Command addEvaluateCommand(CLI::App& suitsim) {
   addThreadsOption(*app, &opt->overrides.threads,
                    "threads for running the trials and for the identification (default: one per core); the "
                    "results are the same for any");
-  addTextOption(*app, "--streams", "DIR", &opt->streams,
-                "evaluate the streams of an earlier run (its trials/) instead of simulating");
+  CLI::Option* streams = addTextOption(*app, "--streams", "DIR", &opt->streams,
+                                       "evaluate the streams of an earlier run (its trials/) instead of simulating");
+  CLI::Option* log = addTextOption(*app, "--log", "MAP", &opt->log,
+                                   "evaluate a robot's own logs (CSV or HDF5) read through the channel map MAP instead "
+                                   "of simulating (docs/logs.md)");
+  streams->excludes(log);
+  log->excludes(streams);
   addParsedOption(
       *app, "--band-joints", "J1,J2",
       [o = opt.get()](const std::string& v) {

@@ -1,5 +1,7 @@
 // `suitsim identify --scene SCENE --streams DIR --out OUT`: identify the
-// robot from the sensor streams of an experiment (see identify.h).
+// robot from the sensor streams of an experiment (see identify.h); with
+// --log MAP instead of --streams, from a robot's own logs read through a
+// channel map (log_reading.h, docs/logs.md).
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -9,6 +11,7 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "log_reading.h"
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/streams.h"
@@ -22,18 +25,23 @@ namespace {
 namespace fs = std::filesystem;
 
 struct IdentifyOptions {
-  std::string scene, streams, out;
+  std::string scene, streams, log, out;
   bool quiet = false;
   eval::PipelineOptions pipeline;
 };
 
-int identifyChecked(const IdentifyOptions& opt) {
+int identifyChecked(const IdentifyOptions& opt, const CLI::App& app) {
+  if (opt.streams.empty() && opt.log.empty()) return usageError(app, "one of --streams DIR and --log MAP is required");
   eval::IdentificationOutcome outcome;
   nlohmann::ordered_json json;
   try {
-    const eval::EvaluationInputs inputs = eval::loadEvaluationInputs(opt.scene);
-    outcome = eval::identifyFromStreams(inputs, opt.streams, opt.pipeline);
-    json = report::identificationJson(outcome, inputs.scene_name, opt.pipeline);
+    eval::EvaluationInputs inputs = eval::loadEvaluationInputs(opt.scene);
+    eval::PipelineOptions pipeline = opt.pipeline;
+    std::shared_ptr<const eval::LogReading> logs;
+    if (!opt.log.empty()) logs = readLogMapFor(opt.log, &inputs, &pipeline);
+    outcome = eval::identifyFromStreams(inputs, opt.streams, pipeline);
+    json = report::identificationJson(outcome, inputs.scene_name, pipeline);
+    if (logs) json["log"] = logJson(*logs);
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
@@ -126,7 +134,13 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   CLI::App* app = suitsim.add_subcommand(
       "identify", "identify the robot from an experiment's sensor streams; writes OUT/identification.json");
   addTextOption(*app, "--scene", "SCENE", &opt->scene, "the scene of the experiment")->required();
-  addTextOption(*app, "--streams", "DIR", &opt->streams, "the trials' streams (DIR/<trial>/sensors.csv)")->required();
+  CLI::Option* streams =
+      addTextOption(*app, "--streams", "DIR", &opt->streams, "the trials' streams (DIR/<trial>/sensors.csv)");
+  CLI::Option* log = addTextOption(*app, "--log", "MAP", &opt->log,
+                                   "a robot's own logs (CSV or HDF5), read through the channel map MAP (docs/logs.md)");
+  streams->excludes(log);
+  log->excludes(streams);
+
   addTextOption(*app, "--out", "OUT", &opt->out, "where to write identification.json (created if needed)")->required();
   addRestRowsOption(*app, &opt->pipeline.identification.rest_rows);
   addArmatureOption(*app, &opt->pipeline.identification.armature);
@@ -138,7 +152,7 @@ Command addIdentifyCommand(CLI::App& suitsim) {
   addThreadsOption(*app, &opt->pipeline.identification.threads,
                    "threads for the identification (default: one per core); the result is the same for any");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout");
-  return {app, [opt] { return identifyChecked(*opt); }};
+  return {app, [opt, app] { return identifyChecked(*opt, *app); }};
 }
 
 }  // namespace suitsim::cli

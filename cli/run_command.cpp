@@ -23,6 +23,8 @@
 #include "commands.h"
 #include "trial_jobs.h"
 #include "suitsim/core/write_failure.h"
+#include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/log_streams.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/scene/scene.h"
@@ -48,7 +50,43 @@ struct RunOptions {
   int threads = -1;
   bool quiet = false;
   std::string trial;  // empty: every trial of an experiment
+  std::string log_format = "csv";  // csv: <trial>/sensors.csv; hdf5: log.h5 and its channel map log_map.xml
 };
+
+// --log-format hdf5: the trials' streams as one HDF5 log with its channel
+// map (eval/log_streams.h), written under temporary names and moved into
+// place, then the CSV streams removed; the truth files stay where they are.
+bool writeHdf5Streams(const RunOptions& opt, const std::vector<TrialJob>& jobs, std::string* error) {
+  const fs::path out(opt.out_dir);
+  const fs::path h5 = out / "log.h5", map = out / "log_map.xml";
+  const fs::path h5_tmp = out / ".log.h5.partial", map_tmp = out / ".log_map.xml.partial";
+  std::error_code ec;
+  try {
+    eval::EvaluationInputs inputs = eval::loadEvaluationInputs(opt.scene_path);
+    std::vector<eval::TrialInfo> ran;
+    for (const eval::TrialInfo& t : inputs.trials) {
+      for (const TrialJob& job : jobs) {
+        if (job.scene.trial.name == t.name) ran.push_back(t);
+      }
+    }
+    inputs.trials = ran;
+    eval::writeHdf5Log(inputs, out.string(), h5_tmp.string(), map_tmp.string(), h5.filename().string());
+  } catch (const std::exception& e) {
+    fs::remove(h5_tmp, ec);
+    fs::remove(map_tmp, ec);
+    *error = e.what();
+    return false;
+  }
+  // The map names the file it reads: log.h5, its final name.
+  fs::rename(h5_tmp, h5, ec);
+  if (!ec) fs::rename(map_tmp, map, ec);
+  if (ec) {
+    *error = "cannot move the HDF5 log into place: " + ec.message();
+    return false;
+  }
+  for (const TrialJob& job : jobs) fs::remove(job.dir / "sensors.csv", ec);
+  return true;
+}
 
 int runChecked(const RunOptions& opt, const CLI::App& app) {
   const auto usage_error = [&app](const std::string& message) { return usageError(app, message); };
@@ -61,6 +99,9 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
   overrides.threads = opt.threads;
   if (const int code = prepareJobs(opt.scene_path, opt.trial, overrides, out, opt.quiet, usage_error, &jobs)) return code;
   const bool is_experiment = !jobs.front().scene.trial.name.empty();
+  if (opt.log_format == "hdf5" && !is_experiment) {
+    return usage_error("--log-format hdf5 needs an experiment (named trials, one HDF5 group each)");
+  }
 
   std::error_code ec;
   // A run that fails leaves nothing behind, not even the folder it made.
@@ -146,6 +187,13 @@ int runChecked(const RunOptions& opt, const CLI::App& app) {
       return 1;
     }
   }
+  if (opt.log_format == "hdf5") {
+    std::string error;
+    if (!writeHdf5Streams(opt, jobs, &error)) {
+      std::fprintf(stderr, "error: %s (the CSV streams are kept)\n", error.c_str());
+      return 1;
+    }
+  }
   if (!opt.quiet) {
     for (const TrialJob& job : jobs) {
       const double sim_time = job.summary["sim_time_s"].get<double>();
@@ -180,6 +228,9 @@ Command addRunCommand(CLI::App& suitsim) {
   addThreadsOption(*app, &opt->threads,
                    "OpenMP threads for the force loops (default: the scene's threads, else one per core)");
   addTrialOption(*app, &opt->trial, "run only this trial of an experiment");
+  addChoiceOption(*app, "--log-format", &opt->log_format, {"csv", "hdf5"},
+                  "csv: each trial's <trial>/sensors.csv (default); hdf5: one log.h5 and its channel map "
+                  "log_map.xml, read with identify/evaluate --log (docs/logs.md)");
   addQuietFlag(*app, &opt->quiet, "no progress, no summary line, no warnings");
   return {app, [opt, app] { return runChecked(*opt, *app); }};
 }

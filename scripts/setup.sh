@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev libtinyxml2-dev nlohmann-json3-dev libcli11-dev
+  libhdf5-dev  # robots' HDF5 logs (suitsim identify/evaluate --log, run --log-format hdf5)
   libgtest-dev libbenchmark-dev
   libmujoco-dev  # optional: the MuJoCo cross-check test and benchmark
   libopenmpi-dev openmpi-bin  # optional: sweeps across processes (mpirun)

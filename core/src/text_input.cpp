@@ -1,8 +1,39 @@
 #include "suitsim/core/text_input.h"
 
+#include <cmath>
 #include <filesystem>
+#include <system_error>
+
+#include "suitsim/core/number_text.h"
 
 namespace suitsim {
+
+std::vector<std::string> splitFields(const std::string& line, char delimiter) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = line.find(delimiter, start);
+    out.push_back(line.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  return out;
+}
+
+std::string trimBlanks(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t\r");
+  if (a == std::string::npos) return "";
+  const std::size_t b = s.find_last_not_of(" \t\r");
+  return s.substr(a, b - a + 1);
+}
+
+bool parseFiniteNumber(const std::string& text, double* out) {
+  const std::string t = trimBlanks(text);
+  if (t.empty()) return false;
+  const char* end = t.data() + t.size();
+  const auto r = fromChars(t.data(), end, *out);
+  return r.ec == std::errc() && r.ptr == end && std::isfinite(*out);
+}
 
 std::string regularFileProblem(const std::string& path) {
   std::error_code ec;

@@ -173,7 +173,7 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
   for (const TrialPair& p : pairs) {
     const TrialInfo& trial = *p.worn;
     const SensorStream s =
-        readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout, inputs.sensor_rate_hz, channels);
+        readTrialStream(inputs, model, trial, streams_dir, options, channels);
     const double rate = s.rate_hz;
     const int N = s.numSamples();
     if (s.current.rows() == 0) throw std::invalid_argument("device '" + design.name + "': the robot logs no currents (the assist's input)");
@@ -212,7 +212,7 @@ DeviceEvaluation evaluateDevice(const EvaluationInputs& inputs, const Identifica
     // Every column through the filter the robot's channels take
     // (conditionStream): the law is linear in its settings, so the filtered
     // columns obey it too; then the same trim and decimation.
-    const ButterworthLowPass lp = designButterworthLowPass(4, cond.cutoff_hz, rate);
+    const ButterworthLowPass lp = designButterworthLowPass(cond.filter_order, cond.cutoff_hz, rate);
     const MatrixXd rate_filtered = filterZeroPhase(lp, rate_raw);
     const int trim = static_cast<int>(std::ceil(cond.trim_s * rate));
     const int step = std::max(1, cond.decimate);

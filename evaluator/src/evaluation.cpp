@@ -147,7 +147,7 @@ EvaluationResult evaluateStreams(const EvaluationInputs& inputs, const std::file
     out.balance.resize(trials.size());
     detail::parallelFor(static_cast<int>(trials.size()), threads, [&](int k) {
       const TrialInfo& t = *trials[static_cast<std::size_t>(k)];
-      const SensorStream s = readSensorStream(streamPath(streams_dir, t).string(), model, inputs.layout, inputs.sensor_rate_hz);
+      const SensorStream s = readTrialStream(inputs, model, t, streams_dir, options.pipeline);
       BalanceEstimate& b = out.balance[static_cast<std::size_t>(k)];
       b = estimateBalance(model, inputs.layout, s, inputs.soles, t.held, options.balance);
       b.trial = t.name;

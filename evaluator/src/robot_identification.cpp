@@ -206,11 +206,18 @@ fs::path streamPath(const fs::path& streams_dir, const TrialInfo& trial) {
   return trial.name.empty() ? streams_dir / "sensors.csv" : streams_dir / trial.name / "sensors.csv";
 }
 
+SensorStream readTrialStream(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                             const fs::path& streams_dir, const PipelineOptions& options,
+                             const std::vector<std::string>& extra_channels) {
+  if (options.read_stream) return options.read_stream(trial, extra_channels);
+  return readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout, inputs.sensor_rate_hz,
+                          extra_channels);
+}
+
 SensorStream loadStream(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
                         const fs::path& streams_dir, const PipelineOptions& options,
                         const std::vector<std::string>& extra_channels) {
-  SensorStream s = readSensorStream(streamPath(streams_dir, trial).string(), model, inputs.layout,
-                                    inputs.sensor_rate_hz, extra_channels);
+  SensorStream s = readTrialStream(inputs, model, trial, streams_dir, options, extra_channels);
   if (options.sensor_delay == PipelineOptions::SensorDelay::Compensated) {
     s = withoutLoggerDelay(s, declaredLoggerDelays(s));
   }

@@ -47,7 +47,7 @@ MatrixXd conditionedCurrents(const SensorStream& s, const ConditioningOptions& o
     }
   }
   if (raw_current.rows() == 0) return MatrixXd();
-  return filterZeroPhase(designButterworthLowPass(4, o.cutoff_hz, s.rate_hz), raw_current);
+  return filterZeroPhase(designButterworthLowPass(o.filter_order, o.cutoff_hz, s.rate_hz), raw_current);
 }
 
 // The raw joint angles with each motor-side encoder's gear twist taken out
@@ -64,7 +64,7 @@ MatrixXd jointAnglesBehindGears(const SensorStream& s, const ConditioningOptions
     if (cur.rows() != angles.rows() || o.gear_stiffness.size() != angles.cols()) {
       throw std::invalid_argument(s.path + ": compensating the gears' twist needs every joint's motor current");
     }
-    const FilteredSignals read = filterAndDifferentiate(s.joint_angle, s.rate_hz, o.cutoff_hz);
+    const FilteredSignals read = filterAndDifferentiate(s.joint_angle, s.rate_hz, o.cutoff_hz, o.filter_order);
     for (Eigen::Index t = 0; t < angles.rows(); ++t) {
       for (Eigen::Index j = 0; j < angles.cols(); ++j) {
         if (!(o.gear_stiffness[j] > 0.0)) continue;
@@ -104,15 +104,16 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
   if (!(o.cutoff_hz > 0.0 && o.cutoff_hz < 0.5 * rate)) {
     throw std::invalid_argument("filter cutoff must lie below half the sensor rate");
   }
-  const ButterworthLowPass lp = designButterworthLowPass(4, o.cutoff_hz, rate);
-  const FilteredSignals w = floating ? filterAndDifferentiate(s.gyro, rate, o.cutoff_hz) : FilteredSignals{};
+  const ButterworthLowPass lp = designButterworthLowPass(o.filter_order, o.cutoff_hz, rate);
+  const FilteredSignals w =
+      floating ? filterAndDifferentiate(s.gyro, rate, o.cutoff_hz, o.filter_order) : FilteredSignals{};
   const MatrixXd acc = floating ? filterZeroPhase(lp, s.accel) : MatrixXd();
   const MatrixXd cur = conditionedCurrents(s, o);
   // Link-side joint torques pass the same zero-phase filter as the other
   // channels, so that they stay aligned with the encoders' θ̈.
   const MatrixXd torque = s.joint_torque.rows() > 0 ? filterZeroPhase(lp, s.joint_torque) : MatrixXd();
   const MatrixXd angles = jointAnglesBehindGears(s, o, cur);
-  const FilteredSignals q = filterAndDifferentiate(angles, rate, o.cutoff_hz);
+  const FilteredSignals q = filterAndDifferentiate(angles, rate, o.cutoff_hz, o.filter_order);
   std::vector<MatrixXd> wrench;
   for (const MatrixXd& f : s.wrench) wrench.push_back(filterZeroPhase(lp, f));
 

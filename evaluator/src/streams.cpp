@@ -1,12 +1,10 @@
 #include "suitsim/eval/streams.h"
 
 
-#include "suitsim/core/number_text.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/core/text_input.h"
 
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <algorithm>
 #include <fstream>
@@ -21,38 +19,11 @@ namespace {
   throw StreamError(path + ":" + std::to_string(line) + ": " + what);
 }
 
-std::vector<std::string> splitFields(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = line.find(',', start);
-    out.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::string trim(const std::string& s) {
-  const std::size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  const std::size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
-
 /// "R_KNEE.encoder[rad]" -> "R_KNEE.encoder": units are informative only.
 std::string channelName(const std::string& label) {
-  const std::string t = trim(label);
+  const std::string t = trimBlanks(label);
   const std::size_t bracket = t.find('[');
   return bracket == std::string::npos ? t : t.substr(0, bracket);
-}
-
-bool parseDouble(const std::string& text, double* out) {
-  const std::string t = trim(text);
-  if (t.empty()) return false;
-  const char* end = t.data() + t.size();
-  const auto r = fromChars(t.data(), end, *out);
-  return r.ec == std::errc() && r.ptr == end && std::isfinite(*out);
 }
 
 }  // namespace
@@ -82,8 +53,8 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
     if (line[0] == '#') {
       const std::size_t colon = line.find(':');
       if (colon != std::string::npos) {
-        const std::string key = trim(line.substr(1, colon - 1));
-        s.header[key] = trim(line.substr(colon + 1));
+        const std::string key = trimBlanks(line.substr(1, colon - 1));
+        s.header[key] = trimBlanks(line.substr(colon + 1));
         s.header_line[key] = line_no;
       }
       continue;
@@ -168,7 +139,7 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
   }
   // Rate: stated in the header, and the times must agree with it.
   const std::string rate_text = s.meta("sensor_rate_hz");
-  if (rate_text.empty() || !parseDouble(rate_text, &s.rate_hz) || s.rate_hz <= 0.0) {
+  if (rate_text.empty() || !parseFiniteNumber(rate_text, &s.rate_hz) || s.rate_hz <= 0.0) {
     fail(path, header_line, "no valid '# sensor_rate_hz: <Hz>' line before the header");
   }
   if (expected_rate_hz > 0.0 && std::abs(s.rate_hz - expected_rate_hz) > 1e-9 * expected_rate_hz) {
@@ -189,17 +160,17 @@ SensorStream readSensorStream(const std::string& path, const RigidModel& model, 
       fail(path, line_no, std::to_string(fields.size()) + " fields, the header has " + std::to_string(labels.size()));
     }
     for (std::size_t c = 0; c < fields.size(); ++c) {
-      if (!parseDouble(fields[c], &row[c])) {
-        fail(path, line_no, "column '" + channelName(labels[c]) + "' is not a finite number ('" + trim(fields[c]) + "')");
+      if (!parseFiniteNumber(fields[c], &row[c])) {
+        fail(path, line_no, "column '" + channelName(labels[c]) + "' is not a finite number ('" + trimBlanks(fields[c]) + "')");
       }
       if (row[c] < lowest[c] || row[c] > highest[c]) {
-        fail(path, line_no, "column '" + channelName(labels[c]) + "' reads " + trim(fields[c]) +
+        fail(path, line_no, "column '" + channelName(labels[c]) + "' reads " + trimBlanks(fields[c]) +
                                 ", which no sensor can: " + rule[c]);
       }
     }
     if (!rows.empty()) {
       const double dt = row[0] - rows.back()[0];
-      if (!(dt > 0.0)) fail(path, line_no, "time does not increase (" + trim(fields[0]) + " s after " +
+      if (!(dt > 0.0)) fail(path, line_no, "time does not increase (" + trimBlanks(fields[0]) + " s after " +
                                                std::to_string(rows.back()[0]) + " s)");
       if (std::abs(dt * s.rate_hz - 1.0) > 0.01) {
         std::ostringstream m;

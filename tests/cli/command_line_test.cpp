@@ -41,13 +41,13 @@ std::vector<CommandCase> commandCases() {
   const std::string scene = sourcePath("scenes/spring_mass.xml");
   return {
       {"run", {"run", scene, "--out", "out"},
-       {"SCENE", "--out DIR", "[--duration S]", "[--dt S]", "[--threads N]", "[--trial NAME]", "[--quiet]"}},
+       {"SCENE", "--out DIR", "[--duration S]", "[--dt S]", "[--threads N]", "[--trial NAME]", "[--log-format csv|hdf5]", "[--quiet]"}},
       {"evaluate", {"evaluate", scene, "--out", "out"},
-       {"SCENE", "--out DIR", "[--noise on|off]", "[--stribeck on|off]", "[--threads N]", "[--streams DIR]",
+       {"SCENE", "--out DIR", "[--noise on|off]", "[--stribeck on|off]", "[--threads N]", "[--streams DIR]", "[--log MAP]",
         "[--band-joints J1,J2]", "[--rest-rows exclude|sign-rule]", "[--armature fit|known|ignored]", "[--no-plots]",
         "[--quiet]"}},
       {"identify", {"identify", "--scene", scene, "--streams", "streams", "--out", "out"},
-       {"--scene SCENE", "--streams DIR", "--out OUT", "[--rest-rows exclude|sign-rule]",
+       {"--scene SCENE", "--streams DIR", "--log MAP", "--out OUT", "[--rest-rows exclude|sign-rule]",
         "[--armature fit|known|ignored]", "[--quiet]"}},
       {"info", {"info", scene}, {"FILE", "[--json]"}},
   };

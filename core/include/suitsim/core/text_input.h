@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <istream>
 #include <string>
+#include <vector>
 
 namespace suitsim {
 
@@ -20,6 +21,18 @@ constexpr std::size_t kMaxLineLength = 1 << 20;
 std::string regularFileProblem(const std::string& path);
 
 enum class LineRead { kLine, kEnd, kTooLong };
+
+/// The fields of a delimited text row (a CSV line): every text between
+/// delimiters, empty ones included, untrimmed.
+std::vector<std::string> splitFields(const std::string& line, char delimiter = ',');
+
+/// `s` without leading and trailing blanks (spaces, tabs, '\r').
+std::string trimBlanks(const std::string& s);
+
+/// Reads the whole of `text` (blanks around it allowed) as a finite double,
+/// exactly as std::from_chars does (number_text.h); false for an empty
+/// field, junk after the number, NaN, infinities and overflow.
+bool parseFiniteNumber(const std::string& text, double* out);
 
 /// std::getline with a bound: reads one line (without its '\n', and without
 /// a trailing '\r') of at most `max_length` characters.

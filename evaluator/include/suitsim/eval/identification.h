@@ -79,7 +79,8 @@ Eigen::VectorXd heldParameters(const RigidModel& model, const std::vector<HeldLo
 
 /// How a stream is turned into identification samples.
 struct ConditioningOptions {
-  double cutoff_hz = 8.0;  ///< zero-phase 4th-order Butterworth on every channel
+  double cutoff_hz = 8.0;  ///< zero-phase Butterworth low-pass on every channel (-3 dB point of one pass, Hz)
+  int filter_order = 4;    ///< its order, 2 or 4 (signals.h); a robot's log map may state it (log_map.h)
   int decimate = 2;        ///< keep every n-th sample after filtering
   double trim_s = 0.3;     ///< drop this much at each end (filter and difference edges)
   /// The windings' heating (docs/realism.md): non-empty (one per joint, 1/K,

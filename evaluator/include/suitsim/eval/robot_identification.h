@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ struct PipelineOptions {
   /// from EvaluationInputs::apriori by loadMotion).
   enum class GearTwist { Ignored, Compensated };
   GearTwist gear_twist = GearTwist::Ignored;
+  /// Where the trials' streams come from: unset, each trial's sensors.csv
+  /// under the streams directory (readSensorStream); set, a robot's own logs
+  /// read through a channel map (evaluator/io, log_map.h), given the trial
+  /// and the extra channels asked for by name. Called from several threads
+  /// at once; throws StreamError.
+  std::function<SensorStream(const TrialInfo&, const std::vector<std::string>&)> read_stream;
   /// Its `threads` is the command line's --threads for the whole pipeline
   /// (identification, validation, supporting torque).
   IdentificationOptions identification;
@@ -112,6 +119,12 @@ std::vector<int> knownGains(const EvaluationInputs& inputs, const RigidModel& mo
 
 /// Path of a trial's sensor stream under `streams_dir`.
 std::filesystem::path streamPath(const std::filesystem::path& streams_dir, const TrialInfo& trial);
+
+/// One trial's stream as recorded: from PipelineOptions::read_stream when
+/// set, else readSensorStream on streamPath (throws StreamError).
+SensorStream readTrialStream(const EvaluationInputs& inputs, const RigidModel& model, const TrialInfo& trial,
+                             const std::filesystem::path& streams_dir, const PipelineOptions& options,
+                             const std::vector<std::string>& extra_channels = {});
 
 /// Reads one trial's stream as the evaluation reads it: the logger's
 /// declared delays taken out when PipelineOptions::sensor_delay says so;

@@ -1,0 +1,597 @@
+// A robot's logs through a channel map into SensorStreams (log_streams.h,
+// docs/logs.md): the map's names resolved against the scene once, then per
+// trial the columns read (csv_log.cpp, hdf5_log.cpp), the segment cut out
+// of its file, every reading turned into SI (L1), motor-side channels
+// through their couplings (L2), (L3), and every sample checked against what
+// a sensor or a joint can do before the identification sees it.
+#include "suitsim/eval/log_streams.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <Eigen/LU>
+
+#include "log_table.h"
+#include "suitsim/core/stop.h"
+#include "suitsim/scene/scene.h"
+
+namespace suitsim::eval {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::LogTable;
+using detail::WantedColumn;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+[[noreturn]] void mapFail(const LogMap& m, int line, const std::string& what) {
+  throw io::SceneError(m.path + ":" + std::to_string(line) + ": " + what);
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// Where each joint's channels come from: a <joint> of the map, or a row of
+/// a <coupling>.
+struct JointSource {
+  int direct = -1;    // index into LogMap::joints
+  int coupling = -1;  // index into LogMap::couplings
+};
+
+/// The map resolved against the scene: what every trial reads.
+struct Plan {
+  std::vector<JointSource> joint;    // model joint order
+  std::vector<std::vector<int>> coupling_motor;  // per coupling: index into LogMap::motors, row order
+  std::vector<MatrixXd> angle_from_motor;  // per coupling: (G M)^-1
+  std::vector<MatrixXd> torque_from_motor; // per coupling: (G M)^T, for motor-side torque sensors
+  bool currents = false, torques = false;
+  std::vector<int> force_sensor;     // layout order -> LogMap::force_sensors
+  std::vector<int> temperature;      // model joint order -> LogMap::channels, -1 without
+  std::vector<double> speed_bound;   // rad/s per joint
+  std::vector<double> lower, upper;  // limits widened by the margin (rad)
+};
+
+const ColumnMap& channelOf(const LoggedDrive& d, int kind) {
+  return kind == 0 ? d.angle : kind == 1 ? d.velocity : kind == 2 ? d.current : d.torque;
+}
+const char* kKindName[] = {"angle", "velocity", "current", "torque"};
+
+// True when every joint has channel `kind` (directly, or every motor of its
+// coupling); throws when some have it and some do not (or `required`).
+bool everyJointHas(const LogMap& m, const RigidModel& model, const Plan& p, const std::vector<JointSource>& src, int kind,
+                   bool required) {
+  int have = 0;
+  std::string missing;
+  int missing_line = m.root_line;
+  for (int j = 0; j < model.num_joints; ++j) {
+    bool has = true;
+    int line = m.root_line;
+    if (src[j].direct >= 0) {
+      has = channelOf(m.joints[static_cast<std::size_t>(src[j].direct)], kind).present();
+      line = m.joints[static_cast<std::size_t>(src[j].direct)].line;
+    } else {
+      for (int k : p.coupling_motor[static_cast<std::size_t>(src[j].coupling)]) {
+        has = has && channelOf(m.motors[static_cast<std::size_t>(k)], kind).present();
+        if (!channelOf(m.motors[static_cast<std::size_t>(k)], kind).present()) line = m.motors[static_cast<std::size_t>(k)].line;
+      }
+    }
+    if (has) ++have;
+    else if (missing.empty()) {
+      missing = model.joint_name[j];
+      missing_line = line;
+    }
+  }
+  if (have == model.num_joints) return true;
+  if (required || have > 0) {
+    mapFail(m, missing_line, std::string("joint '") + missing + "' has no " + kKindName[kind] + " column" +
+                                 (required ? " (the scene's sensors log one for every joint)"
+                                           : " (other joints have one: all joints or none)"));
+  }
+  return false;
+}
+
+Plan makePlan(const LogMap& m, const RigidModel& model, const EvaluationInputs& inputs) {
+  Plan p;
+  const int nj = model.num_joints;
+  p.joint.assign(static_cast<std::size_t>(nj), {});
+  auto resolve = [&](const std::string& name, int line, const char* what) {
+    const int j = jointIndex(model, name);
+    if (j < 0) {
+      mapFail(m, line, std::string(what) + " '" + name + "' is no movable joint of the robot (its joints: " +
+                           joinNames(model.joint_name) + ")");
+    }
+    return j;
+  };
+  for (std::size_t d = 0; d < m.joints.size(); ++d) {
+    p.joint[static_cast<std::size_t>(resolve(m.joints[d].name, m.joints[d].line, "<joint>"))].direct = static_cast<int>(d);
+  }
+  for (std::size_t c = 0; c < m.couplings.size(); ++c) {
+    const LogCoupling& cp = m.couplings[c];
+    std::vector<int> motors;
+    for (const std::string& name : cp.motors) {
+      for (std::size_t k = 0; k < m.motors.size(); ++k) {
+        if (m.motors[k].name == name) motors.push_back(static_cast<int>(k));
+      }
+    }
+    p.coupling_motor.push_back(motors);
+    const MatrixXd GM = cp.gear.asDiagonal() * cp.linkage;
+    p.angle_from_motor.push_back(GM.fullPivLu().inverse());  // (L2)
+    p.torque_from_motor.push_back(GM.transpose());           // power balance
+    for (const std::string& name : cp.joints) {
+      p.joint[static_cast<std::size_t>(resolve(name, cp.line, "<coupling> joint"))].coupling = static_cast<int>(c);
+    }
+  }
+  for (int j = 0; j < nj; ++j) {
+    if (p.joint[static_cast<std::size_t>(j)].direct < 0 && p.joint[static_cast<std::size_t>(j)].coupling < 0) {
+      mapFail(m, m.root_line, "joint '" + model.joint_name[j] + "' of the robot is in no <joint> or <coupling>");
+    }
+  }
+  everyJointHas(m, model, p, p.joint, 0, true);
+  p.currents = inputs.layout.has_currents && everyJointHas(m, model, p, p.joint, 2, true);
+  p.torques = everyJointHas(m, model, p, p.joint, 3, false);
+  // The IMU and every force sensor of the scene's layout.
+  if (!m.has_imu) mapFail(m, m.root_line, "the robot's IMU '" + inputs.layout.imu.name + "' has no <imu> in the map");
+  for (const LoggedForceSensor& f : m.force_sensors) {
+    const bool known = std::any_of(inputs.layout.force_sensors.begin(), inputs.layout.force_sensors.end(),
+                                   [&](const SensorMount& s) { return s.name == f.name; });
+    if (!known) mapFail(m, f.line, "<force_sensor> '" + f.name + "' is no force sensor of the scene's robot");
+  }
+  for (const SensorMount& s : inputs.layout.force_sensors) {
+    int found = -1;
+    for (std::size_t k = 0; k < m.force_sensors.size(); ++k) {
+      if (m.force_sensors[k].name == s.name) found = static_cast<int>(k);
+    }
+    if (found < 0) mapFail(m, m.root_line, "the robot's force sensor '" + s.name + "' has no <force_sensor> in the map");
+    p.force_sensor.push_back(found);
+  }
+  // Winding temperatures: a <channel> "<joint>.winding_temperature" per joint, or none used.
+  p.temperature.assign(static_cast<std::size_t>(nj), -1);
+  for (int j = 0; j < nj; ++j) {
+    for (std::size_t c = 0; c < m.channels.size(); ++c) {
+      if (m.channels[c].first == model.joint_name[j] + ".winding_temperature") p.temperature[static_cast<std::size_t>(j)] = static_cast<int>(c);
+    }
+  }
+  if (std::find(p.temperature.begin(), p.temperature.end(), -1) != p.temperature.end()) p.temperature.clear();
+  // What a joint can do: its limits widened by the margin, its speed limit
+  // (the description's, with the margin) or the map's bound for all.
+  for (int j = 0; j < nj; ++j) {
+    double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+    if (const auto it = inputs.layout.joint_limits.find(model.joint_name[j]); it != inputs.layout.joint_limits.end()) {
+      lo = it->second.first - m.limit_margin;
+      hi = it->second.second + m.limit_margin;
+    }
+    p.lower.push_back(lo);
+    p.upper.push_back(hi);
+    double bound = m.max_speed;
+    const int k = inputs.apriori.findJoint(model.joint_name[j]);
+    if (k >= 0) {
+      const double limit = inputs.apriori.joints[static_cast<std::size_t>(k)].velocity_limit;
+      if (std::isfinite(limit) && limit > 0.0) bound = limit * (1.0 + m.speed_margin);
+    }
+    p.speed_bound.push_back(bound);
+  }
+  return p;
+}
+
+/// The columns one trial reads, each once.
+struct Wanted {
+  std::vector<WantedColumn> list;
+  std::map<std::string, int> index;
+  const LogMap* map = nullptr;
+  int add(const ColumnMap& c) {
+    if (!c.present()) return -1;
+    const auto it = index.find(c.column);
+    if (it != index.end()) return it->second;
+    list.push_back({c.column, map->path + ":" + std::to_string(c.line)});
+    return index[c.column] = static_cast<int>(list.size()) - 1;
+  }
+};
+
+/// The bad samples of one segment: refused at once, or marked for dropping.
+struct BadSamples {
+  BadSample policy;
+  std::vector<std::string> rule;  // per row: why it is dropped (empty: kept)
+  void flag(int row, const std::string& why, const std::string& message) {
+    if (policy == BadSample::Refuse) throw StreamError(message + " (the map's <checks on_bad_sample=\"drop\"> would drop it)");
+    if (rule[static_cast<std::size_t>(row)].empty()) rule[static_cast<std::size_t>(row)] = why;
+  }
+  bool bad(int row) const { return !rule[static_cast<std::size_t>(row)].empty(); }
+};
+
+/// One column of the segment in SI units (L1), its readings checked against
+/// the sensor's stated range and the bound every reading has.
+VectorXd readColumn(const LogTable& t, int col, const ColumnMap& c, int first, int n, BadSamples& bad) {
+  VectorXd x(n);
+  for (int r = 0; r < n; ++r) {
+    const double reading = t.values(first + r, col);
+    x[r] = c.toSI(reading);
+    if (!std::isfinite(x[r]) || std::abs(x[r]) > kMaxSensorReading) {
+      throw StreamError(t.where(first + r, col) + " reads " + number(reading) + " " + c.unit + ", beyond ±" +
+                        number(kMaxSensorReading) + " in SI units, which no sensor reads");
+    }
+    if (reading < c.range_low || reading > c.range_high) {
+      bad.flag(r, "stated range", t.where(first + r, col) + " reads " + number(reading) + ", outside the sensor's stated range [" +
+                                      number(c.range_low) + ", " + number(c.range_high) + "]");
+    }
+  }
+  return x;
+}
+
+/// Linear interpolation over the dropped rows between kept neighbours
+/// (rows [a, b] of `m`, both ends kept).
+void fillDropped(MatrixXd& m, const VectorXd& time, const BadSamples& bad, int a, int b) {
+  for (int r = a + 1; r < b;) {
+    if (!bad.bad(r)) {
+      ++r;
+      continue;
+    }
+    const int k0 = r - 1;
+    int k1 = r;
+    while (bad.bad(k1)) ++k1;
+    for (int k = r; k < k1; ++k) {
+      const double w = (time[k] - time[k0]) / (time[k1] - time[k0]);
+      m.row(k) = (1.0 - w) * m.row(k0) + w * m.row(k1);
+    }
+    r = k1;
+  }
+}
+
+struct SegmentResult {
+  SensorStream stream;
+  std::map<std::string, VectorXd> channels;
+  LogTrialReading reading;
+};
+
+SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& model,
+                          const LogSegment& seg, std::map<std::string, LogTable>& tables) {
+  const int nj = model.num_joints;
+  Wanted w;
+  w.map = &m;
+  const int time_col = w.add(m.time);
+  std::vector<std::array<int, 4>> joint_col(m.joints.size()), motor_col(m.motors.size());
+  for (std::size_t d = 0; d < m.joints.size(); ++d) {
+    for (int k = 0; k < 4; ++k) joint_col[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.joints[d], k));
+  }
+  for (std::size_t d = 0; d < m.motors.size(); ++d) {
+    for (int k = 0; k < 4; ++k) motor_col[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.motors[d], k));
+  }
+  int gyro_col[3], accel_col[3];
+  for (int k = 0; k < 3; ++k) {
+    gyro_col[k] = w.add(m.gyro[k]);
+    accel_col[k] = w.add(m.accel[k]);
+  }
+  std::vector<std::array<int, 6>> force_col(m.force_sensors.size());
+  for (std::size_t f = 0; f < m.force_sensors.size(); ++f) {
+    for (int k = 0; k < 3; ++k) {
+      force_col[f][static_cast<std::size_t>(k)] = w.add(m.force_sensors[f].force[k]);
+      force_col[f][static_cast<std::size_t>(3 + k)] = w.add(m.force_sensors[f].moment[k]);
+    }
+  }
+  std::vector<int> channel_col;
+  for (const auto& [name, c] : m.channels) channel_col.push_back(w.add(c));
+
+  // The file's table, read once for every trial that shares it.
+  const std::string file = (fs::path(m.folder) / seg.file).string();
+  std::string group = seg.group;
+  if (group.empty() || group[0] != '/') group = "/" + group;
+  while (group.size() > 1 && group.back() == '/') group.pop_back();
+  const std::string key = file + "\n" + group;
+  auto it = tables.find(key);
+  if (it == tables.end()) {
+    LogTable t = m.format == LogMap::Format::Csv ? detail::readCsvTable(file, m.delimiter, w.list)
+                                                 : detail::readHdf5Table(file, group, w.list);
+    it = tables.emplace(key, std::move(t)).first;
+  }
+  const LogTable& t = it->second;
+  const int rows = static_cast<int>(t.values.rows());
+
+  // Time: the column (strictly increasing over the whole file), or the rate.
+  VectorXd time_all(rows);
+  for (int r = 0; r < rows; ++r) {
+    time_all[r] = time_col >= 0 ? m.time.toSI(t.values(r, time_col)) : r / m.rate_hz;
+    if (r > 0 && !(time_all[r] > time_all[r - 1])) {
+      throw StreamError(t.where(r, time_col) + ": time goes back or stands still (" + number(time_all[r]) + " s after " +
+                        number(time_all[r - 1]) + " s)");
+    }
+  }
+  int first = 0;
+  while (first < rows && time_all[first] < seg.from) ++first;
+  int last = first;
+  while (last < rows && time_all[last] <= seg.to) ++last;
+  const int n = last - first;
+  const std::string where_seg = m.path + ":" + std::to_string(seg.line) + ": trial '" + seg.trial + "' (" + t.file +
+                                (t.hdf5 ? " group " + t.group : "") + ")";
+  if (n < 20) throw StreamError(where_seg + ": only " + std::to_string(n) + " samples; identification needs at least 20");
+  const VectorXd time = time_all.segment(first, n);
+  double rate = m.rate_hz;
+  if (!(rate > 0.0)) rate = (n - 1) / (time[n - 1] - time[0]);
+  for (int r = 1; r < n && time_col >= 0; ++r) {
+    const double dt = time[r] - time[r - 1];
+    if (std::abs(dt * rate - 1.0) > 0.01) {
+      throw StreamError(t.where(first + r, time_col) + ": sample spacing " + number(dt) + " s does not match the rate " +
+                        number(rate) + " Hz (missing or extra samples?)");
+    }
+  }
+
+  BadSamples bad{m.on_bad_sample, std::vector<std::string>(static_cast<std::size_t>(n))};
+  auto column = [&](int col, const ColumnMap& c) { return readColumn(t, col, c, first, n, bad); };
+  // Joint-side channels (model order); `source` names the column a joint's
+  // value came from, for the messages.
+  MatrixXd angle = MatrixXd::Zero(n, nj), velocity = MatrixXd::Zero(n, nj), current = MatrixXd::Zero(n, nj),
+           torque = MatrixXd::Zero(n, nj);
+  MatrixXd* kinds[4] = {&angle, &velocity, &current, &torque};
+  std::vector<int> source(static_cast<std::size_t>(nj), -1), speed_source(static_cast<std::size_t>(nj), -1);
+  std::vector<bool> has_velocity(static_cast<std::size_t>(nj), false);
+  for (int j = 0; j < nj; ++j) {
+    const JointSource& s = p.joint[static_cast<std::size_t>(j)];
+    if (s.direct < 0) continue;
+    const LoggedDrive& d = m.joints[static_cast<std::size_t>(s.direct)];
+    for (int k = 0; k < 4; ++k) {
+      const int col = joint_col[static_cast<std::size_t>(s.direct)][static_cast<std::size_t>(k)];
+      if (col >= 0) kinds[k]->col(j) = column(col, channelOf(d, k));
+    }
+    source[static_cast<std::size_t>(j)] = joint_col[static_cast<std::size_t>(s.direct)][0];
+    speed_source[static_cast<std::size_t>(j)] = joint_col[static_cast<std::size_t>(s.direct)][1];
+    has_velocity[static_cast<std::size_t>(j)] = d.velocity.present();
+  }
+  for (std::size_t c = 0; c < m.couplings.size(); ++c) {
+    const LogCoupling& cp = m.couplings[c];
+    const int size = static_cast<int>(cp.joints.size());
+    std::vector<int> jidx;
+    for (const std::string& name : cp.joints) jidx.push_back(jointIndex(model, name));
+    for (int k = 0; k < 4; ++k) {
+      MatrixXd motor(n, size);
+      bool all = true;
+      for (int i = 0; i < size; ++i) {
+        const int mi = p.coupling_motor[c][static_cast<std::size_t>(i)];
+        const int col = motor_col[static_cast<std::size_t>(mi)][static_cast<std::size_t>(k)];
+        if (col < 0) {
+          all = false;
+          continue;
+        }
+        motor.col(i) = column(col, channelOf(m.motors[static_cast<std::size_t>(mi)], k));
+      }
+      if (!all) continue;
+      // (L2) angles and speeds: q = (G M)^-1 θ_m; (L3) currents: the
+      // joint-equivalent R_τ u; torque sensors on the motors: (G M)^T τ_m.
+      const MatrixXd joint = k <= 1 ? MatrixXd(motor * p.angle_from_motor[c].transpose())
+                           : k == 2 ? MatrixXd(motor * cp.torque_matrix.transpose())
+                                    : MatrixXd(motor * p.torque_from_motor[c].transpose());
+      for (int i = 0; i < size; ++i) {
+        kinds[k]->col(jidx[static_cast<std::size_t>(i)]) = joint.col(i);
+        if (k == 1) has_velocity[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = true;
+      }
+    }
+    for (int i = 0; i < size; ++i) {
+      const auto& cols = motor_col[static_cast<std::size_t>(p.coupling_motor[c][static_cast<std::size_t>(i)])];
+      source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = cols[0];
+      speed_source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = cols[1];
+    }
+  }
+  // What no joint can do: beyond its limits, faster than it can turn
+  // (a logged speed, or a jump from the last sample kept).
+  std::vector<int> last_kept(static_cast<std::size_t>(nj), -1);
+  for (int r = 0; r < n; ++r) {
+    for (int j = 0; j < nj; ++j) {
+      const std::string where = t.where(first + r, source[static_cast<std::size_t>(j)]);
+      const double q = angle(r, j), bound = p.speed_bound[static_cast<std::size_t>(j)];
+      if (q < p.lower[static_cast<std::size_t>(j)] || q > p.upper[static_cast<std::size_t>(j)]) {
+        bad.flag(r, "joint limits", where + ": joint '" + model.joint_name[j] + "' at " + number(q) + " rad, more than " +
+                                        number(m.limit_margin) + " rad outside its limits [" +
+                                        number(p.lower[static_cast<std::size_t>(j)] + m.limit_margin) + ", " +
+                                        number(p.upper[static_cast<std::size_t>(j)] - m.limit_margin) + "] rad");
+      }
+      if (has_velocity[static_cast<std::size_t>(j)] && std::abs(velocity(r, j)) > bound) {
+        bad.flag(r, "speed", t.where(first + r, speed_source[static_cast<std::size_t>(j)]) + ": joint '" + model.joint_name[j] + "' logs a speed of " + number(velocity(r, j)) +
+                                 " rad/s, beyond the " + number(bound) + " rad/s it can turn");
+      }
+      const int k = last_kept[static_cast<std::size_t>(j)];
+      if (k >= 0 && std::abs(q - angle(k, j)) > bound * (time[r] - time[k])) {
+        bad.flag(r, "jump", where + ": joint '" + model.joint_name[j] + "' jumps by " + number(q - angle(k, j)) +
+                                " rad in " + number(time[r] - time[k]) + " s, faster than the " + number(bound) +
+                                " rad/s it can turn");
+      }
+    }
+    if (!bad.bad(r)) std::fill(last_kept.begin(), last_kept.end(), r);
+  }
+  MatrixXd gyro(n, 3), accel(n, 3);
+  for (int k = 0; k < 3; ++k) {
+    gyro.col(k) = column(gyro_col[k], m.gyro[k]);
+    accel.col(k) = column(accel_col[k], m.accel[k]);
+  }
+  std::vector<MatrixXd> wrench;
+  for (int f : p.force_sensor) {
+    MatrixXd w6(n, 6);
+    const LoggedForceSensor& fs_map = m.force_sensors[static_cast<std::size_t>(f)];
+    for (int k = 0; k < 6; ++k) {
+      w6.col(k) = column(force_col[static_cast<std::size_t>(f)][static_cast<std::size_t>(k)], k < 3 ? fs_map.force[k] : fs_map.moment[k - 3]);
+    }
+    wrench.push_back(w6);
+  }
+  MatrixXd extra(n, static_cast<Eigen::Index>(m.channels.size()));
+  for (std::size_t c = 0; c < m.channels.size(); ++c) {
+    extra.col(static_cast<Eigen::Index>(c)) = column(channel_col[c], m.channels[c].second);
+  }
+
+  // Dropped samples: cut at the ends, filled by linear interpolation
+  // inside, a run no longer than max_gap.
+  SegmentResult out;
+  LogTrialReading& rd = out.reading;
+  int a = 0, b = n - 1;
+  while (a < n && bad.bad(a)) ++a;
+  while (b >= a && bad.bad(b)) --b;
+  for (int r = 0, run = 0; r < n; ++r) {
+    run = bad.bad(r) ? run + 1 : 0;
+    if (run > m.max_gap) {
+      throw StreamError(t.where(first + r, source[0]) + ": " + std::to_string(run) +
+                        " bad samples in a row (the last: " + bad.rule[static_cast<std::size_t>(r)] +
+                        "), more than the max_gap of " + std::to_string(m.max_gap) + " the map lets drop");
+    }
+    if (bad.bad(r)) {
+      ++rd.dropped;
+      ++rd.dropped_by_rule[bad.rule[static_cast<std::size_t>(r)]];
+      if (r > a && r < b) ++rd.filled;
+    }
+  }
+  for (MatrixXd* mat : {&angle, &current, &torque, &gyro, &accel, &extra}) fillDropped(*mat, time, bad, a, b);
+  for (MatrixXd& w6 : wrench) fillDropped(w6, time, bad, a, b);
+  const int kept = b - a + 1;
+  if (kept < 20) throw StreamError(where_seg + ": only " + std::to_string(kept) + " samples left after dropping bad ones");
+
+  SensorStream& s = out.stream;
+  s.path = t.hdf5 ? t.file + ":" + t.group : t.file;
+  s.header["trial"] = seg.trial;
+  s.header["log_map"] = m.path;
+  s.header["sensor_rate_hz"] = number(rate);
+  s.rate_hz = rate;
+  s.time = time.segment(a, kept);
+  s.joint_angle = angle.middleRows(a, kept);
+  if (p.currents) s.current = current.middleRows(a, kept);
+  if (p.torques) s.joint_torque = torque.middleRows(a, kept);
+  s.gyro = gyro.middleRows(a, kept);
+  s.accel = accel.middleRows(a, kept);
+  for (MatrixXd& w6 : wrench) s.wrench.push_back(w6.middleRows(a, kept));
+  if (!p.temperature.empty()) {
+    s.winding_temperature.resize(kept, nj);
+    for (int j = 0; j < nj; ++j) s.winding_temperature.col(j) = extra.col(p.temperature[static_cast<std::size_t>(j)]).segment(a, kept);
+  }
+  for (std::size_t c = 0; c < m.channels.size(); ++c) {
+    out.channels[m.channels[c].first] = extra.col(static_cast<Eigen::Index>(c)).segment(a, kept);
+  }
+  rd.trial = seg.trial;
+  rd.file = t.file;
+  rd.group = t.hdf5 ? t.group : "";
+  rd.first_row = first;
+  rd.rows = n;
+  rd.rate_hz = rate;
+  return out;
+}
+
+std::vector<std::string> describeSteps(const LogMap& m, const LogReading& r) {
+  std::vector<std::string> steps;
+  int dropped = 0, filled = 0;
+  for (const LogTrialReading& t : r.trials) {
+    dropped += t.dropped;
+    filled += t.filled;
+  }
+  steps.push_back(std::string("read ") + std::to_string(r.trials.size()) + " trial(s) from " +
+                  (m.format == LogMap::Format::Csv ? "CSV" : "HDF5") + " logs through the channel map " + m.path);
+  steps.push_back(m.time.present() ? "time from column '" + m.time.column + "' (" + m.time.unit + ")" +
+                                         (m.rate_hz > 0 ? ", rate stated " + number(m.rate_hz) + " Hz"
+                                                        : ", rate measured from it") + ", spacing checked within 1 %"
+                                   : "time from the stated rate " + number(m.rate_hz) + " Hz");
+  steps.push_back("every reading to SI: x = sign * unit * scale * (reading - zero) (docs/logs.md (L1))");
+  for (const LogCoupling& c : m.couplings) {
+    steps.push_back("joints " + joinNames(c.joints) + " from motors " + joinNames(c.motors) +
+                    ": q = (G M)^-1 theta_m (L2), joint-equivalent currents R_tau u (L3)");
+  }
+  steps.push_back("checks: joint limits + " + number(m.limit_margin) + " rad, speeds and jumps within each joint's "
+                  "velocity limit + " + number(100.0 * m.speed_margin) + " % (else " + number(m.max_speed) +
+                  " rad/s), sensors' stated ranges; bad samples " +
+                  (m.on_bad_sample == BadSample::Drop
+                       ? "dropped (" + std::to_string(dropped) + " dropped, " + std::to_string(filled) +
+                             " of them filled by linear interpolation, the rest cut at the ends; runs up to " +
+                             std::to_string(m.max_gap) + ")"
+                       : std::string("refused")));
+  steps.push_back("logged velocities checked only: the identification differentiates the filtered angles");
+  steps.push_back("zero-phase Butterworth low-pass, order " + std::to_string(m.filter_order) + ", cut-off " +
+                  number(m.cutoff_hz) + " Hz, forward and backward (signals.h)");
+  steps.push_back("derivatives: central differences, O(h^2) (signals.h)");
+  steps.push_back("decimation: every " + std::to_string(m.decimate) + " sample(s) kept");
+  steps.push_back("trimmed " + number(m.trim_s) + " s at each end");
+  return steps;
+}
+
+}  // namespace
+
+LogReading readLogs(const LogMap& map, const EvaluationInputs& inputs) {
+  const RigidModel model = makeRigidModel(inputs.apriori);
+  const Plan plan = makePlan(map, model, inputs);
+  // Every segment names a trial of the scene, which must agree with what
+  // the map says it is.
+  for (const LogSegment& seg : map.segments) {
+    const auto t = std::find_if(inputs.trials.begin(), inputs.trials.end(),
+                                [&](const TrialInfo& x) { return x.name == seg.trial; });
+    if (t == inputs.trials.end() || seg.trial.empty()) {
+      std::vector<std::string> names;
+      for (const TrialInfo& x : inputs.trials) names.push_back(x.name);
+      mapFail(map, seg.line, "<trial> '" + seg.trial + "' is no trial of the scene's experiment (" + joinNames(names) + ")");
+    }
+    if (!seg.purpose.empty() && seg.purpose != t->purpose) {
+      mapFail(map, seg.line, "<trial> '" + seg.trial + "' purpose '" + seg.purpose + "', the scene's is '" + t->purpose + "'");
+    }
+    if (!seg.suit.empty() && seg.suit != t->suit) {
+      mapFail(map, seg.line, "<trial> '" + seg.trial + "' suit '" + seg.suit + "', the scene's is '" + t->suit + "'");
+    }
+  }
+  LogReading out;
+  out.map = map;
+  std::map<std::string, LogTable> tables;
+  for (const LogSegment& seg : map.segments) {
+    throwIfStopped();
+    SegmentResult r = readSegment(map, plan, model, seg, tables);
+    if (!out.trials.empty() && std::abs(r.reading.rate_hz / out.trials.front().rate_hz - 1.0) > 0.01) {
+      throw StreamError(map.path + ":" + std::to_string(seg.line) + ": trial '" + seg.trial + "' is sampled at " +
+                        number(r.reading.rate_hz) + " Hz, trial '" + out.trials.front().trial + "' at " +
+                        number(out.trials.front().rate_hz) + " Hz (all trials share one rate)");
+    }
+    out.streams[seg.trial] = std::move(r.stream);
+    out.channels[seg.trial] = std::move(r.channels);
+    out.trials.push_back(r.reading);
+  }
+  out.steps = describeSteps(map, out);
+  return out;
+}
+
+EvaluationInputs inputsForLogs(const EvaluationInputs& scene, const LogReading& logs) {
+  EvaluationInputs in = scene;
+  in.trials.clear();
+  for (const TrialInfo& t : scene.trials) {
+    if (logs.streams.count(t.name)) in.trials.push_back(t);
+  }
+  in.sensor_rate_hz = logs.trials.front().rate_hz;
+  return in;
+}
+
+void useLogs(std::shared_ptr<const LogReading> logs, PipelineOptions* options) {
+  const LogMap& m = logs->map;
+  options->conditioning.cutoff_hz = m.cutoff_hz;
+  options->conditioning.filter_order = m.filter_order;
+  options->conditioning.decimate = m.decimate;
+  options->conditioning.trim_s = m.trim_s;
+  options->read_stream = [logs](const TrialInfo& trial, const std::vector<std::string>& extra) {
+    const auto it = logs->streams.find(trial.name);
+    if (it == logs->streams.end()) {
+      throw StreamError(logs->map.path + ":" + std::to_string(logs->map.root_line) + ": no <trial> '" + trial.name + "'");
+    }
+    SensorStream s = it->second;
+    const std::map<std::string, VectorXd>& channels = logs->channels.at(trial.name);
+    s.extra.resize(s.numSamples(), static_cast<Eigen::Index>(extra.size()));
+    for (std::size_t k = 0; k < extra.size(); ++k) {
+      const auto c = channels.find(extra[k]);
+      if (c == channels.end()) {
+        throw StreamError(logs->map.path + ":" + std::to_string(logs->map.root_line) + ": the evaluation needs channel '" +
+                          extra[k] + "', which the map has no <channel name=\"" + extra[k] + "\"> for");
+      }
+      s.extra.col(static_cast<Eigen::Index>(k)) = c->second;
+    }
+    return s;
+  };
+}
+
+}  // namespace suitsim::eval
