@@ -127,7 +127,10 @@ std::string motionCsv(const CandidateMotion& motion, const std::vector<std::stri
     const double t = std::min(k * dt, motion.duration());
     motion.reference.sample(t, angle.data(), rate.data());
     out += shortestText(t);
-    for (double a : angle) out += "," + shortestText(a);
+    for (double a : angle) {
+      out += ',';
+      out += shortestText(a);
+    }
     out += "\n";
   }
   return out;
