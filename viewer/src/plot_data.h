@@ -27,7 +27,7 @@ struct PlotChannel {
   Kind kind = Kind::kJointAngle;
   int index = -1;
   std::vector<int> contacts;
-  std::string name;  ///< e.g. "WAIST_P angle [rad]"; unique within a scene
+  std::string name;  ///< "<joint> angle [rad]" and the like; unique within a scene
 };
 
 /// The channels a scene offers, grouped by kind in the order above.
