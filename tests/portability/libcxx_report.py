@@ -51,8 +51,11 @@ def main():
         return 77
     libcxx_build = os.path.join(build, "libcxx")
     flags = "-stdlib=libc++"
+    # The C compiler too (the HDF5 check compiles C): the link flag below
+    # reaches every language's executables, and only clang takes it.
+    clang_c = clang[:-2] if clang.endswith("++") else clang
     subprocess.run(["cmake", "-S", source, "-B", libcxx_build, "-DCMAKE_BUILD_TYPE=Release",
-                    f"-DCMAKE_CXX_COMPILER={clang}", f"-DCMAKE_CXX_FLAGS={flags}",
+                    f"-DCMAKE_CXX_COMPILER={clang}", f"-DCMAKE_C_COMPILER={clang_c}", f"-DCMAKE_CXX_FLAGS={flags}",
                     f"-DCMAKE_EXE_LINKER_FLAGS={flags}", "-DSUITSIM_BUILD_TESTS=OFF",
                     "-DSUITSIM_BUILD_BENCH=OFF", "-DSUITSIM_BUILD_VIEWER=OFF", "-DSUITSIM_WITH_MPI=OFF",
                     "-DSUITSIM_WITH_MUJOCO=OFF", "-DSUITSIM_BUILD_PYTHON=OFF"], check=True, stdout=subprocess.DEVNULL)
