@@ -293,7 +293,8 @@ struct RobotCompiler {
       if (!(eig.eigenvalues().minCoeff() > 1e-9 * std::max(1e-300, eig.eigenvalues().sum()))) {
         throw ModelError(where(robot.links[b.link].source) + "body '" + name +
                          "' is flat or a line (an inertia tensor on the triangle-inequality bound): a particle "
-                         "cluster needs volume");
+                         "cluster needs volume (a point mass in the robot's file? give it a size with "
+                         "<inertial link mass com inertia> in the scene)");
       }
       // L = (3 S / m)^(1/2), the symmetric square root.
       const Matrix3d L = eig.eigenvectors() * (3.0 * eig.eigenvalues() / b.mass).cwiseSqrt().asDiagonal() *

@@ -77,7 +77,10 @@ struct JointRow {
 
 /// Everything the least squares needs from the trials, built once.
 struct Problem {
-  int nv = 0, nj = 0, nb = 0;
+  /// nb: the columns every equation shares, x.head(nb): the nphi base
+  /// parameters φ, then J, b, c of each coupled drive (addDriveColumns).
+  int nv = 0, nj = 0, nb = 0, nphi = 0;
+  std::vector<CoupledDrive> drives;
   int nbase = 6;  // base rows per sample: 6 on a floating base, 0 on a fixed one
   /// Joint rows from link-side torque sensors: Y_j φ − F_j = τ_s + τ_o, the
   /// measured torque moved to the right-hand side and the sensors' offset
@@ -124,6 +127,7 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
   p.nv = joints ? model.nv : 6;
   p.nj = model.num_joints;
   p.nb = base.numBase();
+  p.nphi = p.nb;
   p.nbase = model.base_dofs;
   // Torque sensors, when every trial has them, are the joint rows' drive
   // torque (MotionData::joint_torque); else the currents, A(6).
@@ -153,24 +157,50 @@ Problem buildProblem(const RigidModel& model, const BaseParameters& base, const 
   return p;
 }
 
-/// Samples of joint i that lie inside a stretch of sliding one way (|θ̇| >
-/// slip, constant sign) with at least `margin` seconds of it on both sides.
-/// The ends of the data count as the ends of a stretch: what came before is
-/// not known.
-std::vector<char> slidingSamples(const MotionData& d, int i, double slip, double margin) {
-  const int n = d.numSamples();
+/// Appends J, b and c of each coupled drive as shared columns of the joint
+/// rows (CoupledDrive::columns), after the base parameters.
+void addDriveColumns(Problem& p, const std::vector<CoupledDrive>& drives) {
+  p.drives = drives;
+  if (drives.empty()) return;
+  const int nd = static_cast<int>(drives.size());
+  for (const CoupledDrive& c : drives) {
+    if (c.row.size() != p.nj) throw std::invalid_argument("coupled drive '" + c.name + "': its row is not one entry per joint");
+  }
+  for (std::size_t k = 0; k < p.rows.size(); ++k) {
+    const MotionData& d = *p.trials[k];
+    MatrixXd& rows = p.rows[k];
+    rows.conservativeResize(Eigen::NoChange, p.nphi + 3 * nd);
+    rows.rightCols(3 * nd).setZero();
+    for (int t = 0; t < d.numSamples(); ++t) {
+      const VectorXd qd = d.qd.row(t).transpose(), qdd = d.qdd.row(t).transpose();
+      for (int c = 0; c < nd; ++c) {
+        for (int i = 0; i < p.nj; ++i) {
+          rows.block<1, 3>(static_cast<Eigen::Index>(t) * p.nv + p.nbase + i, p.nphi + 3 * c) =
+              drives[static_cast<std::size_t>(c)].columns(i, qd, qdd).transpose();
+        }
+      }
+    }
+  }
+  p.nb = p.nphi + 3 * nd;
+}
+
+/// Samples inside a stretch of sliding one way (|rate| > slip, constant
+/// sign) with at least `margin` seconds of it on both sides. The ends of
+/// the data count as the ends of a stretch: what came before is not known.
+std::vector<char> slidingSamples(const VectorXd& time, const VectorXd& rate, double slip, double margin) {
+  const int n = static_cast<int>(rate.size());
   std::vector<char> keep(static_cast<std::size_t>(n), 0);
   int start = 0;
   while (start < n) {
-    const double s0 = d.qd(start, i);
+    const double s0 = rate[start];
     if (std::abs(s0) <= slip) {
       ++start;
       continue;
     }
     int end = start;  // one past the stretch
-    while (end < n && std::abs(d.qd(end, i)) > slip && (d.qd(end, i) > 0.0) == (s0 > 0.0)) ++end;
+    while (end < n && std::abs(rate[end]) > slip && (rate[end] > 0.0) == (s0 > 0.0)) ++end;
     for (int t = start; t < end; ++t) {
-      if (d.time[t] - d.time[start] >= margin && d.time[end - 1] - d.time[t] >= margin) keep[t] = 1;
+      if (time[t] - time[start] >= margin && time[end - 1] - time[t] >= margin) keep[t] = 1;
     }
     start = end;
   }
@@ -205,8 +235,17 @@ int assignJointRows(Problem& p, const VectorXd& phi_ref, const JointParameters& 
         }
         continue;
       }
-      const std::vector<char> keep = sign_rule ? std::vector<char>(static_cast<std::size_t>(d.numSamples()), 1)
-                                               : slidingSamples(d, i, o.slip_velocity, o.motion_margin_s);
+      std::vector<char> keep = sign_rule ? std::vector<char>(static_cast<std::size_t>(d.numSamples()), 1)
+                                         : slidingSamples(d.time, d.qd.col(i), o.slip_velocity, o.motion_margin_s);
+      // A coupled motor's Coulomb column flips with the motor's direction:
+      // the joint's row is used only while each motor it turns with slides
+      // as well (its rate in joint units, over its largest gear entry).
+      for (const CoupledDrive& c : p.drives) {
+        if (sign_rule || c.row[i] == 0.0) continue;
+        const VectorXd rate = d.qd * c.row / c.row.cwiseAbs().maxCoeff();
+        const std::vector<char> motor = slidingSamples(d.time, rate, o.slip_velocity, o.motion_margin_s);
+        for (std::size_t t = 0; t < keep.size(); ++t) keep[t] = keep[t] && motor[t];
+      }
       for (int t = 0; t < d.numSamples(); ++t) {
         if (!keep[t]) continue;
         const double qd = d.qd(t, i), u = d.current(t, i);
@@ -599,6 +638,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   out.xi_apriori = xi_apriori;
   if (options.armature == IdentificationOptions::Armature::Ignored) out.xi_apriori.armature.setZero();
   Problem p = buildProblem(model, base, trials, true, options.threads);
+  if (!p.sensed) addDriveColumns(p, options.coupled_drives);  // a torque sensor reads after the drives
   // Torque sensors read after the drive: their a-priori offset is zero (the
   // motors' τ_o is not in their equation).
   if (p.sensed) out.xi_apriori.offset.setZero();
@@ -619,14 +659,19 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
       for (int i = 0; i < p.nj; ++i) p.F[k].col(p.nbase + i) -= out.xi_apriori.armature[i] * p.trials[k]->qdd.col(i);
     }
   }
+  VectorXd drive_apriori(p.nb - p.nphi);
+  for (std::size_t c = 0; c < p.drives.size(); ++c) {
+    drive_apriori.segment<3>(3 * static_cast<Eigen::Index>(c)) << p.drives[c].rotor_inertia, p.drives[c].viscous,
+        p.drives[c].coulomb;
+  }
   VectorXd x_ref(p.nb + kXi * p.nj);
-  x_ref << out.phi_apriori, out.xi_apriori.stacked();
+  x_ref << out.phi_apriori, drive_apriori, out.xi_apriori.stacked();
   // A(8)-(9) takes the static friction's sign from the a-priori model; a
   // model far off (missing payloads) gets many signs wrong. Each further
   // round takes the signs from the previous round's estimate; the
   // regularisation stays toward the a-priori values.
   const bool sign_rule = options.rest_rows == IdentificationOptions::RestRows::SignRule;
-  assignJointRows(p, out.phi_apriori, out.xi_apriori, options);
+  assignJointRows(p, x_ref.head(p.nb), out.xi_apriori, options);
   Solution s = solveRegularised(p, true, x_ref, options);
   for (int round = 1; sign_rule && round < options.sign_rounds; ++round) {
     assignJointRows(p, s.x.head(p.nb), JointParameters::fromStacked(s.x.tail(kXi * p.nj)), options);
@@ -697,10 +742,23 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
     }
     s.unexcited -= p.nj;  // zero columns, held by the regularisation
   }
-  out.phi = s.x.head(p.nb);
+  out.phi = s.x.head(p.nphi);
   out.xi = JointParameters::fromStacked(s.x.tail(kXi * p.nj));
-  out.phi_relative_std = s.relative_std.head(p.nb);
+  out.phi_relative_std = s.relative_std.head(p.nphi);
   out.xi_relative_std = JointParameters::fromStacked(s.relative_std.tail(kXi * p.nj));
+  out.xi_apriori.drives = p.drives;
+  for (std::size_t c = 0; c < p.drives.size(); ++c) {
+    const Eigen::Index at = p.nphi + 3 * static_cast<Eigen::Index>(c);
+    CoupledDrive value = p.drives[c], spread = p.drives[c];
+    value.rotor_inertia = s.x[at];
+    value.viscous = s.x[at + 1];
+    value.coulomb = s.x[at + 2];
+    spread.rotor_inertia = s.relative_std[at];
+    spread.viscous = s.relative_std[at + 1];
+    spread.coulomb = s.relative_std[at + 2];
+    out.xi.drives.push_back(value);
+    out.xi_relative_std.drives.push_back(spread);
+  }
   out.correlation_samples = s.correlation_samples;
   out.condition_number = s.condition_number;
   out.unexcited_columns = s.unexcited;

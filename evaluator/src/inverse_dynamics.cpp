@@ -84,12 +84,19 @@ Eigen::MatrixXd actuatorTorque(const RigidModel& model, const JointParameters& x
   if (motion.joint_torque.rows() == n) return motion.joint_torque.rowwise() + xi.offset.transpose();
   if (motion.current.rows() != n) throw std::invalid_argument("trial '" + motion.name + "' has no motor currents");
   MatrixXd tau(n, nj);
+  Eigen::VectorXd qd_t, qdd_t;
   for (int t = 0; t < n; ++t) {
+    if (!xi.drives.empty()) {
+      qd_t = motion.qd.row(t).transpose();
+      qdd_t = motion.qdd.row(t).transpose();
+    }
     for (int i = 0; i < nj; ++i) {
       // The rotor takes I_a θ̈ of what the motor makes before the link sees it.
       const double qd = motion.qd(t, i);
-      const double drive = xi.motor_constant[i] * motion.current(t, i) + xi.offset[i] - xi.armature[i] * motion.qdd(t, i) +
+      double drive = xi.motor_constant[i] * motion.current(t, i) + xi.offset[i] - xi.armature[i] * motion.qdd(t, i) +
                            xi.backdrive_excess[i] * backdrivenLoad(xi, i, motion.current(t, i), qd);
+      // A coupled motor's rotor and friction, through its row (CoupledDrive).
+      for (const CoupledDrive& c : xi.drives) drive -= c.torque(i, qd_t, qdd_t);
       double friction;
       if (std::abs(qd) > stop_velocity) {
         friction = xi.viscous[i] * qd + (qd > 0.0 ? xi.coulomb[i] : -xi.coulomb[i]);

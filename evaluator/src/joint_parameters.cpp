@@ -34,6 +34,21 @@ JointParameters JointParameters::fromStacked(const Eigen::VectorXd& xi) {
   return j;
 }
 
+Eigen::Vector3d CoupledDrive::columns(int i, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd) const {
+  const double ri = row[i];
+  if (ri == 0.0) return Eigen::Vector3d::Zero();
+  // The off-diagonal part of r_i r θ̈ and r_i r θ̇: the joint's own I_a and
+  // k_d columns carry the diagonal (identification.h).
+  const double motor_rate = row.dot(qd);
+  const double cross_acc = row.dot(qdd) - ri * qdd[i], cross_rate = motor_rate - ri * qd[i];
+  const double sign = motor_rate > 0.0 ? 1.0 : (motor_rate < 0.0 ? -1.0 : 0.0);
+  return Eigen::Vector3d(ri * cross_acc, ri * cross_rate, ri * sign);
+}
+
+double CoupledDrive::torque(int i, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd) const {
+  return columns(i, qd, qdd).dot(Eigen::Vector3d(rotor_inertia, viscous, coulomb));
+}
+
 JointParameters jointParameters(const RigidModel& model, const RobotDescription& description) {
   const int nj = model.num_joints;
   VectorXd xi(kXi * nj);

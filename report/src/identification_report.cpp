@@ -131,6 +131,26 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
     jp[model.joint_name[i]] = p;
   }
   j["joint_parameters"] = jp;
+  // Motors that turn with several joints (a coupled wrist): motor-side
+  // rotor inertia and friction (identification.h, CoupledDrive).
+  if (!xi.drives.empty()) {
+    ordered_json drives = ordered_json::array();
+    for (std::size_t c = 0; c < xi.drives.size(); ++c) {
+      const eval::CoupledDrive &d = xi.drives[c], &d0 = ref.drives[c], &dr = rs.drives[c];
+      ordered_json e;
+      e["motor"] = d.name;
+      ordered_json row;
+      for (int i = 0; i < model.num_joints; ++i) {
+        if (d.row[i] != 0.0) row[model.joint_name[i]] = d.row[i];
+      }
+      e["row"] = row;
+      e["rotor_inertia"] = estimate(d.rotor_inertia, d0.rotor_inertia, dr.rotor_inertia);
+      e["viscous"] = estimate(d.viscous, d0.viscous, dr.viscous);
+      e["coulomb"] = estimate(d.coulomb, d0.coulomb, dr.coulomb);
+      drives.push_back(e);
+    }
+    j["coupled_drives"] = drives;
+  }
   ordered_json ex;
   ex["relative_std_below"] = kDetermined;
   ex["base_parameters"] = determined(id.full.phi_relative_std);
@@ -183,6 +203,15 @@ std::string identificationSummary(const eval::IdentificationOutcome& id) {
        std::to_string(determined(rs.motor_constant)) + ", k_d " + std::to_string(determined(rs.viscous)) + ", tau_c " +
        std::to_string(determined(rs.coulomb)) + "\n";
   s += "  " + determinedMeaning(id) + "\n";
+  for (std::size_t c = 0; c < id.full.xi.drives.size(); ++c) {
+    const eval::CoupledDrive &d = id.full.xi.drives[c], &dr = rs.drives[c];
+    auto withStd = [](double value, double relative) {
+      return formatSig(value, 3) + (std::isfinite(relative) ? " (" + formatSig(100.0 * relative, 2) + " %)" : "");
+    };
+    s += "coupled motor " + d.name + " (motor side): rotor inertia " + withStd(d.rotor_inertia, dr.rotor_inertia) +
+         " kg m^2, viscous " + withStd(d.viscous, dr.viscous) + " N m s/rad, Coulomb " + withStd(d.coulomb, dr.coulomb) +
+         " N m\n";
+  }
   const std::string validated = v.in_sample ? "the fitted trials (no other suit-free trial)" : joinNames(v.trials);
   auto ratio = [](const eval::RmsePair& p) { return formatSig(p.apriori / std::max(p.identified, 1e-300), 2) + "x"; };
   s += "validation on " + validated + ": " + joinNames(v.joints) + " torque RMSE " + formatSig(v.torque.identified) +

@@ -48,6 +48,27 @@ void addPayload(LinkInertial& in, double mass, const Vec3& com, double radius) {
 }
 
 
+/// A link's mass, com and inertia="ixx iyy izz ixy ixz iyz" (about the
+/// centre of mass, link axes; URDF meanings) from `lr`: for an inline
+/// <link> and for <inertial>, which replaces a URDF link's.
+static void readInertial(const ElementReader& lr, LinkInertial* inertial) {
+  inertial->mass = lr.nonNegative("mass", lr.number("mass", 0.0));
+  inertial->com = lr.vec3("com", {0.0, 0.0, 0.0});
+  if (lr.has("inertia")) {
+    const std::vector<std::string> v = words(lr.text("inertia"));
+    if (v.size() != 6) lr.failAttribute("inertia", "must be six numbers: ixx iyy izz ixy ixz iyz");
+    for (int k = 0; k < 6; ++k) {
+      if (!parseNumber(v[k], &inertial->inertia[k])) lr.failAttribute("inertia", "must be six finite numbers");
+    }
+    const auto& i = inertial->inertia;
+    if (i[0] < 0.0 || i[1] < 0.0 || i[2] < 0.0 || i[0] + i[1] < i[2] || i[1] + i[2] < i[0] || i[0] + i[2] < i[1]) {
+      lr.failAttribute("inertia", "is not a physical inertia (diagonal >= 0, each at most the sum of the others)");
+    }
+  } else if (inertial->mass > 0.0) {
+    lr.fail("missing attribute 'inertia' (a link with mass needs one)");
+  }
+}
+
 /// A robot written in the scene: <link name mass com inertia="ixx iyy izz
 /// ixy ixz iyz"/> (inertia about the centre of mass, link axes) and <joint
 /// name type parent child xyz rpy axis lower upper effort velocity/>, with
@@ -65,21 +86,7 @@ static RobotDescription readInlineRobot(const std::string& path, const XMLElemen
     if (!link_index.emplace(link.name, static_cast<int>(robot.links.size())).second) {
       lr.failAttribute("name", "repeats an earlier link name");
     }
-    link.inertial.mass = lr.nonNegative("mass", lr.number("mass", 0.0));
-    link.inertial.com = lr.vec3("com", {0.0, 0.0, 0.0});
-    if (lr.has("inertia")) {
-      const std::vector<std::string> v = words(lr.text("inertia"));
-      if (v.size() != 6) lr.failAttribute("inertia", "must be six numbers: ixx iyy izz ixy ixz iyz");
-      for (int k = 0; k < 6; ++k) {
-        if (!parseNumber(v[k], &link.inertial.inertia[k])) lr.failAttribute("inertia", "must be six finite numbers");
-      }
-      const auto& i = link.inertial.inertia;
-      if (i[0] < 0.0 || i[1] < 0.0 || i[2] < 0.0 || i[0] + i[1] < i[2] || i[1] + i[2] < i[0] || i[0] + i[2] < i[1]) {
-        lr.failAttribute("inertia", "is not a physical inertia (diagonal >= 0, each at most the sum of the others)");
-      }
-    } else if (link.inertial.mass > 0.0) {
-      lr.fail("missing attribute 'inertia' (a link with mass needs one)");
-    }
+    readInertial(lr, &link.inertial);
     robot.links.push_back(link);
   }
   for (const XMLElement* e = element->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
@@ -156,6 +163,18 @@ void readStructure(RobotReading& in) {
   }
   RobotDescription& robot = setup.truth;
   if (r.has("name")) robot.name = r.text("name");
+  // <inertial link>: what the scene knows better than the robot's file (a
+  // link the URDF gives as a point mass, which a particle cluster cannot
+  // be). Truth and a-priori set alike: it is the robot as described.
+  for (const XMLElement* c : children("inertial")) {
+    const ElementReader cr = checkedReader(scene_path, c);
+    const int l = robot.findLink(cr.text("link"));
+    if (l < 0) cr.failAttribute("link", "names no link of the robot ('" + cr.text("link") + "')");
+    LinkInertial inertial;
+    readInertial(cr, &inertial);
+    robot.links[l].inertial = inertial;
+    robot.links[l].source = scene_path + ":" + std::to_string(c->GetLineNum());
+  }
   const std::string base = r.text("base", "floating");
   if (base != "floating" && base != "fixed") r.failAttribute("base", "must be floating or fixed");
   robot.floating_base = base == "floating";

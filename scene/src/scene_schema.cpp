@@ -152,6 +152,10 @@ constexpr AttributeRule kLinkAttributes[] = {
     {"name", ValueKind::kText, true}, {"mass", ValueKind::kNumber, false}, {"com", ValueKind::kVec3, false},
     {"inertia", ValueKind::kText, false},
 };
+constexpr AttributeRule kInertialAttributes[] = {
+    {"link", ValueKind::kText, true}, {"mass", ValueKind::kNumber, true}, {"com", ValueKind::kVec3, false},
+    {"inertia", ValueKind::kText, true},
+};
 constexpr AttributeRule kJointAttributes[] = {
     {"name", ValueKind::kText, true},    {"type", ValueKind::kText, true},    {"parent", ValueKind::kText, true},
     {"child", ValueKind::kText, true},   {"xyz", ValueKind::kVec3, false},    {"rpy", ValueKind::kVec3, false},
@@ -229,6 +233,7 @@ constexpr ElementRule kRobotChildren[] = {
     {"apriori", kAprioriAttributes, true, {}},      {"motion", kMotionAttributes, false, kMotionChildren},
     {"suit", kSuitAttributes, false, kSuitChildren},
     {"link", kLinkAttributes, false, {}},           {"joint", kJointAttributes, false, {}},
+    {"inertial", kInertialAttributes, false, {}},
     {"band", kBandAttributes, false, {}},           {"sensors", kSensorsAttributes, true, kSensorsChildren},
     {"push", kPushAttributes, false, {}},           {"assist", kAssistAttributes, true, {}},
     {"exoskeleton", kExoskeletonAttributes, false, kExoskeletonChildren},

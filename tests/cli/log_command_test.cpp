@@ -191,7 +191,7 @@ class LogCommand : public suitsim::testing::CliTest {
                           "    <angle column=\"enc_m2\" unit=\"rev\" scale=\"1e-3\" zero=\"1000\"/>\n"
                           "    <current column=\"i_m2\" unit=\"mA\"/>\n"
                           "  </motor>\n"
-                          "  <coupling joints=\"shoulder elbow\" motors=\"m1 m2\" gear=\"50\" linkage=\"1 1; 1 -1\"/>\n"
+                          "  <coupling joints=\"shoulder elbow\" motors=\"m1 m2\" gear=\"50\" linkage=\"1 1; 1 -1\" motor_terms=\"none\"/>\n"
                           "  <imu>\n"
                           "    <gyro columns=\"gx gy gz\" unit=\"deg/s\"/>\n"
                           "    <accel columns=\"ax ay az\" unit=\"g\"/>\n"
@@ -301,7 +301,7 @@ TEST_F(LogCommand, EvaluateReadsTheLogAndStatesItsSteps) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(fs::exists(out / "trials"));  // nothing simulated
   const auto id = nlohmann::json::parse(readFile(out / "identification.json"));
-  EXPECT_EQ(id.at("log").at("steps").size(), 9u) << id.at("log").dump();
+  EXPECT_EQ(id.at("log").at("steps").size(), 10u) << id.at("log").dump();
 }
 
 // ---- bad cells, columns, times ---------------------------------------------------
@@ -363,6 +363,16 @@ TEST_F(LogCommand, AMapErrorNamesTheMapsLine) {
   text.replace(text.find(" gain=\"2\""), 9, "");
   std::ofstream(map) << text;
   expectRefused(map, {"map.xml:18: <coupling> attribute 'linkage'", "singular"});
+  text = readFile(map);
+  text.replace(text.find("linkage=\"1 1; 1 1\""), 18, "linkage=\"1 1; 1 -1\"");
+  text.replace(text.find("motor_terms=\"none\""), 18, "motor_terms=\"some\"");
+  std::ofstream(map) << text;
+  expectRefused(map, {"map.xml:18: <coupling> attribute 'motor_terms'", "must be fit or none"});
+  text = readFile(map);
+  text.replace(text.find("motor_terms=\"some\""), 18, "motor_terms=\"none\"");
+  text.replace(text.find("</log_map>"), 10, "  <preprocess slip_velocity=\"0\"/>\n</log_map>");
+  std::ofstream(map) << text;
+  expectRefused(map, {"<preprocess> attribute 'slip_velocity'"});
 }
 
 TEST_F(LogCommand, ATrialTheSceneLacksOrMislabelsIsRefused) {

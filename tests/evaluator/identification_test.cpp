@@ -438,6 +438,77 @@ TEST(IdentifyRobot, ArmatureHeldAtItsAprioriValueOrIgnored) {
   EXPECT_GT(std::max(e_ignored.phi, e_ignored.k_T), 1e-3);
 }
 
+// A motor that turns with two joints (a coupled wrist: θ_m = 20 q_elbow +
+// 15 q_wrist), with its own rotor inertia and viscous and Coulomb friction
+// on the motor side, in the truth: the joints feel rᵀ (J r q̈ + b r q̇ +
+// c sgn(r q̇)) beyond their own terms. Given the drive's row
+// (IdentificationOptions::coupled_drives), J, b and c come back exactly, the
+// two joints' I_a and k_d with the diagonal r_i² J and r_i² b added
+// (identification.h, CoupledDrive), and everything else as without it.
+// Without the drive's columns the same data leave the joints' friction off.
+TEST(IdentifyRobot, CoupledMotorsRotorAndFrictionRecoveredFromExactData) {
+  const Case& c = everyJointSlides();
+  CoupledDrive truth;
+  truth.name = "m_wrist";
+  truth.row = VectorXd::Zero(5);
+  truth.row[1] = 20.0;
+  truth.row[2] = 15.0;
+  truth.rotor_inertia = 2e-5;  // kg m^2, motor side: 8e-3 and 4.5e-3 reflected
+  truth.viscous = 4e-4;        // N m s/rad: 0.16 and 0.09 reflected
+  truth.coulomb = 0.01;        // N m: 0.2 and 0.15 reflected
+  std::vector<MotionData> trials = c.trials;
+  for (MotionData& d : trials) {
+    for (int t = 0; t < d.numSamples(); ++t) {
+      const VectorXd qd = d.qd.row(t).transpose(), qdd = d.qdd.row(t).transpose();
+      const double m = truth.row.dot(qd);
+      for (int i : {1, 2}) {
+        const double r = truth.row[i];
+        const double drive = r * (truth.rotor_inertia * truth.row.dot(qdd) + truth.viscous * m +
+                                  truth.coulomb * (m > 0.0 ? 1.0 : (m < 0.0 ? -1.0 : 0.0)));
+        d.current(t, i) += drive / c.xi.motor_constant[i];  // no gear loss in this case
+      }
+    }
+  }
+  IdentificationOptions o = options(RestRows::Excluded);
+  CoupledDrive apriori = truth;
+  apriori.rotor_inertia = apriori.viscous = apriori.coulomb = 0.0;
+  o.coupled_drives = {apriori};
+  const RobotIdentification r = identifyRobot(c.apriori_model, c.base, c.xi_apriori, trials, o);
+  ASSERT_EQ(r.xi.drives.size(), 1u);
+  const CoupledDrive& got = r.xi.drives[0];
+  std::printf("[measured] coupled drive: J %.6g (true %.6g), b %.6g (%.6g), c %.6g (%.6g)\n", got.rotor_inertia,
+              truth.rotor_inertia, got.viscous, truth.viscous, got.coulomb, truth.coulomb);
+  EXPECT_LT(relativeError(got.rotor_inertia, truth.rotor_inertia), 1e-6);
+  EXPECT_LT(relativeError(got.viscous, truth.viscous), 1e-6);
+  EXPECT_LT(relativeError(got.coulomb, truth.coulomb), 1e-6);
+  EXPECT_TRUE(std::isfinite(r.xi_relative_std.drives[0].coulomb));
+  EXPECT_LT(relativeError(r.phi, c.phi), 1e-6);
+  for (int i = 0; i < 5; ++i) {
+    const double ri = truth.row[i];
+    EXPECT_LT(relativeError(r.xi.armature[i], c.xi.armature[i] + ri * ri * truth.rotor_inertia), 1e-6) << i;
+    EXPECT_LT(relativeError(r.xi.viscous[i], c.xi.viscous[i] + ri * ri * truth.viscous), 1e-6) << i;
+    EXPECT_LT(relativeError(r.xi.coulomb[i], c.xi.coulomb[i]), 1e-6) << i;
+    EXPECT_LT(relativeError(r.xi.motor_constant[i], c.xi.motor_constant[i]), 1e-6) << i;
+  }
+  // The validation's model: the drive's torque is taken from what reaches
+  // the links (actuatorTorque), so the joints' torque is the model's.
+  const MotionData& d = trials.front();
+  const MatrixXd tau = inverseDynamics(c.apriori_model, c.base, r.phi, d);
+  const MatrixXd act = actuatorTorque(c.apriori_model, r.xi, d, tau, o.stop_velocity);
+  double worst = 0.0;
+  for (int t = 0; t < d.numSamples(); ++t) {
+    for (int i : {1, 2}) {
+      if (std::abs(d.qd(t, i)) > 0.05 && std::abs(truth.row.dot(d.qd.row(t).transpose())) > 1.0) {
+        worst = std::max(worst, std::abs(act(t, i) - tau(t, 6 + i)));
+      }
+    }
+  }
+  EXPECT_LT(worst, 1e-6);
+  // Without the drive's columns its Coulomb term has nowhere to go.
+  const RobotIdentification plain = identifyRobot(c.apriori_model, c.base, c.xi_apriori, trials, options(RestRows::Excluded));
+  EXPECT_GT(relativeError(plain.xi.coulomb[1], c.xi.coulomb[1]), 1e-2);
+}
+
 // A harmonic drive's losses (eta_f = 0.8 driving, eta_b = 0.7 backdriven)
 // in the truth. With the gear's column (Gear::Fit) every parameter comes
 // back as the identification defines it: k_T = eta_f k, τ_o scaled alike,

@@ -171,7 +171,7 @@ Eigen::MatrixXd readMatrix(const ElementReader& r, const char* name, int n) {
 }
 
 LogCoupling readCoupling(const std::string& path, const XMLElement* e) {
-  const ElementReader r(path, e, {"joints", "motors", "gear", "linkage", "torque_matrix"});
+  const ElementReader r(path, e, {"joints", "motors", "gear", "linkage", "torque_matrix", "motor_terms"});
   io::rejectUnknownChildren(path, e, {});
   LogCoupling c;
   c.line = r.line();
@@ -190,6 +190,9 @@ LogCoupling readCoupling(const std::string& path, const XMLElement* e) {
   }
   c.linkage = r.has("linkage") ? readMatrix(r, "linkage", n) : Eigen::MatrixXd::Identity(n, n);
   c.torque_matrix = r.has("torque_matrix") ? readMatrix(r, "torque_matrix", n) : Eigen::MatrixXd(c.linkage.transpose());
+  const std::string terms = r.text("motor_terms", "fit");
+  if (terms != "fit" && terms != "none") r.failAttribute("motor_terms", "must be fit or none (got '" + terms + "')");
+  c.motor_terms = terms == "fit";
   return c;
 }
 
@@ -217,6 +220,9 @@ LogMap readLogMap(const std::string& path) {
   m.filter_order = conditioning.filter_order;
   m.decimate = conditioning.decimate;
   m.trim_s = conditioning.trim_s;
+  const IdentificationOptions identification;
+  m.slip_velocity = identification.slip_velocity;
+  m.motion_margin_s = identification.motion_margin_s;
   m.path = path;
   m.folder = std::filesystem::path(path).parent_path().string();
   if (std::string(root->Name()) != "log_map") {
@@ -315,7 +321,8 @@ LogMap readLogMap(const std::string& path) {
       }
       m.channels.emplace_back(name, readColumns(path, e, "any", 1, {"name"})[0]);
     } else if (tag == "preprocess") {
-      const ElementReader r(path, e, {"cutoff_hz", "order", "derivatives", "decimate", "trim_s"});
+      const ElementReader r(path, e,
+                            {"cutoff_hz", "order", "derivatives", "decimate", "trim_s", "slip_velocity", "motion_margin"});
       io::rejectUnknownChildren(path, e, {});
       m.has_preprocess = true;
       m.preprocess_line = r.line();
@@ -329,6 +336,10 @@ LogMap readLogMap(const std::string& path) {
       m.decimate = r.integer("decimate", m.decimate);
       if (m.decimate < 1) r.failAttribute("decimate", "must be >= 1");
       m.trim_s = r.nonNegative("trim_s", r.number("trim_s", m.trim_s));
+      // Which joint rows the friction model can serve: sliding faster than
+      // slip_velocity, for motion_margin s on both sides (identification.h).
+      m.slip_velocity = r.positive("slip_velocity", r.number("slip_velocity", m.slip_velocity));
+      m.motion_margin_s = r.nonNegative("motion_margin", r.number("motion_margin", m.motion_margin_s));
     } else if (tag == "checks") {
       const ElementReader r(path, e, {"on_bad_sample", "max_gap", "limit_margin", "speed_margin", "max_speed"});
       io::rejectUnknownChildren(path, e, {});

@@ -60,6 +60,7 @@ struct Plan {
   std::vector<MatrixXd> angle_from_motor;  // per coupling: (G M)^-1
   std::vector<MatrixXd> torque_from_motor; // per coupling: (G M)^T, for motor-side torque sensors
   bool currents = false, torques = false;
+  bool imu = false;                  // the scene's robot has an IMU (a fixed base may have none)
   std::vector<int> force_sensor;     // layout order -> LogMap::force_sensors
   std::vector<int> temperature;      // model joint order -> LogMap::channels, -1 without
   std::vector<double> speed_bound;   // rad/s per joint
@@ -145,7 +146,9 @@ Plan makePlan(const LogMap& m, const RigidModel& model, const EvaluationInputs& 
   p.currents = inputs.layout.has_currents && everyJointHas(m, model, p, p.joint, 2, true);
   p.torques = everyJointHas(m, model, p, p.joint, 3, false);
   // The IMU and every force sensor of the scene's layout.
-  if (!m.has_imu) mapFail(m, m.root_line, "the robot's IMU '" + inputs.layout.imu.name + "' has no <imu> in the map");
+  p.imu = !inputs.layout.imu.name.empty();
+  if (p.imu && !m.has_imu) mapFail(m, m.root_line, "the robot's IMU '" + inputs.layout.imu.name + "' has no <imu> in the map");
+  if (!p.imu && m.has_imu) mapFail(m, m.imu_line, "<imu>: the scene's robot has no IMU to read it as");
   for (const LoggedForceSensor& f : m.force_sensors) {
     const bool known = std::any_of(inputs.layout.force_sensors.begin(), inputs.layout.force_sensors.end(),
                                    [&](const SensorMount& s) { return s.name == f.name; });
@@ -235,6 +238,7 @@ VectorXd readColumn(const LogTable& t, int col, const ColumnMap& c, int first, i
 /// Linear interpolation over the dropped rows between kept neighbours
 /// (rows [a, b] of `m`, both ends kept).
 void fillDropped(MatrixXd& m, const VectorXd& time, const BadSamples& bad, int a, int b) {
+  if (m.rows() == 0) return;  // a channel the robot has not (no IMU on a rig)
   for (int r = a + 1; r < b;) {
     if (!bad.bad(r)) {
       ++r;
@@ -270,8 +274,8 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   for (std::size_t d = 0; d < m.motors.size(); ++d) {
     for (int k = 0; k < 4; ++k) motor_col[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.motors[d], k));
   }
-  int gyro_col[3], accel_col[3];
-  for (int k = 0; k < 3; ++k) {
+  int gyro_col[3] = {-1, -1, -1}, accel_col[3] = {-1, -1, -1};
+  for (int k = 0; k < 3 && p.imu; ++k) {
     gyro_col[k] = w.add(m.gyro[k]);
     accel_col[k] = w.add(m.accel[k]);
   }
@@ -409,8 +413,8 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
     }
     if (!bad.bad(r)) std::fill(last_kept.begin(), last_kept.end(), r);
   }
-  MatrixXd gyro(n, 3), accel(n, 3);
-  for (int k = 0; k < 3; ++k) {
+  MatrixXd gyro(p.imu ? n : 0, 3), accel(p.imu ? n : 0, 3);
+  for (int k = 0; k < 3 && p.imu; ++k) {
     gyro.col(k) = column(gyro_col[k], m.gyro[k]);
     accel.col(k) = column(accel_col[k], m.accel[k]);
   }
@@ -463,8 +467,10 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   s.joint_angle = angle.middleRows(a, kept);
   if (p.currents) s.current = current.middleRows(a, kept);
   if (p.torques) s.joint_torque = torque.middleRows(a, kept);
-  s.gyro = gyro.middleRows(a, kept);
-  s.accel = accel.middleRows(a, kept);
+  if (p.imu) {
+    s.gyro = gyro.middleRows(a, kept);
+    s.accel = accel.middleRows(a, kept);
+  }
   for (MatrixXd& w6 : wrench) s.wrench.push_back(w6.middleRows(a, kept));
   if (!p.temperature.empty()) {
     s.winding_temperature.resize(kept, nj);
@@ -500,6 +506,10 @@ std::vector<std::string> describeSteps(const LogMap& m, const LogReading& r) {
     steps.push_back("joints " + joinNames(c.joints) + " from motors " + joinNames(c.motors) +
                     ": q = (G M)^-1 theta_m (L2), joint-equivalent currents R_tau u (L3)");
   }
+  for (const CoupledDrive& d : r.coupled_drives) {
+    steps.push_back("motor " + d.name + " turns with several joints: its rotor inertia, viscous and Coulomb "
+                    "friction (motor side) are identified through its row of G M (docs/logs.md)");
+  }
   steps.push_back("checks: joint limits + " + number(m.limit_margin) + " rad, speeds and jumps within each joint's "
                   "velocity limit + " + number(100.0 * m.speed_margin) + " % (else " + number(m.max_speed) +
                   " rad/s), sensors' stated ranges; bad samples " +
@@ -514,6 +524,8 @@ std::vector<std::string> describeSteps(const LogMap& m, const LogReading& r) {
   steps.push_back("derivatives: central differences, O(h^2) (signals.h)");
   steps.push_back("decimation: every " + std::to_string(m.decimate) + " sample(s) kept");
   steps.push_back("trimmed " + number(m.trim_s) + " s at each end");
+  steps.push_back("joint rows used where the joint (and each coupled motor it turns with) slides one way faster "
+                  "than " + number(m.slip_velocity) + " rad/s for " + number(m.motion_margin_s) + " s on both sides");
   return steps;
 }
 
@@ -554,6 +566,24 @@ LogReading readLogs(const LogMap& map, const EvaluationInputs& inputs) {
     out.channels[seg.trial] = std::move(r.channels);
     out.trials.push_back(r.reading);
   }
+  // A motor that turns with several joints brings its own rotor inertia and
+  // friction into the identification (CoupledDrive): its row of G M, in
+  // the model's joint order.
+  for (std::size_t c = 0; c < map.couplings.size(); ++c) {
+    const LogCoupling& cp = map.couplings[c];
+    if (!cp.motor_terms) continue;
+    const MatrixXd GM = cp.gear.asDiagonal() * cp.linkage;
+    for (Eigen::Index k = 0; k < GM.rows(); ++k) {
+      if ((GM.row(k).array() != 0.0).count() < 2) continue;  // one joint's own motor: its I_a, k_d, tau_c
+      CoupledDrive drive;
+      drive.name = cp.motors[static_cast<std::size_t>(k)];
+      drive.row = VectorXd::Zero(model.num_joints);
+      for (std::size_t j = 0; j < cp.joints.size(); ++j) {
+        drive.row[jointIndex(model, cp.joints[j])] = GM(k, static_cast<Eigen::Index>(j));
+      }
+      out.coupled_drives.push_back(drive);
+    }
+  }
   out.steps = describeSteps(map, out);
   return out;
 }
@@ -574,6 +604,9 @@ void useLogs(std::shared_ptr<const LogReading> logs, PipelineOptions* options) {
   options->conditioning.filter_order = m.filter_order;
   options->conditioning.decimate = m.decimate;
   options->conditioning.trim_s = m.trim_s;
+  options->identification.slip_velocity = m.slip_velocity;
+  options->identification.motion_margin_s = m.motion_margin_s;
+  options->identification.coupled_drives = logs->coupled_drives;
   options->read_stream = [logs](const TrialInfo& trial, const std::vector<std::string>& extra) {
     const auto it = logs->streams.find(trial.name);
     if (it == logs->streams.end()) {

@@ -140,6 +140,32 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
 /// Blocks of ξ: k_T, k_d, τ_c, τ_s^max, τ_o, I_a, Δk_b.
 constexpr int kXi = 7;
 
+/// A motor that turns with more than one joint (a coupled wrist, a
+/// differential): its angle is θ_m = r q, r the row of the drive's gears
+/// and linkage (G M of a log map's <coupling>, docs/logs.md (L2)). Its
+/// rotor inertia J and viscous and Coulomb friction b, c act on the motor
+/// side, so through the same row the joints feel (power balance)
+///   τ = rᵀ (J r q̈ + b r q̇ + c sgn(r q̇)).
+/// The diagonal of rᵀr J and rᵀr b is the same column as each joint's own
+/// I_a θ̈_i and k_d θ̇_i, so the joints' I_a and k_d take it up (they are
+/// then the diagonal of the reflected rotor inertia and viscous friction);
+/// what the coupling adds are the off-diagonal terms and the Coulomb term,
+/// which depends on the motor's direction, not the joint's:
+///   row i:  J r_i Σ_{j≠i} r_j θ̈_j + b r_i Σ_{j≠i} r_j θ̇_j + c r_i sgn(r θ̇).
+struct CoupledDrive {
+  std::string name;          ///< the motor's name (the log map's <motor>)
+  Eigen::VectorXd row;       ///< r (num_joints): motor angle per joint angle
+  double rotor_inertia = 0.0;  ///< J (kg m², motor side)
+  double viscous = 0.0;        ///< b (N m s/rad, motor side)
+  double coulomb = 0.0;        ///< c (N m, motor side)
+  /// The three columns of joint row i at a sample with rates qd, qdd:
+  /// [J, b, c] coefficients, as above.
+  Eigen::Vector3d columns(int i, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd) const;
+  /// What the drive's rotor and friction take from joint i: the row times
+  /// [J, b, c].
+  double torque(int i, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd) const;
+};
+
 /// The joint parameters ξ, one entry per movable joint (model order).
 struct JointParameters {
   Eigen::VectorXd motor_constant;  ///< k_T (N m / A)
@@ -151,6 +177,9 @@ struct JointParameters {
   /// Δk_b: what the link feels per ampere beyond k_T while it drives the
   /// motor (N m / A); 0 for an ideal gear (see the header's note).
   Eigen::VectorXd backdrive_excess;
+  /// Motors coupled to several joints, identified with ξ
+  /// (IdentificationOptions::coupled_drives); not in stacked().
+  std::vector<CoupledDrive> drives;
   /// Stacked [k_T; k_d; τ_c; τ_s; τ_o; I_a; Δk_b] (kXi num_joints).
   Eigen::VectorXd stacked() const;
   static JointParameters fromStacked(const Eigen::VectorXd& xi);
@@ -225,6 +254,12 @@ struct IdentificationOptions {
   /// k_T u moves to the right-hand side and the value is kept. On a fixed
   /// base one such gain (or a known load) fixes the scale of φ and ξ.
   std::vector<int> known_gains;
+  /// Motors that turn with several joints (CoupledDrive; a log map's
+  /// couplings give them, log_streams.h useLogs): each adds its J, b and c
+  /// as three columns shared by the joint rows it turns with, and a joint
+  /// row is used only while its coupled motors slide as well. Their values
+  /// here are the a-priori ones.
+  std::vector<CoupledDrive> coupled_drives;
 };
 
 /// Result of the full identification A(13)-(20).
@@ -238,7 +273,7 @@ struct RobotIdentification {
   /// large std however firmly the a-priori value holds it.
   Eigen::VectorXd phi_relative_std;
   JointParameters xi, xi_apriori;
-  JointParameters xi_relative_std;
+  JointParameters xi_relative_std;  ///< its drives' J, b, c: relative std
   /// Integrated autocorrelation time of the weighted residuals (samples):
   /// how many rows make one independent residual.
   double correlation_samples = 1.0;

@@ -60,6 +60,10 @@ struct LogCoupling {
   Eigen::VectorXd gear;             ///< (n) gear ratio of each motor
   Eigen::MatrixXd linkage;          ///< M (n x n)
   Eigen::MatrixXd torque_matrix;    ///< R_τ (n x n)
+  /// A motor that turns with several joints has its own rotor inertia and
+  /// friction identified (CoupledDrive); false (motor_terms="none"): taken
+  /// as negligible, the joints' own terms only.
+  bool motor_terms = true;
   int line = 0;
 };
 
@@ -115,6 +119,8 @@ struct LogMap {
   int filter_order = 4;
   int decimate = 2;
   double trim_s = 0.3;
+  double slip_velocity = 0.05;   ///< IdentificationOptions::slip_velocity (rad/s)
+  double motion_margin_s = 0.1;  ///< IdentificationOptions::motion_margin_s
   int preprocess_line = 0;
   // <checks>
   BadSample on_bad_sample = BadSample::Refuse;

@@ -36,6 +36,10 @@ struct LogReading {
   /// The map's <channel>s of each trial, by trial then channel name.
   std::map<std::string, std::map<std::string, Eigen::VectorXd>> channels;
   std::vector<LogTrialReading> trials;  ///< the map's order
+  /// The motors of the map's couplings that turn with more than one joint,
+  /// rows in the model's joint order: the identification fits each one's
+  /// rotor inertia and friction (identification.h, CoupledDrive).
+  std::vector<CoupledDrive> coupled_drives;
   /// Each step from the log to the identification's samples, in words, in
   /// order (units, couplings, checks, drops, filter, derivatives,
   /// decimation, trim): what identification.json states.
@@ -62,8 +66,9 @@ EvaluationInputs inputsForLogs(const EvaluationInputs& scene, const LogReading& 
 
 /// Points `options` at the logs: read_stream hands out each trial's stream
 /// (and the map's <channel>s asked for by name, StreamError for one the map
-/// lacks), and the map's <preprocess> sets the conditioning (cutoff, filter
-/// order, decimation, trimmed ends).
+/// lacks), the map's <preprocess> sets the conditioning (cutoff, filter
+/// order, decimation, trimmed ends) and its coupled motors join the
+/// identification (IdentificationOptions::coupled_drives).
 void useLogs(std::shared_ptr<const LogReading> logs, PipelineOptions* options);
 
 /// Writes the streams of a run (`streams_dir`/<trial>/sensors.csv, as
