@@ -187,9 +187,14 @@ void addDriveColumns(Problem& p, const std::vector<CoupledDrive>& drives) {
 /// Samples inside a stretch of sliding one way (|rate| > slip, constant
 /// sign) with at least `margin` seconds of it on both sides. The ends of
 /// the data count as the ends of a stretch: what came before is not known.
+/// The margin is compared with half a sample's tolerance: times read from
+/// a log (ms times 1e-3, or k / rate) round differently in the last bit,
+/// and an exact comparison kept or dropped the sample at the margin by
+/// that rounding (IdentifyRobot.RowsKeptDoNotDependOnTheClocksRounding).
 std::vector<char> slidingSamples(const VectorXd& time, const VectorXd& rate, double slip, double margin) {
   const int n = static_cast<int>(rate.size());
   std::vector<char> keep(static_cast<std::size_t>(n), 0);
+  if (n > 1) margin -= 0.5 * (time[n - 1] - time[0]) / (n - 1);
   int start = 0;
   while (start < n) {
     const double s0 = rate[start];

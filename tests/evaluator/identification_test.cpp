@@ -438,6 +438,41 @@ TEST(IdentifyRobot, ArmatureHeldAtItsAprioriValueOrIgnored) {
   EXPECT_GT(std::max(e_ignored.phi, e_ignored.k_T), 1e-3);
 }
 
+// The rows a sliding stretch keeps (RestRows::Excluded, motion_margin_s)
+// must not depend on how the clock was written: a log's time column in ms,
+// read as t = k * 10 * 1e-3 s, lands a few 1e-17 s off the k * 0.01 of the
+// same samples, and an exact comparison with the margin (0.1 s = 10
+// samples) kept or dropped the row at the margin by that rounding, so the
+// same readings gave other estimates on noisy data. With the half-sample
+// tolerance both clocks keep the same rows and give the same estimates.
+TEST(IdentifyRobot, RowsKeptDoNotDependOnTheClocksRounding) {
+  const Case& c = everyJointSlides();
+  std::vector<MotionData> seconds = c.trials, millis = c.trials;
+  std::mt19937 rng(5);
+  std::normal_distribution<double> noise(0.0, 0.05);
+  for (std::size_t k = 0; k < seconds.size(); ++k) {
+    for (int t = 0; t < seconds[k].numSamples(); ++t) {
+      seconds[k].time[t] = t / (1.0 / kDt);  // as a reading in s is parsed: the nearest double
+      millis[k].time[t] = (t * (1e3 * kDt)) * 1e-3;  // a reading in ms times the unit
+      for (int i = 0; i < seconds[k].current.cols(); ++i) {
+        const double e = noise(rng);
+        seconds[k].current(t, i) += e;
+        millis[k].current(t, i) += e;
+      }
+    }
+  }
+  int differ = 0;
+  for (int t = 0; t < seconds[0].numSamples(); ++t) differ += seconds[0].time[t] != millis[0].time[t] ? 1 : 0;
+  ASSERT_GT(differ, 100) << "the two clocks must differ in rounding for this test to mean anything";
+  const IdentificationOptions o = options(RestRows::Excluded);
+  const RobotIdentification a = identifyRobot(c.apriori_model, c.base, c.xi_apriori, seconds, o);
+  const RobotIdentification b = identifyRobot(c.apriori_model, c.base, c.xi_apriori, millis, o);
+  const double phi = relativeError(b.phi, a.phi), kd = relativeError(b.xi.viscous, a.xi.viscous);
+  std::printf("[measured] same readings, clock in s and in ms: phi differs by %.3g, k_d by %.3g (relative)\n", phi, kd);
+  EXPECT_LT(phi, 1e-9);
+  EXPECT_LT(kd, 1e-9);
+}
+
 // A motor that turns with two joints (a coupled wrist: θ_m = 20 q_elbow +
 // 15 q_wrist), with its own rotor inertia and viscous and Coulomb friction
 // on the motor side, in the truth: the joints feel rᵀ (J r q̈ + b r q̇ +

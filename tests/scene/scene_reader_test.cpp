@@ -129,6 +129,11 @@ const std::vector<BadScene>& badScenes() {
       {"record_unknown_whole_quantity", 6, {"<record>", "'quantity'", "com, com_velocity, cop, omega, dcm, vrp, ecmp or", "(got 'capture_point')"}},
       // The link model, rigid or Toda and Sankai's springs.
       {"robot_link_model_unknown", 4, {"<robot>", "'link_model'", "rigid or springs", "(got 'spring')"}},
+      {"inertial_unknown_link", 8, {"<inertial>", "'link'", "names no link of the robot ('hand')"}},
+      {"inertial_not_physical", 8, {"<inertial>", "'inertia'", "is not a physical inertia"}},
+      // A point mass set by the scene: refused where the particle cluster is
+      // built, naming the scene's line that gave it and the remedy.
+      {"inertial_point_mass", 8, {"body 'upper' is flat or a line", "<inertial link mass com inertia>"}},
       // Suit bands inside <robot>, A(21)-(25).
       {"band_one_via_point", 8, {"<band>", "'links'", "at least two via points", "(got 'upper')"}},
       {"band_count_mismatch", 8, {"<band>", "'points'", "one point per link", "3 links, 2 points"}},
