@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@
 #include "suitsim/core/write_failure.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/remedies.h"
+#include "suitsim/eval/robot_identification.h"
 #include "suitsim/experiment/interrupt.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/scene/scene.h"
@@ -50,6 +53,7 @@ struct EvaluateOptions {
   std::string streams;  // evaluate existing streams instead of simulating
   std::string log;      // evaluate a robot's own logs through this channel map instead of simulating
   std::string realism;  // --realism: a preset's name or a realism file (empty: as the scene says)
+  std::string remedies;  // --remedies auto|none (empty: auto when the truth has error sources on, else none)
   std::vector<std::string> band_joints;  // joints A(26) fits on for every motion (empty: scene or derived)
   eval::IdentificationOptions::RestRows rest_rows = eval::IdentificationOptions::RestRows::Excluded;
   eval::IdentificationOptions::Armature armature = eval::IdentificationOptions::Armature::Fit;
@@ -245,6 +249,54 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   eo.suit_geometry = opt.suit_geometry;
   eo.band_model = opt.band_model;
   eo.straps = opt.straps;
+  // --remedies auto: every remedy the streams and the a-priori set support
+  // (remedies.h), judged on the first trial's stream as recorded; a single
+  // option given on the command line keeps its word.
+  const bool auto_remedies = opt.remedies == "auto" || (opt.remedies.empty() && !truth.realism.activeSources().empty());
+  std::vector<eval::RemedyChoice> remedy_choices;
+  if (auto_remedies) {
+    try {
+      const eval::RigidModel model = eval::makeRigidModel(inputs.apriori);
+      const eval::SensorStream first =
+          eval::readTrialStream(inputs, model, inputs.trials.front(), streams, eo.pipeline);
+      eval::EvaluationOptions chosen = eo;
+      remedy_choices = eval::chooseRemedies(inputs, first, &chosen);
+      const auto given = [&app](const char* name) { return app.count(name) > 0; };
+      if (!given("--gear")) eo.pipeline.identification.gear = chosen.pipeline.identification.gear;
+      if (!given("--heating")) eo.pipeline.heating = chosen.pipeline.heating;
+      if (!given("--sensor-delay")) eo.pipeline.sensor_delay = chosen.pipeline.sensor_delay;
+      if (!given("--gear-twist")) eo.pipeline.gear_twist = chosen.pipeline.gear_twist;
+      if (!given("--suit-geometry")) eo.suit_geometry = chosen.suit_geometry;
+      if (!given("--band-model")) eo.band_model = chosen.band_model;
+      if (!given("--straps")) eo.straps = chosen.straps;
+      // What runs in the end: a single option given keeps its word.
+      const std::map<std::string, std::string> effective = {
+          {"gear", eval::gearName(eo.pipeline.identification.gear)},
+          {"heating", eval::heatingName(eo.pipeline.heating)},
+          {"sensor_delay", eval::sensorDelayName(eo.pipeline.sensor_delay)},
+          {"gear_twist", eval::gearTwistName(eo.pipeline.gear_twist)},
+          {"suit_geometry", eval::suitGeometryName(eo.suit_geometry)},
+          {"band_model", eval::bandModelName(eo.band_model)},
+          {"straps", eval::strapsName(eo.straps)}};
+      for (eval::RemedyChoice& c : remedy_choices) {
+        std::string option = "--" + c.option;
+        for (char& ch : option) ch = ch == '_' ? '-' : ch;
+        if (!given(option.c_str())) continue;
+        c.setting = effective.at(c.option);
+        c.applied = c.setting != "ideal" && c.setting != "ignored" && c.setting != "designed" && c.setting != "elastic";
+        c.reason = "set by " + option + " on the command line";
+      }
+    } catch (const eval::StreamError& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+      return failed(simulate ? 1 : 2);
+    }
+    if (!opt.quiet) {
+      for (const eval::RemedyChoice& c : remedy_choices) {
+        std::fprintf(stderr, "remedy %s: %s%s (%s)\n", c.option.c_str(), c.setting.c_str(),
+                     c.applied ? "" : ", not applied", c.reason.c_str());
+      }
+    }
+  }
   if (!opt.quiet) std::fprintf(stderr, "identifying the robot, the supporting torques and the bands...\n");
   eval::EvaluationResult result;
   try {
@@ -308,9 +360,13 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.stribeck = opt.overrides.no_stribeck ? "off" : "scene";
   run.realism = truth.realism;
   run.streams_dir = opt.log.empty() ? opt.streams : opt.log;
-  run.suit_geometry = eval::suitGeometryName(opt.suit_geometry);
-  run.band_model = eval::bandModelName(opt.band_model);
-  run.straps = eval::strapsName(opt.straps);
+  run.suit_geometry = eval::suitGeometryName(eo.suit_geometry);
+  run.band_model = eval::bandModelName(eo.band_model);
+  run.straps = eval::strapsName(eo.straps);
+  if (auto_remedies) {
+    run.remedies = "auto";
+    run.remedy_choices = remedy_choices;
+  }
   run.num_trials = inputs.trials.size();
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -447,6 +503,10 @@ Command addEvaluateCommand(CLI::App& suitsim) {
       "the straps at the bands' ends: ignored (default: the stiffness as worn is the band's), or corrected: each "
       "estimate read as the band behind two straps of the stiffness a tensile test of them gave (<apriori "
       "attachment_stiffness>; docs/realism.md)");
+  addChoiceOption(*app, "--remedies", &opt->remedies, {"auto", "none"},
+                  "auto: apply every remedy the streams and the a-priori set support and list which ran and why "
+                  "(the default when the truth has error sources on: the scene's <realism> or --realism); none: "
+                  "only the single options above (docs/realism.md)");
   addTextOption(*app, "--realism", "ideal|realistic|FILE", &opt->realism,
                 "error sources of the truth, replacing the scene's <realism>: a preset (ideal: none; realistic: "
                 "every source at its documented magnitude) or a realism file (docs/realism.md)");

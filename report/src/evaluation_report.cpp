@@ -321,6 +321,13 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
     report["suits"][suit.suit] = js;
   }
   (void)model;
+  if (run.remedies == "auto") {
+    ordered_json choices = ordered_json::array();
+    for (const eval::RemedyChoice& c : run.remedy_choices) {
+      choices.push_back({{"remedy", c.option}, {"setting", c.setting}, {"applied", c.applied}, {"reason", c.reason}});
+    }
+    report["settings"]["remedies"] = {{"mode", "auto"}, {"choices", choices}};
+  }
   report["identification"] = {{"total_mass_kg", identification["total_mass_kg"]},
                               {"true_total_mass_kg", score.total_mass},
                               {"base_link_only_total_mass_kg", identification["base_link_only"]["total_mass_kg"]},
@@ -352,6 +359,18 @@ std::string fromScene(const std::string& v, const std::string& option) {
 }
 
 // The run's settings, each with what it is: the header of report.md.
+// `--remedies auto`: which ran, which could not, and why.
+std::string remediesInWords(const RunInfo& run) {
+  if (run.remedies != "auto") return "";
+  std::string ran, not_run;
+  for (const eval::RemedyChoice& c : run.remedy_choices) {
+    std::string& to = c.applied ? ran : not_run;
+    to += (to.empty() ? "" : "; ") + c.option + " " + c.setting + " (" + c.reason + ")";
+  }
+  return "; remedies chosen for the streams (--remedies auto): " + (ran.empty() ? std::string("none") : ran) +
+         "; not applied: " + (not_run.empty() ? std::string("none") : not_run);
+}
+
 std::string settingsInWords(const RunInfo& run) {
   std::string realism = fromScene(run.realism.source, "--realism");
   const std::string on = realismOn(run.realism);
@@ -361,7 +380,7 @@ std::string settingsInWords(const RunInfo& run) {
          fromScene(run.stribeck, "--stribeck") +
          "; realism (error sources the truth has and the evaluator does not model): " + realism +
          "; suit geometry (the via points the wire model uses): " + run.suit_geometry +
-         "; band model (A(26)'s law for a band's tension): " + run.band_model;
+         "; band model (A(26)'s law for a band's tension): " + run.band_model + remediesInWords(run);
 }
 
 }  // namespace

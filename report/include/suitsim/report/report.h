@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suitsim/eval/evaluation.h"
+#include "suitsim/eval/remedies.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/report/scoring.h"
 
@@ -30,6 +31,11 @@ struct RunInfo {
   std::string suit_geometry = "designed";  ///< the wire model's via points: "designed" or "measured"
   std::string band_model = "elastic";      ///< A(26)'s band model: "elastic", "viscoelastic", "capstan" or "viscoelastic-capstan"
   std::string straps = "ignored";          ///< the bands' straps: "ignored" or "corrected" (band_attachments.h)
+  /// "auto": the remedies were chosen by what the streams and the a-priori
+  /// set support (remedies.h), each listed with why; "none": as the single
+  /// options set them (nothing is listed).
+  std::string remedies = "none";
+  std::vector<eval::RemedyChoice> remedy_choices;
   std::size_t num_trials = 0;
   double simulation_wall_s = 0.0;
   double wall_s = 0.0;
