@@ -390,7 +390,9 @@ struct MethodFitter {
       Eigen::VectorXd start = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(band_names.size()), std::nan(""));
       for (std::size_t b = 0; b < band_names.size(); ++b) {
         const auto it = std::find(mine.begin(), mine.end(), static_cast<std::size_t>(group_of_band[b]));
-        if (group_of_band[b] < 0 || it == mine.end() || !std::isfinite(c.l0[b])) continue;
+        // A start the elastic fit could not give (no finite, positive
+        // natural length: the group was not identifiable) is no start.
+        if (group_of_band[b] < 0 || it == mine.end() || !(c.l0[b] > 0.0 && std::isfinite(c.l0[b]))) continue;
         cr.band_group[b] = static_cast<int>(it - mine.begin());
         start[static_cast<Eigen::Index>(b)] = c.l0[b];
       }

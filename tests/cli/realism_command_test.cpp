@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -36,7 +37,7 @@ TEST_F(RealismOption, BadRealismFilesExit2NamingTheFileAndWriteNothing) {
     const fs::path file = dir_ / ("realism" + std::to_string(k) + ".xml");
     if (!cases[k].text.empty()) std::ofstream(file) << cases[k].text;
     const fs::path out = dir_ / "out";
-    const auto r = run({"evaluate", sourcePath("scenes/h1_protocol.xml"), "--out", out.string(), "--realism",
+    const auto r = run({"evaluate", "--remedies", "none", sourcePath("scenes/h1_protocol.xml"), "--out", out.string(), "--realism",
                         file.string(), "--quiet"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
@@ -54,7 +55,7 @@ TEST_F(RealismOption, IdealReplacesTheScenesRealismAndTheReportSaysSo) {
   const fs::path scene = dir_ / "h1_worn.xml";
   std::ofstream(scene) << text;
   const fs::path out = dir_ / "ideal";
-  const auto r = run({"evaluate", scene.string(), "--out", out.string(), "--realism", "ideal", "--threads", "2",
+  const auto r = run({"evaluate", "--remedies", "none", scene.string(), "--out", out.string(), "--realism", "ideal", "--threads", "2",
                       "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = json::parse(readFile(out / "report.json"));
@@ -108,10 +109,10 @@ TEST_F(RealismOption, MeasuredSuitGeometryTakesTheWornSuitsErrorAway) {
   const fs::path realism = dir_ / "worn.xml";
   std::ofstream(realism) << "<realism seed=\"8\"><via_points offset=\"0.005\"/></realism>\n";
   const fs::path designed = dir_ / "designed", measured = dir_ / "measured";
-  auto r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", designed.string(), "--realism",
+  auto r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", designed.string(), "--realism",
                 realism.string(), "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", measured.string(), "--realism",
+  r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", measured.string(), "--realism",
            realism.string(), "--streams", (designed / "trials").string(), "--suit-geometry", "measured", "--no-plots",
            "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -157,13 +158,13 @@ TEST_F(RealismOption, SensorDelayCompensationAlignsTheCausalLoggersChannels) {
   const fs::path realism = dir_ / "filters.xml";
   std::ofstream(realism) << "<realism><sensor_chain imu_cutoff=\"42\" force_cutoff=\"50\" current_cutoff=\"50\"/></realism>\n";
   const fs::path stamped = dir_ / "stamped", compensated = dir_ / "compensated";
-  auto r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", stamped.string(), "--realism",
+  auto r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", stamped.string(), "--realism",
                 realism.string(), "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string header = readFile(stamped / "trials" / "bend_normal" / "sensors.csv").substr(0, 4000);
   EXPECT_NE(header.find("# lowpass.imu: butterworth2 42 Hz\n"), std::string::npos) << header;
   EXPECT_NE(header.find("# lowpass.current: butterworth2 50 Hz\n"), std::string::npos) << header;
-  r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", compensated.string(), "--realism",
+  r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", compensated.string(), "--realism",
            realism.string(), "--streams", (stamped / "trials").string(), "--sensor-delay", "compensated",
            "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -194,10 +195,10 @@ TEST_F(RealismOption, ViscoelasticBandModelTakesTheHysteresisOut) {
   const fs::path realism = dir_ / "sls.xml";
   std::ofstream(realism) << "<realism seed=\"2\"><hysteresis relaxing_fraction=\"0.15\" relaxation_time=\"1\"/></realism>\n";
   const fs::path elastic = dir_ / "elastic", viscoelastic = dir_ / "viscoelastic";
-  auto r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", elastic.string(), "--realism",
+  auto r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", elastic.string(), "--realism",
                 realism.string(), "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", viscoelastic.string(), "--realism",
+  r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", viscoelastic.string(), "--realism",
            realism.string(), "--streams", (elastic / "trials").string(), "--band-model", "viscoelastic",
            "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -240,13 +241,13 @@ TEST_F(RealismOption, ACompliantGearTheStepCannotFollowIsRefusedAtTheSimulationL
   std::ofstream(realism) << "<realism seed=\"2\">\n  <compliance stiffness_per_effort=\"150\" backlash=\"3e-4\" "
                             "damping_ratio=\"0.1\" encoder=\"motor\"/>\n</realism>\n";
   const fs::path out = dir_ / "out";
-  auto r = run({"evaluate", scene, "--out", out.string(), "--realism", realism.string(), "--quiet"});
+  auto r = run({"evaluate", "--remedies", "none", scene, "--out", out.string(), "--realism", realism.string(), "--quiet"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("jvrc1_protocol.xml:" + std::to_string(line) + ": joint '"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("set by " + realism.string() + ":2 <compliance>"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("take dt below"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
-  r = run({"evaluate", scene, "--out", out.string(), "--realism", "realistic", "--quiet"});
+  r = run({"evaluate", "--remedies", "none", scene, "--out", out.string(), "--realism", "realistic", "--quiet"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("jvrc1_protocol.xml:" + std::to_string(line) + ": joint '"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("set by --realism realistic"), std::string::npos) << r.err;
@@ -263,7 +264,7 @@ TEST_F(RealismOption, GearTwistCompensationReadsTheJointsBehindTheGears) {
   std::ofstream(realism) << "<realism seed=\"2\"><compliance stiffness_per_effort=\"150\" backlash=\"3e-4\" "
                             "damping_ratio=\"0.1\" spread=\"0.1\" encoder=\"motor\"/></realism>\n";
   const fs::path refused = dir_ / "refused";
-  auto r = run({"evaluate", sourcePath("scenes/jvrc1_protocol.xml"), "--out", refused.string(), "--realism",
+  auto r = run({"evaluate", "--remedies", "none", sourcePath("scenes/jvrc1_protocol.xml"), "--out", refused.string(), "--realism",
                 realism.string(), "--no-plots", "--quiet"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("its compliant gear"), std::string::npos) << r.err;
@@ -277,9 +278,9 @@ TEST_F(RealismOption, GearTwistCompensationReadsTheJointsBehindTheGears) {
   const fs::path scene = dir_ / "jvrc1_fine.xml";
   std::ofstream(scene) << std::regex_replace(text, step, "dt=\"2e-4\"");
   const fs::path read = dir_ / "read", compensated = dir_ / "compensated";
-  r = run({"evaluate", scene.string(), "--out", read.string(), "--realism", realism.string(), "--no-plots", "--quiet"});
+  r = run({"evaluate", "--remedies", "none", scene.string(), "--out", read.string(), "--realism", realism.string(), "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run({"evaluate", scene.string(), "--out", compensated.string(), "--realism", realism.string(), "--streams",
+  r = run({"evaluate", "--remedies", "none", scene.string(), "--out", compensated.string(), "--realism", realism.string(), "--streams",
            (read / "trials").string(), "--gear-twist", "compensated", "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(readFile(read / "identification.json"))["settings"]["gear_twist"], "ignored");
@@ -333,10 +334,10 @@ TEST_F(RealismOption, CapstanBandModelFitsTheFrictionWhereTheBandsTurn) {
   const fs::path realism = dir_ / "capstan.xml";
   std::ofstream(realism) << "<realism seed=\"2\"><capstan friction=\"0.3\"/></realism>\n";
   const fs::path elastic = dir_ / "elastic", capstan = dir_ / "capstan";
-  auto r = run({"evaluate", sourcePath("scenes/h1_protocol.xml"), "--out", elastic.string(), "--realism",
+  auto r = run({"evaluate", "--remedies", "none", sourcePath("scenes/h1_protocol.xml"), "--out", elastic.string(), "--realism",
                 realism.string(), "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run({"evaluate", sourcePath("scenes/h1_protocol.xml"), "--out", capstan.string(), "--realism", realism.string(),
+  r = run({"evaluate", "--remedies", "none", sourcePath("scenes/h1_protocol.xml"), "--out", capstan.string(), "--realism", realism.string(),
            "--streams", (elastic / "trials").string(), "--band-model", "capstan", "--no-plots", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json a = json::parse(readFile(elastic / "report.json")), b = json::parse(readFile(capstan / "report.json"));
@@ -396,6 +397,70 @@ TEST_F(RealismOption, MeasuredSuitGeometryWithoutLengthSensorsExits2) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--suit-geometry"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
+
+namespace {
+
+// `--remedies auto` (the default with error sources on): every remedy the
+// streams and the a-priori set support runs, and the report says which and
+// why not (remedies.h). The tiny experiment logs currents but no band
+// lengths, winding temperatures or filters, and states no datasheet values:
+// only the gear's column and the band model can run. A single option given
+// keeps its word; `--remedies none` and a truth without sources list nothing.
+TEST_F(RealismOption, RemediesAutoAppliesWhatTheStreamsSupportAndSaysWhyNot) {
+  const fs::path realism = dir_ / "gear.xml";
+  std::ofstream(realism) << "<realism seed=\"2\">\n  <gear efficiency=\"0.85\" backdrive_efficiency=\"0.8\"/>\n</realism>\n";
+  const std::string scene = sourcePath("tests/cli/data/tiny_experiment.xml");
+  const auto choices = [](const json& report) {
+    std::map<std::string, json> by;
+    for (const json& c : report.at("settings").at("remedies").at("choices")) by[c.at("remedy")] = c;
+    return by;
+  };
+  const fs::path automatic = dir_ / "auto";
+  auto r = run({"evaluate", scene, "--out", automatic.string(), "--realism", realism.string(), "--no-plots"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("remedy gear: fit (the currents measure the load"), std::string::npos) << r.err;
+  const json a = json::parse(readFile(automatic / "report.json"));
+  EXPECT_EQ(a["settings"]["remedies"]["mode"], "auto");
+  auto c = choices(a);
+  ASSERT_EQ(c.size(), 7u);
+  EXPECT_EQ(c["gear"]["setting"], "fit");
+  EXPECT_TRUE(c["gear"]["applied"].get<bool>());
+  EXPECT_FALSE(c["suit_geometry"]["applied"].get<bool>());
+  EXPECT_NE(c["suit_geometry"]["reason"].get<std::string>().find("no band-length sensors"), std::string::npos);
+  EXPECT_FALSE(c["heating"]["applied"].get<bool>());
+  EXPECT_FALSE(c["straps"]["applied"].get<bool>());
+  EXPECT_EQ(c["band_model"]["setting"], "viscoelastic-capstan");
+  EXPECT_EQ(a["settings"]["band_model"], "viscoelastic-capstan");
+  EXPECT_NE(readFile(automatic / "report.md").find("remedies chosen for the streams (--remedies auto)"), std::string::npos);
+  // A single option keeps its word, and the report says so.
+  const fs::path given = dir_ / "given";
+  r = run({"evaluate", scene, "--out", given.string(), "--realism", realism.string(), "--streams",
+           (automatic / "trials").string(), "--gear", "ideal", "--no-plots", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  c = choices(json::parse(readFile(given / "report.json")));
+  EXPECT_EQ(c["gear"]["setting"], "ideal");
+  EXPECT_FALSE(c["gear"]["applied"].get<bool>());
+  EXPECT_EQ(c["gear"]["reason"], "set by --gear on the command line");
+  // --remedies none, or no source on: nothing chosen, nothing listed.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--realism", realism.string(), "--remedies", "none"}, std::vector<std::string>{}}) {
+    const fs::path none = dir_ / ("none" + std::to_string(extra.size()));
+    std::vector<std::string> args = {"evaluate", scene, "--out", none.string(), "--streams",
+                                     (automatic / "trials").string(), "--no-plots", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    r = run(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json n = json::parse(readFile(none / "report.json"));
+    EXPECT_FALSE(n["settings"].contains("remedies"));
+    EXPECT_EQ(n["settings"]["band_model"], "elastic");
+  }
+  r = run({"evaluate", scene, "--out", (dir_ / "bad").string(), "--remedies", "some"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--remedies"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad"));
 }
 
 }  // namespace
