@@ -249,6 +249,13 @@ TEST_F(LogCommand, HdfLogOfARunIdentifiesBitForBitAsItsCsvStreams) {
   }
   ASSERT_TRUE(fs::exists(hdf5Run() / "log.h5"));
   EXPECT_EQ(readFile(hdf5Run() / "log_map.xml").find("truth"), std::string::npos);
+  // The streams' header lines travel with each trial (what the remedies
+  // read: the logger's filters, the encoders on the motors), but those the
+  // reader sets itself.
+  const std::string map_text = readFile(hdf5Run() / "log_map.xml");
+  EXPECT_NE(map_text.find("<header name=\"anti_alias\" value=\"imu, force and current channels are means"),
+            std::string::npos) << map_text;
+  EXPECT_EQ(map_text.find("<header name=\"trial\""), std::string::npos);
   nlohmann::json a = identify({"--streams", csvStreams().string()}, "from_csv");
   nlohmann::json b = identify({"--log", (hdf5Run() / "log_map.xml").string()}, "from_hdf5");
   ASSERT_TRUE(b.contains("log"));
@@ -373,6 +380,11 @@ TEST_F(LogCommand, AMapErrorNamesTheMapsLine) {
   text.replace(text.find("</log_map>"), 10, "  <preprocess slip_velocity=\"0\"/>\n</log_map>");
   std::ofstream(map) << text;
   expectRefused(map, {"<preprocess> attribute 'slip_velocity'"});
+  text = readFile(map);
+  const std::string preprocess = "<preprocess slip_velocity=\"0\"/>";
+  text.replace(text.find(preprocess), preprocess.size(), "<header name=\"trial\" value=\"x\"/>");
+  std::ofstream(map) << text;
+  expectRefused(map, {"<header> attribute 'name'", "'trial' is set by the reader, not the map"});
 }
 
 TEST_F(LogCommand, ATrialTheSceneLacksOrMislabelsIsRefused) {

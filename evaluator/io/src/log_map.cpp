@@ -170,6 +170,21 @@ Eigen::MatrixXd readMatrix(const ElementReader& r, const char* name, int n) {
   return m;
 }
 
+// <header name value>: a header line of the streams; the names the reader
+// sets itself (the trial, the map, the rate) are not the map's to give.
+std::pair<std::string, std::string> readHeader(const std::string& path, const XMLElement* e) {
+  const ElementReader r(path, e, {"name", "value"});
+  io::rejectUnknownChildren(path, e, {});
+  const std::string name = r.text("name");
+  if (name.empty() || name.find_first_of(": \t") != std::string::npos) {
+    r.failAttribute("name", "must be one word without ':' (got '" + name + "')");
+  }
+  if (name == "trial" || name == "log_map" || name == "sensor_rate_hz") {
+    r.failAttribute("name", "'" + name + "' is set by the reader, not the map");
+  }
+  return {name, r.text("value")};
+}
+
 LogCoupling readCoupling(const std::string& path, const XMLElement* e) {
   const ElementReader r(path, e, {"joints", "motors", "gear", "linkage", "torque_matrix", "motor_terms"});
   io::rejectUnknownChildren(path, e, {});
@@ -231,7 +246,7 @@ LogMap readLogMap(const std::string& path) {
   const ElementReader rr(path, root, {});
   m.root_line = rr.line();
   io::rejectUnknownChildren(path, root, {"format", "time", "joint", "motor", "coupling", "imu", "force_sensor",
-                                         "channel", "preprocess", "checks", "trial"});
+                                         "channel", "preprocess", "checks", "trial", "header"});
   // Counts: one <format> and one <time>, at most one of the others.
   std::map<std::string, int> count;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
@@ -352,10 +367,15 @@ LogMap readLogMap(const std::string& path) {
       m.limit_margin = r.nonNegative("limit_margin", r.number("limit_margin", m.limit_margin));
       m.speed_margin = r.nonNegative("speed_margin", r.number("speed_margin", m.speed_margin));
       m.max_speed = r.positive("max_speed", r.number("max_speed", m.max_speed));
+    } else if (tag == "header") {
+      m.headers.push_back(readHeader(path, e));
     } else if (tag == "trial") {
       const ElementReader r(path, e, {"name", "file", "group", "from", "to", "purpose", "suit"});
-      io::rejectUnknownChildren(path, e, {});
+      io::rejectUnknownChildren(path, e, {"header"});
       LogSegment s;
+      for (const XMLElement* h = e->FirstChildElement("header"); h; h = h->NextSiblingElement("header")) {
+        s.headers.push_back(readHeader(path, h));
+      }
       s.trial = r.text("name");
       s.line = r.line();
       if (!trials.insert(s.trial).second) r.fail("trial '" + s.trial + "' appears twice");

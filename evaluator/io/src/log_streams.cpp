@@ -459,6 +459,8 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
 
   SensorStream& s = out.stream;
   s.path = t.hdf5 ? t.file + ":" + t.group : t.file;
+  for (const auto& [name, value] : m.headers) s.header[name] = value;
+  for (const auto& [name, value] : seg.headers) s.header[name] = value;
   s.header["trial"] = seg.trial;
   s.header["log_map"] = m.path;
   s.header["sensor_rate_hz"] = number(rate);

@@ -49,6 +49,25 @@ std::string rateOf(const std::string& csv) {
   throw StreamError(csv + ":0: no '# sensor_rate_hz:' line");
 }
 
+// The "# name: value" lines at the head of a stream file, in order.
+std::vector<std::pair<std::string, std::string>> headerLines(const std::string& csv) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::ifstream in(csv);
+  for (std::string line; std::getline(in, line) && !line.empty() && line[0] == '#';) {
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(1, colon - 1), value = line.substr(colon + 1);
+    const auto trim = [](std::string& t) {
+      t.erase(0, t.find_first_not_of(' '));
+      t.erase(t.find_last_not_of(" \r") + 1);
+    };
+    trim(name);
+    trim(value);
+    if (!name.empty() && name.find(' ') == std::string::npos) out.emplace_back(name, value);
+  }
+  return out;
+}
+
 }  // namespace
 
 void writeHdf5Log(const EvaluationInputs& inputs, const std::string& streams_dir, const std::string& h5_path,
@@ -57,11 +76,13 @@ void writeHdf5Log(const EvaluationInputs& inputs, const std::string& streams_dir
   std::vector<std::vector<std::string>> names;
   std::vector<Eigen::MatrixXd> values;
   std::string rate;
+  std::vector<std::vector<std::pair<std::string, std::string>>> headers;
   for (const TrialInfo& t : inputs.trials) {
     if (t.name.empty()) throw StreamError(streams_dir + ":0: an HDF5 log needs named trials (an <experiment>)");
     const std::string csv = (fs::path(streams_dir) / t.name / "sensors.csv").string();
     const detail::LogTable table = detail::readCsvTable(csv, ',', {});
     if (rate.empty()) rate = rateOf(csv);
+    headers.push_back(headerLines(csv));
     groups.push_back("/" + t.name);
     std::vector<std::string> datasets;
     for (const std::string& c : table.columns) datasets.push_back(withoutUnit(c));
@@ -85,8 +106,10 @@ void writeHdf5Log(const EvaluationInputs& inputs, const std::string& streams_dir
     x << "  </joint>\n";
   }
   const std::string imu = escaped(inputs.layout.imu.name);
-  x << "  <imu>\n    <gyro columns=\"" << imu << ".gyro.x " << imu << ".gyro.y " << imu << ".gyro.z\" unit=\"rad/s\"/>\n";
-  x << "    <accel columns=\"" << imu << ".accel.x " << imu << ".accel.y " << imu << ".accel.z\" unit=\"m/s^2\"/>\n  </imu>\n";
+  if (!inputs.layout.imu.name.empty()) {  // a robot on a rig may have none
+    x << "  <imu>\n    <gyro columns=\"" << imu << ".gyro.x " << imu << ".gyro.y " << imu << ".gyro.z\" unit=\"rad/s\"/>\n";
+    x << "    <accel columns=\"" << imu << ".accel.x " << imu << ".accel.y " << imu << ".accel.z\" unit=\"m/s^2\"/>\n  </imu>\n";
+  }
   for (const SensorMount& f : inputs.layout.force_sensors) {
     const std::string n = escaped(f.name);
     x << "  <force_sensor name=\"" << n << "\">\n";
@@ -107,15 +130,26 @@ void writeHdf5Log(const EvaluationInputs& inputs, const std::string& streams_dir
     for (const std::string& j : model.joint_name) {
       robot = robot || d == j + ".encoder" || d == j + ".current" || d == j + ".torque";
     }
-    robot = robot || d.rfind(inputs.layout.imu.name + ".gyro.", 0) == 0 || d.rfind(inputs.layout.imu.name + ".accel.", 0) == 0;
+    if (!inputs.layout.imu.name.empty()) {
+      robot = robot || d.rfind(inputs.layout.imu.name + ".gyro.", 0) == 0 || d.rfind(inputs.layout.imu.name + ".accel.", 0) == 0;
+    }
     for (const SensorMount& f : inputs.layout.force_sensors) {
       robot = robot || d.rfind(f.name + ".force.", 0) == 0 || d.rfind(f.name + ".torque.", 0) == 0;
     }
     if (!robot) x << "  <channel name=\"" << escaped(d) << "\" column=\"" << escaped(d) << "\"/>\n";
   }
-  for (const TrialInfo& t : inputs.trials) {
+  // Each trial with its stream's header lines (the logger's filters, the
+  // encoders on the motors: what the remedies read), but those the reader
+  // sets itself.
+  for (std::size_t k = 0; k < inputs.trials.size(); ++k) {
+    const TrialInfo& t = inputs.trials[k];
     x << "  <trial name=\"" << escaped(t.name) << "\" group=\"/" << escaped(t.name) << "\" purpose=\"" << t.purpose
-      << "\" suit=\"" << escaped(t.suit) << "\"/>\n";
+      << "\" suit=\"" << escaped(t.suit) << "\">\n";
+    for (const auto& [name, value] : headers[k]) {
+      if (name == "trial" || name == "sensor_rate_hz" || name == "log_map") continue;
+      x << "    <header name=\"" << escaped(name) << "\" value=\"" << escaped(value) << "\"/>\n";
+    }
+    x << "  </trial>\n";
   }
   x << "</log_map>\n";
   std::ofstream f(map_path);

@@ -86,6 +86,9 @@ struct LogSegment {
   double to = std::numeric_limits<double>::infinity();
   std::string purpose;  ///< "identification" or "evaluation" as the map states it (empty: not stated)
   std::string suit;     ///< the suit worn as the map states it (empty: not stated)
+  /// <header name value> inside the <trial>: the logger's configuration for
+  /// this trial only (after the map's own, which it may override).
+  std::vector<std::pair<std::string, std::string>> headers;
   int line = 0;
 };
 
@@ -113,6 +116,12 @@ struct LogMap {
   /// Channels asked for by name beyond the robot's (a band's length, a
   /// worn device's encoders), with the name the evaluation asks for.
   std::vector<std::pair<std::string, ColumnMap>> channels;
+  /// <header name value>: what a stream's "# name: value" header line would
+  /// say about the logger (its filters, "lowpass.imu: butterworth2 42 Hz";
+  /// the encoders that sit on their motors, "encoders_on_motor: J1 J2"),
+  /// given to every trial's stream; the remedies that read such lines
+  /// (logger_delay.h, --gear-twist) read these.
+  std::vector<std::pair<std::string, std::string>> headers;
   // <preprocess>: onto ConditioningOptions (identification.h).
   bool has_preprocess = false;
   double cutoff_hz = 8.0;
