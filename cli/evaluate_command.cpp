@@ -24,12 +24,12 @@
 
 #include "command_line.h"
 #include "commands.h"
-#include "log_reading.h"
 #include "trial_jobs.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/core/write_failure.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/log_streams.h"
 #include "suitsim/eval/remedies.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/experiment/interrupt.h"
@@ -123,7 +123,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
                    opt.scene.c_str());
       return 2;
     }
-    if (!opt.log.empty()) logs = readLogMapFor(opt.log, &inputs, &log_pipeline);
+    if (!opt.log.empty()) logs = eval::readLogsFor(opt.log, &inputs, &log_pipeline);
     eval::pairTrials(inputs);
     eval::pairDeviceTrials(inputs);
     eval::checkTorqueSource(inputs);  // a fixed base needs torque sensors, or currents with their scale fixed
@@ -371,7 +371,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::ordered_json id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
-  if (logs) id_json["log"] = logJson(*logs);
+  if (logs) id_json["log"] = report::logJson(*logs);
   const nlohmann::ordered_json report_json = report::reportJson(result, score, run, id_json, pngs);
   const std::vector<std::pair<std::string, std::string>> files = {
       {"identification.json", dumpJson(id_json)},

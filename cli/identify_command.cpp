@@ -1,7 +1,7 @@
 // `suitsim identify --scene SCENE --streams DIR --out OUT`: identify the
 // robot from the sensor streams of an experiment (see identify.h); with
 // --log MAP instead of --streams, from a robot's own logs read through a
-// channel map (log_reading.h, docs/logs.md).
+// channel map (eval/log_streams.h, docs/logs.md).
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -11,8 +11,8 @@
 
 #include "command_line.h"
 #include "commands.h"
-#include "log_reading.h"
 #include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/log_streams.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/eval/streams.h"
 #include "suitsim/scene/scene.h"
@@ -38,10 +38,10 @@ int identifyChecked(const IdentifyOptions& opt, const CLI::App& app) {
     eval::EvaluationInputs inputs = eval::loadEvaluationInputs(opt.scene);
     eval::PipelineOptions pipeline = opt.pipeline;
     std::shared_ptr<const eval::LogReading> logs;
-    if (!opt.log.empty()) logs = readLogMapFor(opt.log, &inputs, &pipeline);
+    if (!opt.log.empty()) logs = eval::readLogsFor(opt.log, &inputs, &pipeline);
     outcome = eval::identifyFromStreams(inputs, opt.streams, pipeline);
     json = report::identificationJson(outcome, inputs.scene_name, pipeline);
-    if (logs) json["log"] = logJson(*logs);
+    if (logs) json["log"] = report::logJson(*logs);
   } catch (const io::SceneError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -32,6 +32,7 @@
 #include "suitsim/core/stop.h"
 #include "suitsim/eval/evaluation.h"
 #include "suitsim/eval/load_inputs.h"
+#include "suitsim/eval/log_streams.h"
 #include "suitsim/eval/streams.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/report/report.h"
@@ -249,6 +250,7 @@ struct EvaluationSettings {
   std::string rest_rows, armature, gear, heating, sensor_delay, gear_twist, suit_geometry, band_model, straps;
   std::vector<std::string> band_joints;
   int threads = 0;
+  std::string log_map;  // a robot's own logs through this channel map (docs/logs.md) instead of streams
 };
 
 template <class T>
@@ -450,8 +452,16 @@ std::string identify(const SceneHandle& scene, const std::string& streams_dir, c
     py::gil_scoped_release release;
     inputs = eval::loadEvaluationInputs(scene.source.path);
   }
-  runInterruptible([&] { outcome = eval::identifyFromStreams(inputs, streams_dir, eo.pipeline); });
-  return dumpJson(report::identificationJson(outcome, inputs.scene_name, eo.pipeline));
+  eval::PipelineOptions pipeline = eo.pipeline;
+  std::shared_ptr<const eval::LogReading> logs;
+  if (!settings.log_map.empty()) {
+    py::gil_scoped_release release;
+    logs = eval::readLogsFor(settings.log_map, &inputs, &pipeline);
+  }
+  runInterruptible([&] { outcome = eval::identifyFromStreams(inputs, streams_dir, pipeline); });
+  nlohmann::ordered_json json = report::identificationJson(outcome, inputs.scene_name, pipeline);
+  if (logs) json["log"] = report::logJson(*logs);
+  return dumpJson(json);
 }
 
 EvaluationSettings settingsFrom(const py::dict& d) {
@@ -468,6 +478,7 @@ EvaluationSettings settingsFrom(const py::dict& d) {
   word("suit_geometry", &s.suit_geometry);
   word("band_model", &s.band_model);
   word("straps", &s.straps);
+  word("log", &s.log_map);
   if (d.contains("band_joints") && !d["band_joints"].is_none()) {
     s.band_joints = py::cast<std::vector<std::string>>(d["band_joints"]);
   }

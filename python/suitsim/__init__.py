@@ -541,15 +541,23 @@ def _scene_threads(scene: Scene) -> Optional[int]:
     return scene._threads
 
 
-def identify(scene: Scene, streams: Union[Streams, str, os.PathLike], *, rest_rows: Optional[str] = None,
+def identify(scene: Scene, streams: Union[Streams, str, os.PathLike, None] = None, *,
+             log: Union[str, os.PathLike, None] = None, rest_rows: Optional[str] = None,
              armature: Optional[str] = None, gear: Optional[str] = None, heating: Optional[str] = None,
              sensor_delay: Optional[str] = None, gear_twist: Optional[str] = None,
              threads: Optional[int] = None) -> Identification:
     """The robot's identification from the streams, as `suitsim identify
-    --scene SCENE --streams DIR`: `to_dict()` is identification.json."""
-    streams_obj, _ = _streams_of(scene, streams)
+    --scene SCENE --streams DIR`, or from a robot's own logs through the
+    channel map `log`, as `--log MAP` (docs/logs.md): one of the two.
+    `to_dict()` is identification.json (with `log`: its "log" part too)."""
+    if (streams is None) == (log is None):
+        raise ValueError("identify: give one of streams and log")
     settings = dict(rest_rows=rest_rows, armature=armature, gear=gear, heating=heating, sensor_delay=sensor_delay,
                     gear_twist=gear_twist, threads=threads)
+    if log is not None:
+        settings["log"] = os.fspath(log)
+        return Identification(_core.identify(scene._handle, "", settings))
+    streams_obj, _ = _streams_of(scene, streams)
     return Identification(_core.identify(scene._handle, streams_obj.directory, settings))
 
 

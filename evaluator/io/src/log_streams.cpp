@@ -600,6 +600,15 @@ EvaluationInputs inputsForLogs(const EvaluationInputs& scene, const LogReading& 
   return in;
 }
 
+std::shared_ptr<const LogReading> readLogsFor(const std::string& map_path, EvaluationInputs* inputs,
+                                              PipelineOptions* pipeline) {
+  const LogMap map = readLogMap(map_path);
+  auto logs = std::make_shared<const LogReading>(readLogs(map, *inputs));
+  *inputs = inputsForLogs(*inputs, *logs);
+  useLogs(logs, pipeline);
+  return logs;
+}
+
 void useLogs(std::shared_ptr<const LogReading> logs, PipelineOptions* options) {
   const LogMap& m = logs->map;
   options->conditioning.cutoff_hz = m.cutoff_hz;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suitsim/eval/evaluation.h"
+#include "suitsim/eval/log_streams.h"
 #include "suitsim/eval/remedies.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/report/scoring.h"
@@ -50,6 +51,11 @@ std::string formatSig(double value, int digits = 3);
 /// validation, settings.
 nlohmann::ordered_json identificationJson(const eval::IdentificationOutcome& id, const std::string& scene_name,
                                           const eval::PipelineOptions& options);
+
+/// identification.json's "log" (a robot's own logs, docs/logs.md): the
+/// map, each trial's file, segment, rate and dropped samples, and every
+/// step from the log to the identification's samples.
+nlohmann::ordered_json logJson(const eval::LogReading& logs);
 
 /// Human-readable lines: mass, determined parameters, validation.
 std::string identificationSummary(const eval::IdentificationOutcome& id);

@@ -71,6 +71,15 @@ EvaluationInputs inputsForLogs(const EvaluationInputs& scene, const LogReading& 
 /// identification (IdentificationOptions::coupled_drives).
 void useLogs(std::shared_ptr<const LogReading> logs, PipelineOptions* options);
 
+/// readLogMap, readLogs, inputsForLogs and useLogs in one: reads the map
+/// and every log it names for the scene's inputs, keeps only the map's
+/// trials in `inputs` (at the logs' rate) and points `pipeline` at the
+/// logs. Throws io::SceneError (the map) or StreamError (a log): bad input.
+/// What `--log MAP` of `suitsim identify` and `evaluate` and the Python
+/// API's `log=` do.
+std::shared_ptr<const LogReading> readLogsFor(const std::string& map_path, EvaluationInputs* inputs,
+                                              PipelineOptions* pipeline);
+
 /// Writes the streams of a run (`streams_dir`/<trial>/sensors.csv, as
 /// `suitsim run` writes them) into one HDF5 file `h5_path` (a group per
 /// trial, a 1-D dataset per channel, named as the CSV's columns without
