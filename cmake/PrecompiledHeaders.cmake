@@ -1,4 +1,4 @@
-# Precompiled headers (docs/testing.md, "How the build is kept short").
+# Precompiled headers (docs/testing.md, "How the build and the tests are kept short").
 #
 # Almost every file of the libraries includes Eigen/Core (through
 # core/inertia.h and core/rotation.h), and the command line's files
