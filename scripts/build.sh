@@ -13,5 +13,14 @@ for arg in "$@"; do
   if [[ "$arg" == "--all" ]]; then targets=(); else configure+=("$arg"); fi
 done
 bash scripts/setup.sh
+# ccache where it is installed (setup.sh installs it), unless the caller
+# chose a launcher: CMake takes these variables when it first configures
+# ./build. It saves nothing on a first build; a rebuild after `git pull` or
+# in a fresh clone then compiles only what changed. The sloppiness lets it
+# cache files compiled with a precompiled header (cmake/PrecompiledHeaders.cmake).
+if command -v ccache >/dev/null && [[ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${configure[@]}" >/dev/null
 cmake --build build -j"$(nproc)" "${targets[@]}"

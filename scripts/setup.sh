@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  ccache  # a rebuild of files that did not change is a cache look-up (scripts/build.sh)
   libeigen3-dev libtinyxml2-dev nlohmann-json3-dev libcli11-dev
   libhdf5-dev  # robots' HDF5 logs (suitsim identify/evaluate --log, run --log-format hdf5)
   libgtest-dev libbenchmark-dev

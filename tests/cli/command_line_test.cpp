@@ -18,8 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::sourcePath;
+using namespace suitsim::testing::cli;
 
 class CommandLine : public suitsim::testing::CliTest {
  protected:

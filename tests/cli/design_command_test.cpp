@@ -18,14 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
-
-const std::string& tinyScene() {
-  static const std::string path = sourcePath("tests/cli/data/tiny_experiment.xml");
-  return path;
-}
+using namespace suitsim::testing::cli;
 
 class DesignCommand : public suitsim::testing::CliTest {
  protected:

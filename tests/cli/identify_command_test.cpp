@@ -23,15 +23,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::quoted;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
-
-const std::string& tinyScene() {
-  static const std::string path = sourcePath("tests/cli/data/tiny_experiment.xml");
-  return path;
-}
+using namespace suitsim::testing::cli;
 
 int countLines(const std::string& text) {
   int n = 0;

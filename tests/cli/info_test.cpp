@@ -53,10 +53,7 @@ double sumOfUrdfMasses(const std::string& urdf) {
   return sum;
 }
 
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::quoted;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
+using namespace suitsim::testing::cli;
 
 /// A fresh directory per test, with an empty working directory inside it
 /// for the command (so a stray output file would show); removed afterwards.

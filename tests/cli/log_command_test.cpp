@@ -27,15 +27,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::quoted;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
-
-const std::string& tinyScene() {
-  static const std::string path = sourcePath("tests/cli/data/tiny_experiment.xml");
-  return path;
-}
+using namespace suitsim::testing::cli;
 
 constexpr double kPi = 3.14159265358979323846;
 

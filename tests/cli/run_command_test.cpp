@@ -22,10 +22,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::quoted;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
+using namespace suitsim::testing::cli;
 
 /// A fresh directory per test; removed afterwards.
 /// A fresh directory per test (tests/support/cli_runner.h).

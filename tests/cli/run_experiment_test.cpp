@@ -23,9 +23,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
+using namespace suitsim::testing::cli;
 
 /// Runs every command under `timeout`: with the old OpenMP bug a parallel
 /// experiment deadlocked at a barrier shared by two trials, and a hang must
@@ -37,11 +35,6 @@ class RunExperiment : public suitsim::testing::CliTest {
     timeout_seconds_ = 30;
   }
 };
-
-const std::string& tinyScene() {
-  static const std::string path = sourcePath("tests/cli/data/tiny_experiment.xml");
-  return path;
-}
 
 const std::vector<std::string> kTrials = {"ident_wave", "ident_nod", "lift_none", "lift_strap"};
 const std::vector<std::string> kTrialFiles = {"stream.csv", "sensors.csv", "truth.csv", "summary.json"};

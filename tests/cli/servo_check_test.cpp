@@ -27,9 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-using Result = suitsim::testing::CliResult;
-using suitsim::testing::readFile;
-using suitsim::testing::sourcePath;
+using namespace suitsim::testing::cli;
 
 // The 1-based line of the first line of `text` that contains `needle`, 0 if none.
 int lineOf(const std::string& text, const std::string& needle) {

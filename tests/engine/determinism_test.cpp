@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine_printers.h"
 #include "run_helpers.h"
 #include "suitsim/builder.h"
 #include "suitsim/step.h"

@@ -45,6 +45,7 @@ TEST(MujocoFidelity, Jvrc1FixedBaseUnderPdServo) {
 #include <string>
 #include <vector>
 
+#include "engine_printers.h"
 #include "jvrc_pd_crosscheck.h"
 #include "suitsim/articulated.h"
 #include "suitsim/scene/urdf.h"

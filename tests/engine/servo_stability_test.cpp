@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine_printers.h"
 #include "robots.h"
 #include "suitsim/articulated.h"
 #include "suitsim/builder.h"

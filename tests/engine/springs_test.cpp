@@ -6,6 +6,7 @@
 #include <numbers>
 #include <random>
 
+#include "engine_printers.h"
 #include "forces.h"
 #include "run_helpers.h"
 #include "spring_networks.h"

@@ -103,4 +103,20 @@ class CliTest : public ::testing::Test {
   int timeout_seconds_ = 0;  ///< > 0: run commands under `timeout` (release-build seconds)
 };
 
+/// tests/cli/data/tiny_experiment.xml: the short experiment (four trials)
+/// the CLI tests run, identify, evaluate and design from.
+inline const std::string& tinyScene() {
+  static const std::string path = sourcePath("tests/cli/data/tiny_experiment.xml");
+  return path;
+}
+
+/// What a CLI test file calls unqualified: `using namespace suitsim::testing::cli;`.
+namespace cli {
+using Result = CliResult;
+using suitsim::testing::quoted;
+using suitsim::testing::readFile;
+using suitsim::testing::sourcePath;
+using suitsim::testing::tinyScene;
+}  // namespace cli
+
 }  // namespace suitsim::testing
