@@ -21,6 +21,9 @@ bash scripts/setup.sh
 if command -v ccache >/dev/null && [[ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]]; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+  # Paths relative to the clone, so that two clones (or worktrees) of the
+  # same sources share the cache.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${configure[@]}" >/dev/null
 cmake --build build -j"$(nproc)" "${targets[@]}"
