@@ -22,6 +22,7 @@
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/experiment/trials.h"
+#include "suitsim/rigid/regressor.h"
 #include "suitsim/scene/motion_csv.h"
 
 namespace suitsim::design {
@@ -250,10 +251,18 @@ struct DesignRun {
   std::vector<DesignedTrial> designed;
   Eigen::MatrixXd measured;                      // the triangle of every motion designed so far
   std::optional<eval::RobotIdentification> last;  // the latest identification
+  bool torque_sensors = false;                   // the joint rows read link-side torque sensors
+  Eigen::VectorXd true_phi;                      // the truth's base parameters, for scoring only (K (17))
+  std::optional<RandomStream> selection_stream;  // random selection's draws
   int left = 0;                                  // identification trials of the budget left
   int next_name = 1;  // trials are named design_1, design_2, ... in the order chosen (a fallen one leaves a gap)
 
   DesignRun(const DesignOptions& options, DesignResult& result) : o(options), r(result) {}
+  /// K (17): sqrt(Σ (φ − φ_true)² / D), scoring only (NaN without a truth).
+  double truthRmse(const Eigen::VectorXd& phi) const {
+    if (true_phi.size() != phi.size() || phi.size() == 0) return std::nan("");
+    return std::sqrt((phi - true_phi).squaredNorm() / static_cast<double>(phi.size()));
+  }
   const eval::RigidModel& model() const { return robot->model(); }
 
   /// The guard's figure for a motion set: Σ calibrated on its own identification.
@@ -283,7 +292,9 @@ void readScene(DesignRun& d) {
     throw std::invalid_argument(o.scene +
                                 ": no trial with purpose=\"identification\": the budget is their total time");
   }
-  (void)eval::loadEvaluationInputs(o.scene);  // the evaluator's view must load: sensors, IMU
+  // The evaluator's view must load (sensors, IMU); its joint torque sensors
+  // decide the equations the plan stacks.
+  d.torque_sensors = eval::loadEvaluationInputs(o.scene).layout.has_joint_torques;
   const io::Scene scene = io::loadScene(o.scene, d.scene_ident.front());
   r.scene_name = scene.name;
   r.trial_duration = scene.simulation.duration;
@@ -297,6 +308,11 @@ void readScene(DesignRun& d) {
     r.moved_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
     r.leg_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
   }
+  r.num_base = robot.base.numBase();
+  // Scoring only (K (17) in the report): the simulated robot's base
+  // parameters; nothing the design chooses reads them.
+  const eval::RigidModel truth = eval::makeRigidModel(scene.robot->truth);
+  if (truth.num_bodies == m.num_bodies) d.true_phi = robot.base.fromStandard(eval::standardParameters(truth));
 
   // The balance margin: given, or a share of the polygon's inscribed radius.
   d.inscribed = inscribedRadius(robot.polygon);
@@ -371,7 +387,8 @@ void identifySceneMotions(DesignRun& d) {
   ao.speed_fraction = d.gen.speed_fraction;
   ao.max_duration = r.trial_duration;
   ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
-  ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
+  ao.excitation.torque_sensors = d.torque_sensors;
+  ao.excitation.equation_scale = equationScale(id0, robot.equationBaseDofs());
   d.collision.emplace(o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
                                        : SelfCollision(m, robot.stance.initial));
   r.collision_links = d.collision->links();
@@ -399,12 +416,49 @@ void identifySceneMotions(DesignRun& d) {
   it0.criterion = "scene";
   it0.planned = r.scene_motions;
   it0.identified = figures(id0, o.target);
+  it0.truth_rmse = d.truthRmse(id0.phi);
   it0.predicted_fit_std = d.fitStd(stacked, id0);
   r.iterations.push_back(it0);
   say(o, format("iteration 0: the scene's motions: condition number %.4g (design), %.4g (identified); ",
                 it0.planned.condition_number, it0.identified.condition_number) +
              std::to_string(it0.identified.determined) + " base parameters below the target relative std");
   d.last = id0;
+}
+
+/// 0'. Kang et al.'s start: the a-priori model alone (w_1). Nothing is
+/// simulated: the first balance check uses the a-priori model's own
+/// dynamics, the equations are weighed equally (unit residual scale) and
+/// iteration 0 of the report is the a-priori model, with no relative stds.
+void startFromApriori(DesignRun& d) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
+  const DesignRobot& robot = *d.robot;
+  const eval::RigidModel& m = robot.model();
+  AssessmentOptions& ao = d.ao;
+  ao.zmp_margin = r.margin;
+  ao.speed_fraction = d.gen.speed_fraction;
+  ao.max_duration = r.trial_duration;
+  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
+  ao.excitation.torque_sensors = d.torque_sensors;
+  d.collision.emplace(o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
+                                       : SelfCollision(m, robot.stance.initial));
+  r.collision_links = d.collision->links();
+  r.collision_pairs = d.collision->numPairs();
+  ao.balance_phi.resize(0);  // the a-priori model's own inverse dynamics
+  const Eigen::VectorXd phi_apriori = robot.base.fromStandard(eval::standardParameters(m));
+  ao.excitation.torque_phi = phi_apriori;
+  d.fit_rows.emplace(suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt));
+  r.fit_guard_trials = d.fit_rows->trials;
+  DesignIteration it0;
+  it0.iteration = 0;
+  it0.criterion = "a-priori model";
+  it0.planned.condition_number = std::nan("");
+  it0.identified.condition_number = std::nan("");
+  it0.identified.determined = -1;  // no identification: no relative std
+  it0.identified.total_mass = std::nan("");
+  it0.truth_rmse = d.truthRmse(phi_apriori);
+  r.iterations.push_back(it0);
+  say(o, "iteration 0: the a-priori model (nothing simulated)");
 }
 
 /// 1. The library, checked and measured: the generated motions, the CSV
@@ -470,7 +524,8 @@ void chooseAndSimulate(DesignRun& d, int it, int want, const SelectionScore& sco
   const fs::path streams = o.work_dir / "designed_trials";
   int still = std::min(want, d.left);
   for (int attempt = 0; attempt < 3 && still > 0; ++attempt) {
-    const Selection pick = greedySelect(d.measured, d.pool, still, score, d.threads);
+    const Selection pick = d.selection_stream ? randomSelect(d.measured, d.pool, still, *d.selection_stream)
+                                              : greedySelect(d.measured, d.pool, still, score, d.threads);
     if (pick.chosen.empty()) break;
     std::vector<std::string> names;
     const std::size_t first_new = d.designed.size();
@@ -548,6 +603,7 @@ bool iterate(DesignRun& d, int it, int num_iterations) {
     excitationValues(*d.last, &values, &stds);
     reliability = calibrateReliability(d.measured, values, stds, o.target);
   }
+  if (o.random_selection) info.criterion = "random choice";
   const SelectionScore score = reliability ? SelectionScore([&](const Eigen::MatrixXd& t) {
     return reliabilityScore(*reliability, t);
   })
@@ -567,11 +623,14 @@ bool iterate(DesignRun& d, int it, int num_iterations) {
         countBelow(predictRelativeStd(*reliability, d.measured).head(d.robot->base.numBase()), o.target);
   }
   info.identified = figures(*d.last, o.target);
+  info.truth_rmse = d.truthRmse(d.last->phi);
   info.predicted_fit_std = d.fitStd(d.measured, *d.last);
   say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
                                                       info.planned.condition_number, info.identified.condition_number) +
              std::to_string(info.identified.determined) + " base parameters below the target relative std");
-  const bool worse = it > 1 && info.identified.determined < r.iterations.back().identified.determined;
+  // Kang et al.'s protocol (an a-priori start) runs every iteration asked for.
+  const bool worse = !o.start_from_apriori && it > 1 &&
+                     info.identified.determined < r.iterations.back().identified.determined;
   r.iterations.push_back(info);
   if (d.left <= 0) {
     r.stop_reason = "the time budget (the scene's identification trials) is used";
@@ -594,7 +653,11 @@ DesignResult designMotions(const DesignOptions& o) {
   d.threads = o.threads > 0 ? o.threads : omp_get_num_procs();
   readScene(d);
   readLibraryInputs(d);
-  identifySceneMotions(d);
+  r.start = o.start_from_apriori ? "apriori" : "scene";
+  r.selection = o.random_selection ? "random" : "curriculum";
+  if (o.random_selection) d.selection_stream.emplace(o.selection_seed);
+  if (o.start_from_apriori) startFromApriori(d);
+  else identifySceneMotions(d);
   buildLibrary(d);
   const int num_iterations = std::clamp(o.iterations, 1, r.budget_trials);
   const int columns = excitationColumns(*d.robot);
