@@ -129,6 +129,8 @@ const std::vector<BadScene>& badScenes() {
       {"record_unknown_whole_quantity", 6, {"<record>", "'quantity'", "com, com_velocity, cop, omega, dcm, vrp, ecmp or", "(got 'capture_point')"}},
       // The link model, rigid or Toda and Sankai's springs.
       {"robot_link_model_unknown", 4, {"<robot>", "'link_model'", "rigid or springs", "(got 'spring')"}},
+      {"apriori_inertial_spread_one", 8, {"<apriori>", "'inertial_spread'", "must be below 1", "(got '1')"}},
+      {"apriori_inertial_spread_negative", 8, {"<apriori>", "'inertial_spread'", "must be >= 0", "(got '-0.2')"}},
       // Suit bands inside <robot>, A(21)-(25).
       {"band_one_via_point", 8, {"<band>", "'links'", "at least two via points", "(got 'upper')"}},
       {"band_count_mismatch", 8, {"<band>", "'points'", "one point per link", "3 links, 2 points"}},
