@@ -179,19 +179,20 @@ def main():
                     for k, s in enumerate(shares):
                         t["shares"][k].append(s)
     empty = {"err": [], "cond": [], "shares": [[] for _ in THRESHOLDS]}
-    lines = ["| iteration | selection | error (17), median [quartiles] | condition number | "
-             "share below 1 % | below 5 % | below 10 % |", "|---|---|---|---|---|---|---|"]
+    lines = ["| iteration | selection | runs | error (17), median [quartiles] | condition number | "
+             "share below 1 % | below 5 % | below 10 % |", "|---|---|---|---|---|---|---|---|"]
     for it in iterations:
         for selection in results:
             t = table.get((selection, it), empty)
-            lines.append("| %d | %s | %s | %s | %s | %s | %s |" % (
-                it, selection if it > 0 else "a-priori model", quartiles(t["err"]), quartiles(t["cond"]),
+            lines.append("| %d | %s | %d | %s | %s | %s | %s | %s |" % (
+                it, selection if it > 0 else "a-priori model", len(t["err"]), quartiles(t["err"]), quartiles(t["cond"]),
                 share_text(t["shares"][0]), share_text(t["shares"][1]), share_text(t["shares"][2])))
             if it == 0:
                 break  # the same a-priori models for both
     lines.append("")
     lines.append("%d seeds (%d to %d), %d iterations, %d candidates, margin %g m (%s); %.0f s of design-motions "
-                 "runs; left out (no candidate passed): %s." % (
+                 "runs (this call); left out (no candidate passed the first checks): %s. A run stops before the "
+                 "last iteration when no candidate left passes the checks: later rows count fewer runs." % (
                      args.seeds, seeds[0], seeds[-1], args.iterations, args.candidates, args.margin, args.margin_rule,
                      wall, ", ".join(failed) if failed else "none"))
     with open(os.path.join(args.out, "kang_table.md"), "w") as f:
@@ -215,7 +216,7 @@ def main():
     ax.set_ylabel("base-parameter error, Kang (17)")
     ax.set_yscale("log")
     ax.legend()
-    ax.set_title("%s: %d noise seeds" % (os.path.basename(args.scene), args.seeds))
+    ax.set_title("%s: %d noise seeds designed" % (os.path.basename(args.scene), len(results["curriculum"])))
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "kang_fig6.png"), dpi=90)
     # Fig. 7: the condition number per iteration.
