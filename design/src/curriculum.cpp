@@ -368,6 +368,22 @@ void readLibraryInputs(DesignRun& d) {
   r.speed_fraction = gen.speed_fraction;
 }
 
+/// The checks' settings and the self-collision shapes, whichever start.
+void setUpChecks(DesignRun& d) {
+  const DesignRobot& robot = *d.robot;
+  const eval::RigidModel& m = robot.model();
+  AssessmentOptions& ao = d.ao;
+  ao.zmp_margin = d.r.margin;
+  ao.speed_fraction = d.gen.speed_fraction;
+  ao.max_duration = d.r.trial_duration;
+  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
+  ao.excitation.torque_sensors = d.torque_sensors;
+  d.collision.emplace(d.o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
+                                         : SelfCollision(m, robot.stance.initial));
+  d.r.collision_links = d.collision->links();
+  d.r.collision_pairs = d.collision->numPairs();
+}
+
 /// 0. The scene's own identification motions, simulated and identified:
 /// the residual scales, the balance model, the self-collision shapes, the
 /// guard's rows and iteration 0 of the report.
@@ -375,7 +391,7 @@ void identifySceneMotions(DesignRun& d) {
   const DesignOptions& o = d.o;
   DesignResult& r = d.r;
   const DesignRobot& robot = *d.robot;
-  const eval::RigidModel& m = robot.model();
+  setUpChecks(d);
   say(o, "iteration 0: simulating the scene's " + std::to_string(d.scene_ident.size()) + " identification trials");
   const fs::path streams0 = o.work_dir / "scene_trials";
   const fs::path scene0 = o.work_dir / "iteration_0.xml";
@@ -383,16 +399,7 @@ void identifySceneMotions(DesignRun& d) {
   (void)simulate(scene0.string(), streams0, d.threads);
   const eval::RobotIdentification id0 = identifyOn(scene0.string(), streams0, d.threads, robot.base.numBase());
   AssessmentOptions& ao = d.ao;
-  ao.zmp_margin = r.margin;
-  ao.speed_fraction = d.gen.speed_fraction;
-  ao.max_duration = r.trial_duration;
-  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
-  ao.excitation.torque_sensors = d.torque_sensors;
   ao.excitation.equation_scale = equationScale(id0, robot.equationBaseDofs());
-  d.collision.emplace(o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
-                                       : SelfCollision(m, robot.stance.initial));
-  r.collision_links = d.collision->links();
-  r.collision_pairs = d.collision->numPairs();
   ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
   ao.excitation.torque_phi = ao.balance_phi;
   d.fit_rows.emplace(suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt));
@@ -433,19 +440,10 @@ void startFromApriori(DesignRun& d) {
   const DesignOptions& o = d.o;
   DesignResult& r = d.r;
   const DesignRobot& robot = *d.robot;
-  const eval::RigidModel& m = robot.model();
+  setUpChecks(d);
   AssessmentOptions& ao = d.ao;
-  ao.zmp_margin = r.margin;
-  ao.speed_fraction = d.gen.speed_fraction;
-  ao.max_duration = r.trial_duration;
-  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
-  ao.excitation.torque_sensors = d.torque_sensors;
-  d.collision.emplace(o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
-                                       : SelfCollision(m, robot.stance.initial));
-  r.collision_links = d.collision->links();
-  r.collision_pairs = d.collision->numPairs();
   ao.balance_phi.resize(0);  // the a-priori model's own inverse dynamics
-  const Eigen::VectorXd phi_apriori = robot.base.fromStandard(eval::standardParameters(m));
+  const Eigen::VectorXd phi_apriori = robot.base.fromStandard(eval::standardParameters(robot.model()));
   ao.excitation.torque_phi = phi_apriori;
   d.fit_rows.emplace(suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt));
   r.fit_guard_trials = d.fit_rows->trials;
