@@ -30,6 +30,9 @@ struct DesignCommandOptions {
   bool quiet = false;
   std::string margin_rule = "fixed";
   std::string collision = "urdf";
+  std::string start = "scene";
+  std::string selection = "curriculum";
+  int selection_seed = 1;
 };
 
 bool writeFile(const fs::path& path, const std::string& text) {
@@ -43,7 +46,13 @@ int designChecked(const CLI::App& app, DesignCommandOptions& opt) {
   if ((app.count("--relax-scale") > 0 || app.count("--relax-bias") > 0) && opt.margin_rule != "relaxed") {
     return usageError(app, "--relax-scale and --relax-bias set the relaxation: they need --margin-rule relaxed");
   }
+  if (app.count("--selection-seed") > 0 && opt.selection != "random") {
+    return usageError(app, "--selection-seed seeds the random choice: it needs --selection random");
+  }
   opt.design.relax_margin = opt.margin_rule == "relaxed";
+  opt.design.start_from_apriori = opt.start == "apriori";
+  opt.design.random_selection = opt.selection == "random";
+  opt.design.selection_seed = static_cast<std::uint64_t>(opt.selection_seed);
   opt.design.urdf_collision = opt.collision == "urdf";
   const fs::path out(opt.out);
   std::error_code ec;
@@ -152,10 +161,16 @@ int designChecked(const CLI::App& app, DesignCommandOptions& opt) {
   if (!opt.quiet) {
     const design::DesignIteration& first = result.iterations.front();
     const design::DesignIteration& last = result.iterations.back();
-    std::printf("design: %zu motions; base parameters with relative std below %.3g %%: %d (scene's motions) -> %d; "
-                "condition number %.4g -> %.4g\n",
-                result.chosen.size(), 100.0 * opt.design.target, first.identified.determined, last.identified.determined,
-                first.identified.condition_number, last.identified.condition_number);
+    if (first.identified.determined < 0) {  // started from the a-priori model: nothing identified at iteration 0
+      std::printf("design: %zu motions; base parameters with relative std below %.3g %%: %d of %d; condition number %.4g\n",
+                  result.chosen.size(), 100.0 * opt.design.target, last.identified.determined, result.num_base,
+                  last.identified.condition_number);
+    } else {
+      std::printf("design: %zu motions; base parameters with relative std below %.3g %%: %d (scene's motions) -> %d; "
+                  "condition number %.4g -> %.4g\n",
+                  result.chosen.size(), 100.0 * opt.design.target, first.identified.determined,
+                  last.identified.determined, first.identified.condition_number, last.identified.condition_number);
+    }
     std::printf("suit-fit guard: %s\n", result.fit_guard.c_str());
     std::printf("wrote %s, %s, %s and %zu motions in %.1f s\n", (out / "scene.xml").c_str(), (out / "design.json").c_str(),
                 (out / "design.md").c_str(), files.size(), result.wall_s);
@@ -196,6 +211,14 @@ Command addDesignMotionsCommand(CLI::App& suitsim) {
                   "longest segment between two keyframes (s; default: an 8th of a trial)");
   addWholeNumberOption(*app, "--iterations", "N", &opt->design.iterations, 1, 100,
                        "curriculum iterations, at most one per identification trial (default 2)");
+  addChoiceOption(*app, "--start", &opt->start, {"scene", "apriori"},
+                  "scene: start from the scene's own identification motions, simulated and identified (default); "
+                  "apriori: from the a-priori model alone, as Kang et al. do (the scene's motions only set the budget)");
+  addChoiceOption(*app, "--selection", &opt->selection, {"curriculum", "random"},
+                  "curriculum: choose by condition number, then by predicted reliability (default); random: a random "
+                  "motion among those that pass each iteration's checks (Kang et al.'s baseline)");
+  addWholeNumberOption(*app, "--selection-seed", "N", &opt->selection_seed, 0, 2147483647,
+                       "seed of --selection random (default 1)");
   addThreadsOption(*app, &opt->design.threads,
                    "threads for the library, the simulations and the identification (default: one per core)");
   addQuietFlag(*app, &opt->quiet, "nothing on stdout or stderr except errors");

@@ -32,7 +32,7 @@ double zmpMargin(const DesignRobot& robot, const Eigen::VectorXd& phi, eval::Rig
   Eigen::Vector2d zmp;
   if (phi.size() == robot.base.numBase()) {
     if (!regressor_ready) baseRegressor(robot, data, q, v, a, Y, Yb);
-    const Eigen::VectorXd wrench = Yb.topRows(6) * phi;
+    const Eigen::Matrix<double, 6, 1> wrench = contactWrench(robot, Y, Yb, phi);
     zmp = eval::zeroMomentPoint(q, wrench.head<3>(), wrench.segment<3>(3), robot.stance.ground);
   } else {
     zmp = eval::zeroMomentPoint(robot.model(), data, q, v, a, robot.stance.ground);

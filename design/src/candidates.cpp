@@ -105,7 +105,7 @@ class KeyframeGenerator {
     if (identified && o_.balance_phi.size() == robot_.base.numBase()) {
       eval::regressor(m_, data_, q, zero_, zero_, Y_);
       Yb_ = robot_.base.reduce(Y_);
-      const Eigen::VectorXd wrench = Yb_.topRows(6) * o_.balance_phi;
+      const Eigen::Matrix<double, 6, 1> wrench = contactWrench(robot_, Y_, Yb_, o_.balance_phi);
       return eval::zeroMomentPoint(q, wrench.head<3>(), wrench.segment<3>(3), robot_.stance.ground);
     }
     return eval::groundCoordinates(robot_.stance.ground, eval::centerOfMass(m_, data_, q));

@@ -22,6 +22,7 @@
 #include "suitsim/eval/load_inputs.h"
 #include "suitsim/eval/robot_identification.h"
 #include "suitsim/experiment/trials.h"
+#include "suitsim/rigid/regressor.h"
 #include "suitsim/scene/motion_csv.h"
 
 namespace suitsim::design {
@@ -250,10 +251,18 @@ struct DesignRun {
   std::vector<DesignedTrial> designed;
   Eigen::MatrixXd measured;                      // the triangle of every motion designed so far
   std::optional<eval::RobotIdentification> last;  // the latest identification
+  bool torque_sensors = false;                   // the joint rows read link-side torque sensors
+  Eigen::VectorXd true_phi;                      // the truth's base parameters, for scoring only (K (17))
+  std::optional<RandomStream> selection_stream;  // random selection's draws
   int left = 0;                                  // identification trials of the budget left
   int next_name = 1;  // trials are named design_1, design_2, ... in the order chosen (a fallen one leaves a gap)
 
   DesignRun(const DesignOptions& options, DesignResult& result) : o(options), r(result) {}
+  /// K (17): sqrt(Σ (φ − φ_true)² / D), scoring only (NaN without a truth).
+  double truthRmse(const Eigen::VectorXd& phi) const {
+    if (true_phi.size() != phi.size() || phi.size() == 0) return std::nan("");
+    return std::sqrt((phi - true_phi).squaredNorm() / static_cast<double>(phi.size()));
+  }
   const eval::RigidModel& model() const { return robot->model(); }
 
   /// The guard's figure for a motion set: Σ calibrated on its own identification.
@@ -283,7 +292,9 @@ void readScene(DesignRun& d) {
     throw std::invalid_argument(o.scene +
                                 ": no trial with purpose=\"identification\": the budget is their total time");
   }
-  (void)eval::loadEvaluationInputs(o.scene);  // the evaluator's view must load: sensors, IMU
+  // The evaluator's view must load (sensors, IMU); its joint torque sensors
+  // decide the equations the plan stacks.
+  d.torque_sensors = eval::loadEvaluationInputs(o.scene).layout.has_joint_torques;
   const io::Scene scene = io::loadScene(o.scene, d.scene_ident.front());
   r.scene_name = scene.name;
   r.trial_duration = scene.simulation.duration;
@@ -297,6 +308,11 @@ void readScene(DesignRun& d) {
     r.moved_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
     r.leg_joints.push_back(m.joint_name[static_cast<std::size_t>(j)]);
   }
+  r.num_base = robot.base.numBase();
+  // Scoring only (K (17) in the report): the simulated robot's base
+  // parameters; nothing the design chooses reads them.
+  const eval::RigidModel truth = eval::makeRigidModel(scene.robot->truth);
+  if (truth.num_bodies == m.num_bodies) d.true_phi = robot.base.fromStandard(eval::standardParameters(truth));
 
   // The balance margin: given, or a share of the polygon's inscribed radius.
   d.inscribed = inscribedRadius(robot.polygon);
@@ -352,6 +368,22 @@ void readLibraryInputs(DesignRun& d) {
   r.speed_fraction = gen.speed_fraction;
 }
 
+/// The checks' settings and the self-collision shapes, whichever start.
+void setUpChecks(DesignRun& d) {
+  const DesignRobot& robot = *d.robot;
+  const eval::RigidModel& m = robot.model();
+  AssessmentOptions& ao = d.ao;
+  ao.zmp_margin = d.r.margin;
+  ao.speed_fraction = d.gen.speed_fraction;
+  ao.max_duration = d.r.trial_duration;
+  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
+  ao.excitation.torque_sensors = d.torque_sensors;
+  d.collision.emplace(d.o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
+                                         : SelfCollision(m, robot.stance.initial));
+  d.r.collision_links = d.collision->links();
+  d.r.collision_pairs = d.collision->numPairs();
+}
+
 /// 0. The scene's own identification motions, simulated and identified:
 /// the residual scales, the balance model, the self-collision shapes, the
 /// guard's rows and iteration 0 of the report.
@@ -359,7 +391,7 @@ void identifySceneMotions(DesignRun& d) {
   const DesignOptions& o = d.o;
   DesignResult& r = d.r;
   const DesignRobot& robot = *d.robot;
-  const eval::RigidModel& m = robot.model();
+  setUpChecks(d);
   say(o, "iteration 0: simulating the scene's " + std::to_string(d.scene_ident.size()) + " identification trials");
   const fs::path streams0 = o.work_dir / "scene_trials";
   const fs::path scene0 = o.work_dir / "iteration_0.xml";
@@ -367,15 +399,7 @@ void identifySceneMotions(DesignRun& d) {
   (void)simulate(scene0.string(), streams0, d.threads);
   const eval::RobotIdentification id0 = identifyOn(scene0.string(), streams0, d.threads, robot.base.numBase());
   AssessmentOptions& ao = d.ao;
-  ao.zmp_margin = r.margin;
-  ao.speed_fraction = d.gen.speed_fraction;
-  ao.max_duration = r.trial_duration;
-  ao.excitation.slip_velocity = eval::IdentificationOptions().slip_velocity;
-  ao.excitation.equation_scale = equationScale(id0, m.base_dofs);
-  d.collision.emplace(o.urdf_collision ? SelfCollision(m, robot.links, robot.stance.initial)
-                                       : SelfCollision(m, robot.stance.initial));
-  r.collision_links = d.collision->links();
-  r.collision_pairs = d.collision->numPairs();
+  ao.excitation.equation_scale = equationScale(id0, robot.equationBaseDofs());
   ao.balance_phi = balanceParameters(id0, o.trusted_relative_std);
   ao.excitation.torque_phi = ao.balance_phi;
   d.fit_rows.emplace(suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt));
@@ -399,12 +423,40 @@ void identifySceneMotions(DesignRun& d) {
   it0.criterion = "scene";
   it0.planned = r.scene_motions;
   it0.identified = figures(id0, o.target);
+  it0.truth_rmse = d.truthRmse(id0.phi);
   it0.predicted_fit_std = d.fitStd(stacked, id0);
   r.iterations.push_back(it0);
   say(o, format("iteration 0: the scene's motions: condition number %.4g (design), %.4g (identified); ",
                 it0.planned.condition_number, it0.identified.condition_number) +
              std::to_string(it0.identified.determined) + " base parameters below the target relative std");
   d.last = id0;
+}
+
+/// 0'. Kang et al.'s start: the a-priori model alone (w_1). Nothing is
+/// simulated: the first balance check uses the a-priori model's own
+/// dynamics, the equations are weighed equally (unit residual scale) and
+/// iteration 0 of the report is the a-priori model, with no relative stds.
+void startFromApriori(DesignRun& d) {
+  const DesignOptions& o = d.o;
+  DesignResult& r = d.r;
+  const DesignRobot& robot = *d.robot;
+  setUpChecks(d);
+  AssessmentOptions& ao = d.ao;
+  ao.balance_phi.resize(0);  // the a-priori model's own inverse dynamics
+  const Eigen::VectorXd phi_apriori = robot.base.fromStandard(eval::standardParameters(robot.model()));
+  ao.excitation.torque_phi = phi_apriori;
+  d.fit_rows.emplace(suitFitRows(robot, o.scene, ao.excitation, ao.excitation_dt));
+  r.fit_guard_trials = d.fit_rows->trials;
+  DesignIteration it0;
+  it0.iteration = 0;
+  it0.criterion = "a-priori model";
+  it0.planned.condition_number = std::nan("");
+  it0.identified.condition_number = std::nan("");
+  it0.identified.determined = -1;  // no identification: no relative std
+  it0.identified.total_mass = std::nan("");
+  it0.truth_rmse = d.truthRmse(phi_apriori);
+  r.iterations.push_back(it0);
+  say(o, "iteration 0: the a-priori model (nothing simulated)");
 }
 
 /// 1. The library, checked and measured: the generated motions, the CSV
@@ -470,7 +522,8 @@ void chooseAndSimulate(DesignRun& d, int it, int want, const SelectionScore& sco
   const fs::path streams = o.work_dir / "designed_trials";
   int still = std::min(want, d.left);
   for (int attempt = 0; attempt < 3 && still > 0; ++attempt) {
-    const Selection pick = greedySelect(d.measured, d.pool, still, score, d.threads);
+    const Selection pick = d.selection_stream ? randomSelect(d.measured, d.pool, still, *d.selection_stream)
+                                              : greedySelect(d.measured, d.pool, still, score, d.threads);
     if (pick.chosen.empty()) break;
     std::vector<std::string> names;
     const std::size_t first_new = d.designed.size();
@@ -548,6 +601,7 @@ bool iterate(DesignRun& d, int it, int num_iterations) {
     excitationValues(*d.last, &values, &stds);
     reliability = calibrateReliability(d.measured, values, stds, o.target);
   }
+  if (o.random_selection) info.criterion = "random choice";
   const SelectionScore score = reliability ? SelectionScore([&](const Eigen::MatrixXd& t) {
     return reliabilityScore(*reliability, t);
   })
@@ -567,11 +621,14 @@ bool iterate(DesignRun& d, int it, int num_iterations) {
         countBelow(predictRelativeStd(*reliability, d.measured).head(d.robot->base.numBase()), o.target);
   }
   info.identified = figures(*d.last, o.target);
+  info.truth_rmse = d.truthRmse(d.last->phi);
   info.predicted_fit_std = d.fitStd(d.measured, *d.last);
   say(o, "iteration " + std::to_string(it) + format(": condition number %.4g (design), %.4g (identified); ",
                                                       info.planned.condition_number, info.identified.condition_number) +
              std::to_string(info.identified.determined) + " base parameters below the target relative std");
-  const bool worse = it > 1 && info.identified.determined < r.iterations.back().identified.determined;
+  // Kang et al.'s protocol (an a-priori start) runs every iteration asked for.
+  const bool worse = !o.start_from_apriori && it > 1 &&
+                     info.identified.determined < r.iterations.back().identified.determined;
   r.iterations.push_back(info);
   if (d.left <= 0) {
     r.stop_reason = "the time budget (the scene's identification trials) is used";
@@ -594,7 +651,11 @@ DesignResult designMotions(const DesignOptions& o) {
   d.threads = o.threads > 0 ? o.threads : omp_get_num_procs();
   readScene(d);
   readLibraryInputs(d);
-  identifySceneMotions(d);
+  r.start = o.start_from_apriori ? "apriori" : "scene";
+  r.selection = o.random_selection ? "random" : "curriculum";
+  if (o.random_selection) d.selection_stream.emplace(o.selection_seed);
+  if (o.start_from_apriori) startFromApriori(d);
+  else identifySceneMotions(d);
   buildLibrary(d);
   const int num_iterations = std::clamp(o.iterations, 1, r.budget_trials);
   const int columns = excitationColumns(*d.robot);

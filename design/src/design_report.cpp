@@ -44,6 +44,9 @@ nlohmann::ordered_json designReportJson(const DesignResult& r, double target, co
                  {"trial_duration_s", r.trial_duration},
                  {"total_s", r.budget_trials * r.trial_duration}};
   j["target_relative_std"] = target;
+  j["start"] = r.start;
+  j["selection"] = r.selection;
+  j["base_parameters"] = r.num_base;
   j["zmp_margin_m"] = r.margin;
   j["zmp_margin_reason"] = r.margin_reason;
   j["zmp_margin_rule"] = r.margin_rule;
@@ -110,11 +113,16 @@ nlohmann::ordered_json designReportJson(const DesignResult& r, double target, co
                                                                    : number(it.predicted_fit_std);
     nlohmann::ordered_json at = nlohmann::ordered_json::array();
     for (const auto& [below, n] : it.identified.determined_at) at.push_back({{"relative_std_below", below}, {"count", n}});
-    x["identified"] = {{"condition_number", number(it.identified.condition_number)},
-                       {"determined", it.identified.determined},
-                       {"determined_half_percent", it.identified.determined_half_percent},
-                       {"determined_at", at},
-                       {"total_mass_kg", number(it.identified.total_mass)}};
+    // An a-priori start's iteration 0 has no identification.
+    x["identified"] = it.identified.determined < 0
+                          ? nlohmann::ordered_json(nullptr)
+                          : nlohmann::ordered_json{{"condition_number", number(it.identified.condition_number)},
+                                                   {"determined", it.identified.determined},
+                                                   {"determined_half_percent", it.identified.determined_half_percent},
+                                                   {"determined_at", at},
+                                                   {"total_mass_kg", number(it.identified.total_mass)}};
+    // Scoring against the simulated robot (K (17)); the design never reads it.
+    x["truth_base_parameter_rmse"] = number(it.truth_rmse);
     its.push_back(x);
   }
   j["iterations"] = its;
@@ -173,8 +181,8 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
        "std below " + sig(100.0 * target, 3) + " % (and below 2, 5 and 10 times that), and within 0.5 % at three stds.\n\n";
   s += "| iteration | criterion | ZMP margin (m) | candidates passing | motions | condition number (plan) | log det (plan) | predicted | condition number "
        "(identified) | below " + sig(100.0 * target, 3) + " % | below 2, 5, 10 times | 3 std within 0.5 % | total mass (kg) | "
-       "suit fit std (N m) |\n";
-  s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+       "suit fit std (N m) | K (17) error (truth) |\n";
+  s += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const DesignIteration& it : r.iterations) {
     std::string added;
     for (const std::string& a : it.added) added += (added.empty() ? "" : " ") + a;
@@ -183,21 +191,27 @@ std::string designReportMarkdown(const DesignResult& r, double target, const std
       for (const std::string& f : it.fell) added += " " + f;
       added += ")";
     }
-    s += "| " + std::to_string(it.iteration) + (it.iteration == 0 ? " (scene)" : "") + " | " + it.criterion + " | " +
+    const bool none = it.identified.determined < 0;  // an a-priori start's iteration 0
+    s += "| " + std::to_string(it.iteration) + (it.iteration == 0 ? (none ? " (a priori)" : " (scene)") : "") + " | " +
+         it.criterion + " | " +
          sig(it.margin, 3) + " | " + (it.accepted >= 0 ? std::to_string(it.accepted) : "-") + " | " + added + " | " + sig(it.planned.condition_number) + " | " + sig(it.planned.log_det, 5) + " | " +
          (it.predicted_determined >= 0 ? std::to_string(it.predicted_determined) : "-") + " | " +
-         sig(it.identified.condition_number) + " | " + std::to_string(it.identified.determined) + " | " + [&] {
+         sig(it.identified.condition_number) + " | " + (none ? "-" : std::to_string(it.identified.determined)) + " | " + [&] {
            std::string c;
            for (std::size_t k = 1; k < it.identified.determined_at.size(); ++k) {
              c += (k > 1 ? ", " : "") + std::to_string(it.identified.determined_at[k].second);
            }
            return c;
          }() + " | " +
-         std::to_string(it.identified.determined_half_percent) + " | " + sig(it.identified.total_mass, 5) + " | " +
-         (std::isinf(it.predicted_fit_std) ? std::string("unseen") : sig(it.predicted_fit_std)) + " |\n";
+         (none ? "-" : std::to_string(it.identified.determined_half_percent)) + " | " + sig(it.identified.total_mass, 5) +
+         " | " + (std::isinf(it.predicted_fit_std) ? std::string("unseen") : sig(it.predicted_fit_std)) + " | " +
+         sig(it.truth_rmse) + " |\n";
   }
-  s += "\nIteration 0 is the scene's own identification motions, which the design replaces. Stopped: " + r.stop_reason +
-       ".\n\n";
+  s += std::string(r.start == "apriori" ? "\nIteration 0 is the a-priori model (nothing simulated)"
+                                       : "\nIteration 0 is the scene's own identification motions, which the design replaces") +
+       (r.selection == "random" ? "; every iteration chose at random among the motions that pass its checks" : "") +
+       ". The K (17) error is scoring against the simulated robot: the RMS of the base parameters' errors, which the "
+       "design never reads. Stopped: " + r.stop_reason + ".\n\n";
   s += "## The suit-fit guard\n\nThe suit fit std is the predicted std of the identified model's torque on the suit's "
        "fit joints along the evaluation motions (approach B's error from the identification; \"unseen\": the motions "
        "leave a direction it needs undetermined). A design that predicts a worse one than the scene's own motions is "

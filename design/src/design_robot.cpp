@@ -1,12 +1,14 @@
 // The robot as excitation design sees it (design_robot.h).
 #include "suitsim/design/design_robot.h"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 
 #include "suitsim/rigid/inverse_kinematics.h"
 #include "suitsim/rigid/kinematics.h"
+#include "suitsim/rigid/regressor.h"
 
 namespace suitsim::design {
 
@@ -14,13 +16,34 @@ DesignRobot makeDesignRobot(const io::RobotSetup& setup) {
   DesignRobot r;
   // What the experimenter knows: the a-priori set (no hidden payloads), no
   // held object (identification motions are made empty-handed).
-  r.stance = io::makeStance(setup.apriori, setup.initial_pose, setup.contacts);
+  // A welded robot is balanced as a floating twin standing where it is
+  // welded (design_robot.h); the scene's pose is kept, not set down.
+  RobotPose pose = setup.initial_pose;
+  RobotDescription known = setup.apriori;
+  const bool welded = !known.floating_base;
+  if (welded) {
+    known.floating_base = true;
+    pose.place_on_ground = false;
+  }
+  r.stance = io::makeStance(known, pose, setup.contacts);
   r.links = setup.apriori.links;
   const eval::RigidModel& m = r.stance.model;
-  if (!m.floating_base) throw std::invalid_argument("excitation design needs a floating-base robot");
   eval::RigidData data(m);
   r.feet = io::groundedLinks(r.stance, data);
-  if (r.feet.empty()) throw std::invalid_argument("excitation design needs a foot on the ground (no <contact> point touches it)");
+  if (r.feet.empty()) {
+    throw std::invalid_argument(welded ? "excitation design of a welded robot needs a foot on the ground plane where it "
+                                         "is welded (no <contact> point touches it): the balance check stands it there"
+                                       : "excitation design needs a foot on the ground (no <contact> point touches it)");
+  }
+  if (welded) {
+    for (int f : r.feet) {
+      if (!eval::jointsToFrame(m, f).empty()) {
+        throw std::invalid_argument("excitation design of a welded robot needs its feet on the root body: link '" +
+                                    m.frame_name[static_cast<std::size_t>(f)] +
+                                    "' stands on the ground but moves with joints (<freeze> them)");
+      }
+    }
+  }
   for (int f : r.feet) r.foot_pose.push_back(io::initialFramePose(r.stance, data, f));
   r.polygon = eval::supportPolygon(m, data, r.stance.initial, r.stance.contacts, r.stance.ground,
                                    r.stance.contact_tolerance);
@@ -46,8 +69,37 @@ DesignRobot makeDesignRobot(const io::RobotSetup& setup) {
   if (r.leg_joints.empty() && r.free_joints.empty()) {
     throw std::invalid_argument("excitation design needs joints the servo drives (<servo>)");
   }
-  r.base = eval::computeBaseParameters(m);
+  if (!welded) {
+    r.base = eval::computeBaseParameters(m);
+    return r;
+  }
+  // The identification's model: the same bodies welded at the root. Its
+  // joint rows are the twin's when the root is still (feet on the root body).
+  const eval::RigidModel fixed = eval::makeRigidModel(setup.apriori);
+  if (fixed.num_bodies != m.num_bodies || fixed.num_joints != m.num_joints) {
+    throw std::logic_error("makeDesignRobot: the welded model and its floating twin differ in bodies");
+  }
+  r.base = eval::computeBaseParameters(fixed);
+  r.equation_offset = m.base_dofs;
+  // B: φ = B π (base_parameters.h: φ_B = φ_1 + K φ_2); P = Bᵀ (B Bᵀ)⁻¹.
+  const int nb = r.base.numBase();
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(nb, 10 * m.num_bodies);
+  for (int i = 0; i < nb; ++i) B(i, r.base.independent[static_cast<std::size_t>(i)]) = 1.0;
+  for (std::size_t k = 0; k < r.base.dependent.size(); ++k) B.col(r.base.dependent[k]) = r.base.K.col(static_cast<Eigen::Index>(k));
+  r.base_to_standard = B.transpose() * (B * B.transpose()).ldlt().solve(Eigen::MatrixXd::Identity(nb, nb));
+  r.standard_apriori = eval::standardParameters(m);
+  r.base_apriori = r.base.fromStandard(r.standard_apriori);
   return r;
+}
+
+Eigen::Matrix<double, 6, 1> contactWrench(const DesignRobot& robot, const Eigen::MatrixXd& Y, const Eigen::MatrixXd& Yb,
+                                          const Eigen::VectorXd& phi) {
+  if (!robot.welded()) return Yb.topRows(6) * phi;
+  // The least change of the a-priori standard parameters that has base
+  // parameters φ: the joint rows leave the rest of the whole robot's wrench
+  // to the a-priori model.
+  const Eigen::VectorXd standard = robot.standard_apriori + robot.base_to_standard * (phi - robot.base_apriori);
+  return Y.topRows(6) * standard;
 }
 
 double inscribedRadius(const eval::SupportPolygon& polygon) {

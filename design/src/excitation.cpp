@@ -29,40 +29,52 @@ ExcitationRows::ExcitationRows(const DesignRobot& robot, const ExcitationOptions
 void baseRegressor(const DesignRobot& robot, eval::RigidData& data, const eval::Configuration& q,
                    const Eigen::VectorXd& v, const Eigen::VectorXd& a, Eigen::MatrixXd& Y, Eigen::MatrixXd& Yb) {
   eval::regressor(robot.model(), data, q, v, a, Y);
-  Yb.resize(Y.rows(), robot.base.numBase());
-  for (int i = 0; i < robot.base.numBase(); ++i) Yb.col(i) = Y.col(robot.base.independent[static_cast<std::size_t>(i)]);
+  // The identification's equations only: a welded robot's twin adds base rows
+  // it has not (design_robot.h).
+  const Eigen::Index rows = robot.numEquations();
+  Yb.resize(rows, robot.base.numBase());
+  for (int i = 0; i < robot.base.numBase(); ++i) {
+    Yb.col(i) = Y.col(robot.base.independent[static_cast<std::size_t>(i)]).tail(rows);
+  }
 }
 
 bool excitationRow(const DesignRobot& robot, const ExcitationOptions& options, const Eigen::MatrixXd& Yb,
                    const Eigen::VectorXd& v, const Eigen::VectorXd& a, int e, Eigen::Ref<Eigen::RowVectorXd> row) {
   const eval::RigidModel& m = robot.model();
   const int nb = robot.base.numBase();
-  if (e >= m.base_dofs) {
-    const int j = e - m.base_dofs;
-    // A(7): a resting joint's row is left out by the identification.
-    if (std::abs(v(e)) <= options.slip_velocity) return false;
+  const int base_dofs = robot.equationBaseDofs();
+  const Eigen::Index ve = e + robot.equation_offset;  // the equation's entry of v and a
+  if (e >= base_dofs) {
+    const int j = e - base_dofs;
+    // A(7): a resting joint's row is left out by the identification (not a
+    // torque sensor's: no friction in its equation).
+    if (!options.torque_sensors && std::abs(v(ve)) <= options.slip_velocity) return false;
     if (m.joint_mimic_leader[static_cast<std::size_t>(j)] >= 0) return false;
   }
   row.setZero();
   row.head(nb) = Yb.row(e);
-  if (e >= m.base_dofs) {
+  if (e >= base_dofs) {
     // A(12): the joint's own columns of ξ.
-    const int j = e - m.base_dofs;
+    const int j = e - base_dofs;
     const bool on_leg = std::find(robot.leg_joints.begin(), robot.leg_joints.end(), j) != robot.leg_joints.end();
     const int c = nb + kJointColumns * j;
+    if (options.torque_sensors) {
+      row(c + 3) = -1.0;  // Y_j φ − τ_o = τ_s
+      return true;
+    }
     if (options.torque_phi.size() == nb && !on_leg) row(c) = -Yb.row(e).dot(options.torque_phi);
-    row(c + 1) = v(e);
-    row(c + 2) = v(e) > 0.0 ? 1.0 : -1.0;
+    row(c + 1) = v(ve);
+    row(c + 2) = v(ve) > 0.0 ? 1.0 : -1.0;
     row(c + 3) = -1.0;
-    row(c + 4) = a(e);
+    row(c + 4) = a(ve);
   }
   return true;
 }
 
 void ExcitationRows::addSample(const Eigen::MatrixXd& Yb, const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
-  const eval::RigidModel& m = robot_->model();
-  for (int e = 0; e < m.nv; ++e) {
-    const double scale = options_.equation_scale.size() == m.nv ? options_.equation_scale(e) : 1.0;
+  const int equations = robot_->numEquations();
+  for (int e = 0; e < equations; ++e) {
+    const double scale = options_.equation_scale.size() == equations ? options_.equation_scale(e) : 1.0;
     if (!(scale > 0.0)) continue;
     if (!excitationRow(*robot_, options_, Yb, v, a, e, row_)) continue;
     if (used_ == kBlockRows) flush();

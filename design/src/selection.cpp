@@ -52,4 +52,24 @@ Selection greedySelect(const Eigen::MatrixXd& start, const std::vector<Eigen::Ma
   return out;
 }
 
+Selection randomSelect(const Eigen::MatrixXd& start, const std::vector<Eigen::MatrixXd>& pool, int count,
+                       RandomStream& stream) {
+  Selection out;
+  out.triangle = start;
+  std::vector<int> open;
+  for (std::size_t c = 0; c < pool.size(); ++c) {
+    if (pool[c].size() > 0) open.push_back(static_cast<int>(c));
+  }
+  for (int round = 0; round < count && !open.empty(); ++round) {
+    // One uniform draw per choice: index floor(u n), n the entries left.
+    const std::size_t k = std::min(open.size() - 1, static_cast<std::size_t>(stream.uniform() * static_cast<double>(open.size())));
+    const int c = open[k];
+    open.erase(open.begin() + static_cast<std::ptrdiff_t>(k));
+    out.chosen.push_back(c);
+    out.triangle = stackTriangles(out.triangle, pool[static_cast<std::size_t>(c)]);
+    out.score.push_back(conditionScore(out.triangle));
+  }
+  return out;
+}
+
 }  // namespace suitsim::design

@@ -53,7 +53,7 @@ SuitFitRows suitFitRows(const DesignRobot& robot, const std::string& scene_path,
     for (const std::string& name : fit.joints) {
       names += (names.empty() ? "" : " ") + name;
       for (int j = 0; j < m.num_joints; ++j) {
-        if (m.joint_name[static_cast<std::size_t>(j)] == name) equations.push_back(m.base_dofs + j);
+        if (m.joint_name[static_cast<std::size_t>(j)] == name) equations.push_back(robot.equationBaseDofs() + j);
       }
     }
     out.trials.push_back(trial.name + " (" + trial.motion + "): " + names + "; " + fit.reason);

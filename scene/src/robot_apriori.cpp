@@ -8,10 +8,45 @@
 #include <random>
 
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
 
 #include "suitsim/core/random.h"
 
 namespace suitsim::io {
+
+namespace {
+
+/// Principal moments of a link's inertia about its centre of mass that a
+/// rigid body can have: positive, and each at most the sum of the other two.
+bool physicallyConsistent(const std::array<double, 6>& i) {
+  Eigen::Matrix3d I;
+  I << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
+  const Eigen::Vector3d l = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I, Eigen::EigenvaluesOnly).eigenvalues();
+  return l(0) > 0.0 && l(0) + l(1) >= l(2);
+}
+
+/// Kang et al. (2023, section 5.2.1) draw the initial model's inertial
+/// parameters uniformly around the CAD ones. Ours: the mass m, each first
+/// moment m c_k and each entry of the inertia about the centre of mass
+/// times its own factor uniform in [1 - s, 1 + s] (an interval around the
+/// CAD value whatever its sign); the inertia is drawn again, up to 1000
+/// times, until it is one a rigid body can have (the self-collision check
+/// takes capsule radii from it).
+template <class Stream>
+void spreadInertial(LinkInertial& inertial, double spread, Stream& rng) {
+  const auto factor = [&] { return 1.0 + spread * (2.0 * rng.uniform() - 1.0); };
+  const double mass = inertial.mass * factor();
+  for (int k = 0; k < 3; ++k) inertial.com[k] = inertial.mass * inertial.com[k] * factor() / mass;
+  inertial.mass = mass;
+  const std::array<double, 6> cad = inertial.inertia;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    for (int k = 0; k < 6; ++k) inertial.inertia[k] = cad[k] * factor();
+    if (physicallyConsistent(inertial.inertia)) return;
+  }
+  inertial.inertia = cad;  // no consistent draw (a degenerate CAD inertia): keep the CAD one
+}
+
+}  // namespace
 
 void readApriori(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
@@ -23,7 +58,7 @@ void readApriori(RobotReading& in) {
   RobotDescription& apriori = setup.apriori;
   apriori = in.without_payloads;
   bool keep_payloads = false, keep_friction = false, keep_offset = false, keep_armature = true;
-  double kt_scale = 1.0, com_shift = 0.0, magnet_coefficient = 0.0, gear_stiffness_per_effort = 0.0;
+  double kt_scale = 1.0, com_shift = 0.0, inertial_spread = 0.0, magnet_coefficient = 0.0, gear_stiffness_per_effort = 0.0;
   int seed = 1;
   std::vector<char> known_gain(apriori.joints.size(), 0);
   if (const tinyxml2::XMLElement* a = element->FirstChildElement("apriori")) {
@@ -34,6 +69,10 @@ void readApriori(RobotReading& in) {
     keep_armature = ar.boolean("armature", true);
     kt_scale = ar.positive("motor_constant_scale", ar.number("motor_constant_scale", 1.0));
     com_shift = ar.nonNegative("com_shift", ar.number("com_shift", 0.0));
+    inertial_spread = ar.nonNegative("inertial_spread", ar.number("inertial_spread", 0.0));
+    if (!(inertial_spread < 1.0)) {
+      ar.failAttribute("inertial_spread", "must be below 1 (a share of each inertial parameter; 1 would allow a zero mass)");
+    }
     seed = ar.integer("seed", 1);
     // Motor constants calibrated on a bench (a joint driven against a
     // torque meter): the a-priori set has the true one, taken as exact by
@@ -105,6 +144,11 @@ void readApriori(RobotReading& in) {
     Eigen::Vector3d d(dx, dy, dz);
     d = com_shift * d.normalized();
     for (int k = 0; k < 3; ++k) l.inertial.com[k] += d[k];
+  }
+  if (inertial_spread > 0.0) {
+    for (RobotLink& l : apriori.links) {
+      if (l.inertial.mass > 0.0) spreadInertial(l.inertial, inertial_spread, rng);
+    }
   }
 
 }

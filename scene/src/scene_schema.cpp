@@ -119,6 +119,7 @@ constexpr AttributeRule kAprioriAttributes[] = {
     {"payloads", ValueKind::kBoolean, false},     {"friction", ValueKind::kBoolean, false},
     {"motor_constant_scale", ValueKind::kNumber, false}, {"torque_offset", ValueKind::kBoolean, false},
     {"com_shift", ValueKind::kNumber, false},     {"seed", ValueKind::kInteger, false},
+    {"inertial_spread", ValueKind::kNumber, false},
     {"armature", ValueKind::kBoolean, false},      {"magnet_coefficient", ValueKind::kNumber, false},
     {"gear_stiffness_per_effort", ValueKind::kNumber, false},
     {"attachment_stiffness", ValueKind::kNumber, false}, {"known_motor_constants", ValueKind::kText, false},

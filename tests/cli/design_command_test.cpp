@@ -97,6 +97,15 @@ TEST_F(DesignCommand, BadOptionsAndAnImpossibleMarginAreBadInput) {
                   "relaxed"});
   expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--collision", "mesh"},
                  {"--collision: needs urdf or inertia (got 'mesh')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--start", "cad"},
+                 {"--start: needs scene or apriori (got 'cad')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--selection", "best"},
+                 {"--selection: needs curriculum or random (got 'best')"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--selection-seed", "3"},
+                 {"suitsim design-motions: --selection-seed seeds the random choice: it needs --selection random"});
+  expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--selection", "random", "--selection-seed",
+                  "-1"},
+                 {"--selection-seed: needs a whole number >= 0 (got '-1')"});
   // The stance itself is only 0.1 m inside the box's footprint.
   expectBadInput({"design-motions", tinyScene(), "--out", out().string(), "--margin", "0.5"},
                  {"less than the ZMP margin 0.5 m"});

@@ -5,9 +5,12 @@
 // and recording only bands it wears. The bad-input fixtures are in
 // scene_reader_test.cpp's table; the errors of the trial argument are here.
 #include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -240,6 +243,59 @@ TEST(ExperimentReader, AprioriWithPayloadsStillLacksHeldObjects) {
   EXPECT_NEAR(link(lift.robot->apriori, "fore").inertial.mass, 0.8, 1e-12);   // the held object: not
   EXPECT_NEAR(link(lift.robot->truth, "fore").inertial.mass, 1.3, 1e-12);
   ASSERT_EQ(lift.robot->held.size(), 1u);
+}
+
+// <apriori inertial_spread="s" seed>: Kang et al.'s initial model, each
+// link's mass, first moments m c and inertia entries about the centre of
+// mass within [1 - s, 1 + s] times the truth's, every inertia one a rigid
+// body can have, the truth untouched, the same draw for the same seed and
+// another for another.
+TEST(ExperimentReader, AprioriInertialSpreadDrawsAroundTheTruthBySeed) {
+  std::ifstream in(experimentPath());
+  std::stringstream text;
+  text << in.rdbuf();
+  const fs::path dir = fs::path(::testing::TempDir()) / ("suitsim_spread_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto withSpread = [&](int seed) {
+    std::string scene_text = text.str();
+    const auto at = scene_text.find("    <servo");
+    EXPECT_NE(at, std::string::npos);
+    scene_text.insert(at, "    <apriori inertial_spread=\"0.3\" seed=\"" + std::to_string(seed) + "\"/>\n");
+    const fs::path path = dir / ("spread_" + std::to_string(seed) + ".xml");
+    std::ofstream(path) << scene_text;
+    return loadScene(path.string(), "ident");
+  };
+  const Scene a = withSpread(5), b = withSpread(5), c = withSpread(6);
+  const Scene plain = loadScene(experimentPath(), "ident");
+  fs::remove_all(dir);
+  const double s = 0.3;
+  int moved = 0;
+  for (std::size_t l = 0; l < a.robot->apriori.links.size(); ++l) {
+    const suitsim::LinkInertial& drawn = a.robot->apriori.links[l].inertial;
+    const suitsim::LinkInertial& cad = plain.robot->apriori.links[l].inertial;
+    EXPECT_EQ(a.robot->truth.links[l].inertial.mass, plain.robot->truth.links[l].inertial.mass);
+    EXPECT_EQ(drawn.mass, b.robot->apriori.links[l].inertial.mass);  // same seed, same draw
+    if (cad.mass <= 0.0) {
+      EXPECT_EQ(drawn.mass, cad.mass);
+      continue;
+    }
+    moved += drawn.mass != c.robot->apriori.links[l].inertial.mass ? 1 : 0;
+    EXPECT_GE(drawn.mass, (1.0 - s) * cad.mass - 1e-12);
+    EXPECT_LE(drawn.mass, (1.0 + s) * cad.mass + 1e-12);
+    for (int k = 0; k < 3; ++k) {
+      const double first = drawn.mass * drawn.com[k], cad_first = cad.mass * cad.com[k];
+      EXPECT_LE(std::abs(first - cad_first), s * std::abs(cad_first) + 1e-12) << k;
+    }
+    for (int k = 0; k < 6; ++k) EXPECT_LE(std::abs(drawn.inertia[k] - cad.inertia[k]), s * std::abs(cad.inertia[k]) + 1e-15);
+    // Principal moments: positive, each at most the sum of the other two.
+    const auto& i = drawn.inertia;
+    Eigen::Matrix3d I;
+    I << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
+    const Eigen::Vector3d e = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I).eigenvalues();
+    EXPECT_GT(e(0), 0.0);
+    EXPECT_GE(e(0) + e(1), e(2));
+  }
+  EXPECT_GT(moved, 0);  // another seed, another draw
 }
 
 // A band of a suit the trial does not wear has nothing to record: its

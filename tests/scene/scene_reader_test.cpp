@@ -135,6 +135,8 @@ const std::vector<BadScene>& badScenes() {
       // A point mass set by the scene: refused where the particle cluster is
       // built, naming the scene's line that gave it and the remedy.
       {"inertial_point_mass", 8, {"body 'upper' is flat or a line", "<inertial link mass com inertia>"}},
+      {"apriori_inertial_spread_one", 8, {"<apriori>", "'inertial_spread'", "must be below 1", "(got '1')"}},
+      {"apriori_inertial_spread_negative", 8, {"<apriori>", "'inertial_spread'", "must be >= 0", "(got '-0.2')"}},
       // Suit bands inside <robot>, A(21)-(25).
       {"band_one_via_point", 8, {"<band>", "'links'", "at least two via points", "(got 'upper')"}},
       {"band_count_mismatch", 8, {"<band>", "'points'", "one point per link", "3 links, 2 points"}},

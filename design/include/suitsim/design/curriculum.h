@@ -56,6 +56,18 @@ struct DesignOptions {
   /// (self_collision.h); false: capsules from inertia for every body.
   bool urdf_collision = true;
   int iterations = 2;         ///< curriculum iterations (at most one per trial of the budget)
+  /// Where the curriculum starts. false: the scene's own identification
+  /// motions, simulated and identified (iteration 0). true: the a-priori
+  /// model alone, as Kang et al. start (their w_1): the first balance check
+  /// uses it, the equations are weighed equally until an identification
+  /// gives their residual levels, and the scene's motions only set the
+  /// budget (they are not simulated nor in the library).
+  bool start_from_apriori = false;
+  /// Kang et al.'s baseline (section 5.1, Fig. 7): every iteration takes
+  /// motions at random among those that pass its checks, drawn from
+  /// selection_seed, in place of the greedy choice.
+  bool random_selection = false;
+  std::uint64_t selection_seed = 1;
   double target = 0.01;       ///< relative std a parameter counts as determined below
   /// The balance checks take an identified base parameter when its relative
   /// std is below this, the a-priori value otherwise.
@@ -106,6 +118,11 @@ struct DesignIteration {
   /// no evaluation trial wears a suit).
   double predicted_fit_std = std::nan("");
   IdentifiedFigures identified;
+  /// Scoring, never used by the design: Kang et al.'s (17), the RMS over the
+  /// base parameters of (estimate - truth), in their mixed units (kg, kg m,
+  /// kg m²) as the paper takes it; iteration 0 started from the a-priori
+  /// model scores the a-priori base parameters.
+  double truth_rmse = std::nan("");
 };
 
 struct ChosenMotion {
@@ -122,6 +139,9 @@ struct DesignResult {
   double margin = 0.0;          ///< ZMP margin of the first iteration (m)
   std::string margin_reason;
   double inscribed_radius = 0.0;  ///< of the support polygon (m)
+  std::string start;              ///< "scene" or "apriori" (DesignOptions::start_from_apriori)
+  std::string selection;          ///< "curriculum" or "random"
+  int num_base = 0;               ///< base parameters of the identification
   std::string margin_rule;        ///< "fixed" or "relaxed"
   double relax_scale = 0.0, relax_bias = 0.0;  ///< a and b of relaxedMarginShare (relaxed only)
   double generation_margin = 0.0;  ///< the margin the generator kept (m): the smallest any iteration may use

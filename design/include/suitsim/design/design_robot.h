@@ -5,6 +5,18 @@
 // joints the servo drives, which of them carry the feet (moved only by
 // inverse kinematics, so both soles stay where they stand), the limits, the
 // support polygon and the base parameters. No joint or link is named.
+//
+// A robot welded at its root (base="fixed", a test rig) is designed for as
+// Kang et al.'s upper body is: it stands on a support that is not fixed to
+// the ground, so it can still tip over. The design stands a floating twin
+// of the a-priori model on the scene's <contact> points (model(): the same
+// bodies, their feet on the ground plane in the welded pose) for the
+// balance check, the samples and the self-collision check; the regressor
+// rows are the twin's joint rows, which with the root still are the welded
+// robot's own (the identification's equations), and the base parameters
+// are the welded model's. Its feet must be on the root body (the legs
+// frozen): a joint between root and foot would let the twin's root move
+// where the welded one cannot.
 #pragma once
 
 #include <string>
@@ -32,13 +44,37 @@ struct DesignRobot {
   /// The a-priori description's links (frame f of the model is link f): the
   /// self-collision check takes their URDF <collision> shapes and inertials.
   std::vector<RobotLink> links;
+  /// Welded robot: the regressor's first `equation_offset` rows (the twin's
+  /// base rows) are not equations of the identification; 0 for a floating
+  /// robot. Equation e of the identification is row e + equation_offset.
+  int equation_offset = 0;
+  /// Welded robot: the minimum-norm standard parameters for base parameters
+  /// φ (K (10)'s balance check needs the whole robot's wrench, which the
+  /// joint rows' base parameters do not fix): π = π_0 + P (φ − φ_0), with
+  /// π_0 the a-priori standard parameters (10 num_bodies), φ_0 their base
+  /// parameters and P = Bᵀ(B Bᵀ)⁻¹, B the map φ = B π (num_base columns).
+  Eigen::VectorXd standard_apriori, base_apriori;
+  Eigen::MatrixXd base_to_standard;
+  bool welded() const { return equation_offset > 0; }
+  /// Base DOFs of the identification's equations (6 floating, 0 welded).
+  int equationBaseDofs() const { return stance.model.base_dofs - equation_offset; }
+  /// The identification's equations (its nv).
+  int numEquations() const { return stance.model.nv - equation_offset; }
   const eval::RigidModel& model() const { return stance.model; }
 };
 
 /// Builds it from a scene's robot (its a-priori set, initial pose, contacts,
-/// servo). Throws std::invalid_argument for a fixed base, no foot on the
-/// ground or no servoed joint.
+/// servo). Throws std::invalid_argument for no foot on the ground, a welded
+/// robot whose feet are not on its root body, or no servoed joint.
 DesignRobot makeDesignRobot(const io::RobotSetup& setup);
+
+/// The contact wrench [f_o; n_o] (base frame of q) the rows `Y` of a
+/// full regressor (model() at a feet-flat sample) ask for with base
+/// parameters `phi`: Y_o φ for a floating robot (Yb's base rows), the base
+/// rows of the full regressor times the minimum-norm standard parameters
+/// for a welded one.
+Eigen::Matrix<double, 6, 1> contactWrench(const DesignRobot& robot, const Eigen::MatrixXd& Y, const Eigen::MatrixXd& Yb,
+                                          const Eigen::VectorXd& phi);
 
 /// The largest margin any point has inside `polygon` (m): the radius of the
 /// largest inscribed circle, found on a grid refined around the best point.

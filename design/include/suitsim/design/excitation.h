@@ -32,6 +32,11 @@ struct ExcitationOptions {
   /// Base parameters the joint torques of the k_T column are computed with
   /// (empty: the k_T columns are left out).
   Eigen::VectorXd torque_phi;
+  /// The joint rows read link-side joint torque sensors (docs/method.md,
+  /// "Fixed base"): the drive is not in their equation, so every sample is
+  /// a row (resting or not) and τ_o is the only joint column; the others
+  /// stay zero (unexcited alike in every candidate).
+  bool torque_sensors = false;
 };
 
 /// Columns of the excitation regressor: num_base, then 5 per joint

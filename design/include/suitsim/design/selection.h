@@ -10,6 +10,8 @@
 
 #include <Eigen/Core>
 
+#include "suitsim/core/random.h"
+
 namespace suitsim::design {
 
 /// Lower is better; takes the triangle of a stacked motion set.
@@ -36,5 +38,12 @@ struct Selection {
 /// choice does not depend on it.
 Selection greedySelect(const Eigen::MatrixXd& start, const std::vector<Eigen::MatrixXd>& pool, int count,
                        const SelectionScore& score, int threads = 0);
+
+/// Kang et al.'s baseline (section 5.1): `count` entries of `pool` (non-empty
+/// triangles) drawn uniformly without replacement from `stream`, stacked on
+/// `start`; fewer when the pool has fewer. `score` records each set's
+/// conditionScore, for the report.
+Selection randomSelect(const Eigen::MatrixXd& start, const std::vector<Eigen::MatrixXd>& pool, int count,
+                       RandomStream& stream);
 
 }  // namespace suitsim::design
