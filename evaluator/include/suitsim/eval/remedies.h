@@ -30,8 +30,8 @@ struct RemedyChoice {
 /// header declares filters with a delay), gear_twist (the gears' datasheet
 /// stiffness and encoders the header says sit on their motors),
 /// suit_geometry (band-length sensors), band_model (viscoelastic-capstan:
-/// both fits find nothing where their source is off) and straps (a tensile
-/// test of the straps in the a-priori set).
+/// both fits find nothing where their source is off); straps is listed but
+/// never chosen (it corrects for straps no stream can show: --straps).
 std::vector<RemedyChoice> chooseRemedies(const EvaluationInputs& inputs, const SensorStream& stream,
                                          EvaluationOptions* options);
 
