@@ -28,10 +28,41 @@
 // takes them through the same stages, kicks and drifts (integrators.cpp):
 // the force evaluation gives phi'' (Workspace::rotor_acceleration) beside
 // the particles' accelerations, so the pair moves as one system, to the
-// integrator's order. The spring is explicit like any other: the
-// two-inertia mode, omega^2 = k (1 / I_a + 1 / I_link), must satisfy the
-// integrator's bound (about omega dt < 2); gearModes() gives omega per
-// joint and a run is refused before it starts when a gear is past it.
+// integrator's order.
+//
+// The spring is stiff: the two-inertia mode, omega^2 = k (1 / I_a +
+// 1 / I_link), runs at 1e3-1e4 rad/s for a realistic drive, beyond what an
+// explicit step of a protocol's dt follows (omega dt < 2). So it is taken
+// linearly implicitly over the step h = dt, as the armature already is at
+// the acceleration level (hinges.cpp): the torque is the one at the step's
+// end, its twist and rate carried forward by the accelerations being solved
+// for, with Delta = phi - theta wound past the dead band:
+//
+//   tau_g = k (Delta_w + h Delta') + b Delta' + c (phi'' - theta''),
+//   c = k h^2 + b h.
+//
+// With the rotor's equation, phi'' = (F - tau_g) / I_a (F = eta tau_m), that
+// is solved for tau_g:
+//
+//   tau_g = A - B theta'',   A = (I_a tau_0 + c F) / (I_a + c),
+//   B = I_a c / (I_a + c),   tau_0 = k (Delta_w + h Delta') + b Delta',
+//
+// so the link feels the explicit torque A and a rotor of inertia B on its
+// angle row (the rigid armature's row with B for I_a, which gives the
+// joint's response to the torque exactly). B runs from 0 (a soft gear: the
+// explicit spring) to I_a (a stiff one: the rigid rotor). Under symplectic
+// Euler the twist's mode then steps as by backward Euler (for the twist
+// alone, Delta'' = -omega^2 (Delta + h Delta') / (1 + (omega h)^2), the
+// map is backward Euler's), stable for any omega dt; its spectral radius
+// stays below 0.75 under velocity Verlet and 0.8 under RK4 for omega dt
+// >= 1. The price is damping the scheme adds to the twist, a damping ratio
+// of about omega dt / 2 while omega dt is small, so a study of the gear's
+// own vibration resolves it with dt well below 1 / omega; the motion of the
+// links, slow against the gear, is changed to first order in dt
+// (docs/engine.md#gear-compliance gives the measured difference). With
+// backlash the teeth are taken as touching over the step when they touch at
+// its start or will by its end at the present rates (the side the twist
+// then lies on), and as parted when tau_0 would pull them (the damper cannot).
 #pragma once
 
 #include <algorithm>
@@ -60,23 +91,42 @@ inline double gearFactor(const Model& m, int h, double motor, double rate) {
   return 0.5 * (1.0 + s) * eta_f + 0.5 * (1.0 - s) / eta_b;
 }
 
-/// tau_g, the compliant gear's torque on the link (see the note), for the
-/// rotor at phi, phi' and the link at theta, theta'.
-inline double gearTorque(const Model& m, int h, double phi, double phi_dot, double theta, double theta_dot) {
+/// The compliant gear over one step of length dt (the note): whether its
+/// teeth touch, and if so the explicit torque A on the link and the inertia
+/// B of its rotor row; the rotor's drive F = eta tau_m.
+struct GearStep {
+  bool engaged = false;
+  double torque = 0.0;   ///< A (N m); the whole tau_g when not engaged or when B = 0
+  double inertia = 0.0;  ///< B (kg m^2), 0 while dt is 0 (an evaluation before any step)
+  double drive = 0.0;    ///< F (N m)
+};
+
+inline GearStep gearStep(const Model& m, int h, double phi, double phi_dot, double theta, double theta_dot,
+                         double motor, double dt) {
+  GearStep s;
+  s.drive = motor * gearFactor(m, h, motor, phi_dot);
   const double d = 0.5 * m.hinge_gear_backlash[h];
-  const double twist = phi - theta;
-  double wound;
-  if (twist > d) {
-    wound = twist - d;
-  } else if (twist < -d) {
-    wound = twist + d;
-  } else {
-    return 0.0;  // in the dead band: the teeth do not touch
+  const double twist = phi - theta, rate = phi_dot - theta_dot;
+  double side = 1.0;  // which flank of the teeth bears (no backlash: wound = twist)
+  if (d > 0.0) {
+    const double ahead = twist + dt * rate;
+    if (twist > d || (twist >= -d && ahead > d)) {
+      side = 1.0;
+    } else if (twist < -d || ahead < -d) {
+      side = -1.0;
+    } else {
+      return s;  // in the dead band over the whole step
+    }
   }
-  const double torque = m.hinge_gear_stiffness[h] * wound + m.hinge_gear_damping[h] * (phi_dot - theta_dot);
-  // The damper cannot pull touching teeth apart.
-  if (d > 0.0) return wound > 0.0 ? std::max(0.0, torque) : std::min(0.0, torque);
-  return torque;
+  const double k = m.hinge_gear_stiffness[h], b = m.hinge_gear_damping[h];
+  const double tau0 = k * (twist - side * d + dt * rate) + b * rate;
+  if (d > 0.0 && side * tau0 <= 0.0) return s;  // the teeth part: the damper cannot pull them
+  const double ia = m.hinge_armature[h];
+  const double c = k * dt * dt + b * dt;
+  s.engaged = true;
+  s.inertia = ia * c / (ia + c);
+  s.torque = (ia * tau0 + c * s.drive) / (ia + c);
+  return s;
 }
 
 /// The spring's energy 0.5 k (|phi - theta| - d)^2 beyond the dead band.

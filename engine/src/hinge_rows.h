@@ -113,7 +113,7 @@ inline double* coupledBlock(Workspace& ws, int h, int k) { return blockAt(ws, ws
 // A follower has no rotor: ModelBuilder::addCoupling refuses one.
 inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
   if (!rigidRotor(m, h)) return 0.0;
-  return -m.hinge_armature[h] * (ws.solver->hinge_target[h * kRows + 5] - ws.solver->hinge_armature_target[h]);
+  return -ws.solver->hinge_rotor_inertia[h] * (ws.solver->hinge_target[h * kRows + 5] - ws.solver->hinge_armature_target[h]);
 }
 
 // ---- one force evaluation's stages ----------------------------------------
@@ -124,8 +124,21 @@ inline void prepareHinge(const Model& model, const State& state, const PhasePoin
   const double w = model.hinge_constraint_frequency;
   const int follows = model.hinge_follower_coupling[h];
   const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  // A rotor on a compliant gear is a degree of freedom of its own (gear_train.h).
-  const bool armature = rigidRotor(model, h);  // never a follower's (addCoupling)
+  // A rotor on a compliant gear is a degree of freedom of its own, whose
+  // spring, while the teeth touch, puts a rotor of inertia B on the angle
+  // row (gear_train.h); a rigid rotor puts I_a there. A follower has neither
+  // (addCoupling).
+  const double motor = motorTorque(model, state, h);  // the windings' heating: motor_heating.h
+  const bool compliant = compliantGear(model, h);
+  GearStep gear;
+  if (compliant) {
+    const double phi = x.rotor_angle ? x.rotor_angle[h] : state.rotor_angle[h];
+    const double phi_dot = x.rotor_velocity ? x.rotor_velocity[h] : state.rotor_velocity[h];
+    gear = gearStep(model, h, phi, phi_dot, g.theta, g.theta_dot, motor, ws.solver->step_dt);
+  }
+  const double rotor_inertia = compliant ? gear.inertia : (rigidRotor(model, h) ? model.hinge_armature[h] : 0.0);
+  ws.solver->hinge_rotor_inertia[h] = rotor_inertia;
+  const bool armature = rotor_inertia > 0.0;
   ws.solver->hinge_rows[h] = sticking || armature ? 6 : 5;
   ws.solver->hinge_stick_row[h] = sticking ? 1 : 0;
   double* target = &ws.solver->hinge_target[h * kRows];
@@ -239,20 +252,26 @@ inline void prepareHinge(const Model& model, const State& state, const PhasePoin
 
   // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
   // viscous friction always; Coulomb friction here only while slipping.
-  const double motor = motorTorque(model, state, h);  // the windings' heating: motor_heating.h
   // A follower is held at rest through its leader's stick row (see the note).
   const bool held = sticking || (follows >= 0 && state.hinge_sticking[model.coupling_leader[follows]] != 0 &&
                                  hasFriction(model, model.coupling_leader[follows]));
   // A compliant gear: the link feels the spring, the motor drives the rotor
   // and the gear's losses act there (gear_train.h). Rigid: what the gear
   // loses of the motor's torque counts as the joint's friction.
-  const bool compliant = compliantGear(model, h);
   double drive = motor;
   if (compliant) {
-    const double phi = x.rotor_angle ? x.rotor_angle[h] : state.rotor_angle[h];
-    const double phi_dot = x.rotor_velocity ? x.rotor_velocity[h] : state.rotor_velocity[h];
-    drive = gearTorque(model, h, phi, phi_dot, g.theta, g.theta_dot);
-    ws.rotor_acceleration[h] = (motor * gearFactor(model, h, motor, phi_dot) - drive) / model.hinge_armature[h];
+    // tau_g = A - B theta'': the row's multiplier carries -B theta'' while
+    // the hinge slips; while static friction holds it, theta'' is the stick
+    // row's target (plus its velocity part), and -B theta'' is put in with A.
+    drive = gear.torque;
+    ws.solver->gear_drive[h] = gear.drive;
+    ws.solver->gear_held_torque[h] = 0.0;
+    if (sticking && armature) {
+      ws.solver->gear_held_torque[h] = -gear.inertia * (target[5] + angleQuadratic(g));
+      drive += ws.solver->gear_held_torque[h];
+    }
+    // Final here unless the rotor row solves for theta'' (hinges.cpp).
+    ws.rotor_acceleration[h] = (gear.drive - drive) / model.hinge_armature[h];
   }
   const double gear_loss = compliant ? 0.0 : motor * (gearFactor(model, h, motor, g.theta_dot) - 1.0);
   const double friction =

@@ -74,9 +74,10 @@ inline void assembleBlocks(const Model& model, Workspace& ws) {
   for (int h = 0; h < nh; ++h) {
     double* k = diagonalBlock(ws, h);
     for (int r = ws.solver->hinge_rows[h]; r < kRows; ++r) k[r * kStride + r] = 1.0;  // inactive rows: lambda = 0
-    // The rotor's row: mu / I_a joins theta'' (see the note).
+    // The rotor's row: mu / I_a joins theta'' (see the note); B for I_a on
+    // a compliant gear (gear_train.h).
     if (ws.solver->hinge_rows[h] == kRows && !ws.solver->hinge_stick_row[h]) {
-      k[(kRows - 1) * kStride + kRows - 1] += 1.0 / model.hinge_armature[h];
+      k[(kRows - 1) * kStride + kRows - 1] += 1.0 / ws.solver->hinge_rotor_inertia[h];
     }
   }
 }

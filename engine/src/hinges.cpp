@@ -197,6 +197,9 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.solver->hinge_rows.assign(nh, 5);
   ws.solver->hinge_stick_row.assign(nh, 0);
   ws.solver->hinge_armature_target.assign(nh, 0.0);
+  ws.solver->hinge_rotor_inertia.assign(nh, 0.0);
+  ws.solver->gear_drive.assign(nh, 0.0);
+  ws.solver->gear_held_torque.assign(nh, 0.0);
   ws.solver->hinge_grad.assign(static_cast<std::size_t>(nh) * kGradSize, 0.0);
   ws.solver->hinge_target.assign(nh * kRows, 0.0);
   ws.solver->hinge_rhs.assign(nh * kStride, 0.0);
@@ -365,9 +368,15 @@ SUITSIM_HOT_FLAT void applyHinges(const Model& model, const State& state, const 
         ws.hinge_friction_torque[h] += breakaway;
         ws.solver->hinge_slipped[h] = 1;
         ws.solver->hinge_stick_row[h] = 0;
-        if (rigidRotor(model, h)) {
-          // Slipping now: the row turns into the rotor's.
+        if (ws.solver->hinge_rotor_inertia[h] > 0.0) {
+          // Slipping now: the row turns into the rotor's, and a compliant
+          // gear's rotor share, put in with A while held, is its multiplier's.
           ws.solver->hinge_target[h * kRows + 5] = ws.solver->hinge_armature_target[h];
+          if (compliantGear(model, h)) {
+            addRow(model, ws, h, 5, -ws.solver->gear_held_torque[h]);
+            ws.hinge_drive_torque[h] -= ws.solver->gear_held_torque[h];
+            ws.solver->gear_held_torque[h] = 0.0;
+          }
         } else {
           clearAngleRow(ws, h);
           ws.solver->hinge_rows[h] = 5;
@@ -416,6 +425,11 @@ SUITSIM_HOT_FLAT void applyHinges(const Model& model, const State& state, const 
       // and its share of the multiplier while static friction holds.
       double rotor = 0.0;
       if (rigidRotor(model, h)) rotor = ws.solver->hinge_stick_row[h] ? heldRotorTorque(model, ws, h) : lambda[5];
+      if (compliantGear(model, h) && rows == kRows && !ws.solver->hinge_stick_row[h]) {
+        // The engaged gear's tau_g = A + mu, mu = -B theta'' (gear_train.h); the rotor takes -tau_g.
+        ws.hinge_drive_torque[h] += lambda[5];
+        ws.rotor_acceleration[h] = (ws.solver->gear_drive[h] - ws.hinge_drive_torque[h]) / model.hinge_armature[h];
+      }
       ws.hinge_drive_torque[h] += ws.hinge_friction_torque[h] + rotor;
     }
     // The couplings' torque pairs, mu times their moments.

@@ -229,6 +229,7 @@ void stepRk4(const Model& model, State& s, Workspace& ws, double dt) {
 
 void step(const Model& model, State& state, Workspace& ws, Integrator integrator, double dt) {
   ws.solver->hinge_geometry_current = false;  // the caller may have moved the particles since
+  ws.solver->step_dt = dt;  // the compliant gears' implicit springs (gear_train.h)
   switch (integrator) {
     case Integrator::kSemiImplicitEuler: stepSemiImplicitEuler(model, state, ws, dt); break;
     case Integrator::kVelocityVerlet: stepVelocityVerlet(model, state, ws, dt); break;

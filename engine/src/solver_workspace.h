@@ -34,6 +34,15 @@ struct SolverWorkspace {
   /// holds the angle, 0 the armature resists its acceleration, (num_hinges).
   std::vector<std::uint8_t> hinge_stick_row;
   std::vector<double> hinge_armature_target;  ///< the rotor row's target, -angleQuadratic, (num_hinges)
+  /// The inertia on a hinge's rotor row: I_a of a rigid rotor, B of an
+  /// engaged compliant gear (gear_train.h), 0 without a rotor row, (num_hinges).
+  std::vector<double> hinge_rotor_inertia;
+  /// An engaged compliant gear's rotor drive F and, while static friction
+  /// holds the hinge, the rotor's share -B theta'' put in with A, (num_hinges).
+  std::vector<double> gear_drive, gear_held_torque;
+  /// The step being taken (s): the compliant gears' springs are implicit
+  /// over it (gear_train.h); 0 before the first step.
+  double step_dt = 0.0;
   std::vector<double> hinge_grad;                       ///< particle gradients, for bodies with a fixed particle only, (num_hinges x 6 x 8 x 3)
   std::vector<double> hinge_target, hinge_lambda;  ///< (num_hinges x 6)
   std::vector<double> hinge_rhs;  ///< right-hand sides, padded like the blocks' rows, (num_hinges x 8)

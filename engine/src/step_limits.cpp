@@ -251,15 +251,7 @@ std::vector<StepLimit> stepLimits(const Model& model) {
     }
     if (any) out.push_back(worst);
   }
-  for (const GearMode& g : gearModes(model)) {
-    StepLimit l;
-    l.kind = StepLimit::Kind::kGear;
-    l.index = g.hinge;
-    l.omega = g.omega;
-    l.damping_ratio = g.damping_ratio;
-    l.bound = g.bound;
-    out.push_back(l);
-  }
+  // The compliant gears' springs are implicit (gear_train.h): they bound no step.
   for (const LinkMode& m : linkModes(model)) {
     StepLimit l;
     l.kind = StepLimit::Kind::kLinkSprings;

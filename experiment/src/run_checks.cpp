@@ -35,7 +35,10 @@ JointSpaceCheck jointSpaceCheck(const io::Scene& scene, const io::SimulationSett
 // ever is nearer its own limit (omega dt against about 2, step.h), unless
 // the servo and friction on the whole tree grow where neither is past it.
 // When nothing is past its limit, the message says so rather than blame one.
-std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time) {
+// What ran away first (runaway_watch.h), measured, comes before the checks'
+// prediction.
+std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time,
+                              const std::string& runaway) {
   // The element nearest its bound, named with its line (step_check.h).
   const std::optional<StepLimit> fastest = fastestStepLimit(scene);
   const double limit_fraction = fastest ? fastest->certainFraction(sim.dt) : 0.0;
@@ -44,6 +47,7 @@ std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettin
                 "the simulation diverged at t = %.6g s (a position, velocity or recorded value became non-finite); ",
                 time);
   std::string message = head;
+  if (!runaway.empty()) message += runaway + "; ";
   const std::optional<ServoStability> servo = servoCheck(scene, sim);
   const ServoJointCheck* worst = servo && servo->worst >= 0 ? &servo->joints[servo->worst] : nullptr;
   const std::string springs =
@@ -115,31 +119,6 @@ void warnGrowingJointSpace(const io::Scene& scene, const io::SimulationSettings&
   }
   const JointSpaceCheck check = jointSpaceCheck(scene, sim);
   if (check.grows()) warnings->push_back("the run may chatter or diverge: " + describeJointSpaceCheck(scene.model, check));
-}
-
-// Before anything runs: a compliant gear whose mode the step cannot follow
-// (omega dt >= 2, servo_stability.h's GearMode) diverges whatever else
-// the robot does, so the run is refused naming the joint and what to change.
-// The message stands at the <simulation> line (the step is what a user
-// changes) and names where the gear's stiffness came from: a <compliance>
-// element of the scene or a realism file, or the --realism preset.
-void refuseUnstableGears(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path) {
-  for (const GearMode& g : gearModes(scene.model)) {
-    if (g.omega * sim.dt < g.bound) continue;
-    const std::string& origin = scene.realism.compliance_origin;
-    const std::string set_by = origin.empty() ? std::string() : ", set by " + origin;
-    char message[1024];
-    std::snprintf(message, sizeof message,
-                  ": joint '%s': its compliant gear (k = %.4g N m/rad between the rotor's %.3g kg m^2 and the "
-                  "link's %.3g kg m^2, damping ratio %.3g%s) oscillates at omega = %.4g rad/s, and omega dt = %.3g "
-                  "at dt = %.3g s; the gear's spring is explicit and needs omega dt < %.3g: take dt below %.3g s "
-                  "(<simulation dt>) or a softer gear",
-                  scene.model.hinge_name[g.hinge].c_str(), scene.model.hinge_gear_stiffness[g.hinge], g.rotor_inertia,
-                  g.link_inertia, g.damping_ratio, set_by.c_str(), g.omega, g.omega * sim.dt, sim.dt, g.bound,
-                  g.bound / g.omega);
-    const std::string at = sim.line > 0 ? ":" + std::to_string(sim.line) : std::string();
-    throw io::SceneError(scene_path + at + message);
-  }
 }
 
 // Before anything runs: with Toda and Sankai's link model the link springs

@@ -14,7 +14,8 @@
 namespace suitsim::experiment {
 
 /// Why a run diverged at `time`, as far as the checks can tell.
-std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time);
+std::string divergenceMessage(const io::Scene& scene, const io::SimulationSettings& sim, double time,
+                              const std::string& runaway = {});
 
 /// Refuses (SceneError at the <servo>'s line) a joint whose held derivative
 /// gain certainly diverges; warns of one that may only lag (once per joint:
@@ -25,9 +26,6 @@ void refuseDivergingServo(const io::Scene& scene, const io::SimulationSettings& 
 /// Warns of coupled modes of the servo and friction on the whole tree that grow.
 void warnGrowingJointSpace(const io::Scene& scene, const io::SimulationSettings& sim,
                            std::vector<std::string>* warnings);
-
-/// Refuses a compliant gear whose explicit mode is past its bound at dt.
-void refuseUnstableGears(const io::Scene& scene, const io::SimulationSettings& sim, const std::string& scene_path);
 
 /// Refuses spring links past their bound at dt; warns of a servo period not
 /// long against them.

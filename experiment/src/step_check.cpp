@@ -72,10 +72,6 @@ std::string elementWords(const io::Scene& scene, const StepLimit& l, int* line) 
              format("(limit_stiffness %.4g N m/rad, limit_damping %.4g N m s/rad)", m.hinge_limit_stiffness,
                     m.hinge_limit_damping) +
              " on joint '" + m.hinge_name[l.index] + "'" + (damper ? ", their damping setting the bound," : "");
-    case StepLimit::Kind::kGear:
-      *line = robotLine(scene);
-      return "joint '" + m.hinge_name[l.index] + "''s compliant gear" +
-             format(" (stiffness %.4g N m/rad)", m.hinge_gear_stiffness[l.index]);
     case StepLimit::Kind::kLinkSprings:
       *line = robotLine(scene);
       return "body '" + (l.index < static_cast<int>(m.body_name.size()) ? m.body_name[l.index] : std::string("?")) +
@@ -135,7 +131,6 @@ void checkStepLimits(const io::Scene& scene, const io::SimulationSettings& sim, 
       case StepLimit::Kind::kGround: near = l.certainFraction(sim.dt) >= 0.5; break;
       case StepLimit::Kind::kConstraints: near = fraction >= 0.75; break;
       case StepLimit::Kind::kJointLimit: near = fraction >= 1.0; break;
-      case StepLimit::Kind::kGear:
       case StepLimit::Kind::kLinkSprings: break;  // refused or warned of by their own checks
     }
     if (!refused && !(near && warnings)) continue;

@@ -30,6 +30,7 @@
 #include "suitsim/step.h"
 #include "balance_watch.h"
 #include "run_checks.h"
+#include "runaway_watch.h"
 #include "step_check.h"
 
 namespace suitsim::experiment {
@@ -254,7 +255,8 @@ struct StepOutcome {
 // the balance), the sensors at theirs, the truth between each step and the
 // servo's next command; stops on a divergence, a signal or a write error.
 StepOutcome runSteps(const TrialJob& job, TrialRunner& runner, Recorder& recorder, TrialFiles& f, long num_steps,
-                     long sample_every, std::optional<BalanceWatch>& balance, Progress& progress) {
+                     long sample_every, std::optional<BalanceWatch>& balance, RunawayWatch& runaway,
+                     Progress& progress) {
   const Model& model = job.scene.model;
   const Sensors* sensors = job.sensors.get();
   const State& state = runner.state();
@@ -271,6 +273,7 @@ StepOutcome runSteps(const TrialJob& job, TrialRunner& runner, Recorder& recorde
       }
     };
     if (runner.advance(sample_truth, f.sensor_row.data(), &stamp)) writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
+    runaway.sample(model, state);
     out.steps_done = k;
     if (k % sample_every == 0 || k == num_steps) {
       // A non-finite state, or a recorded value that overflowed (a velocity
@@ -421,7 +424,10 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     writeCsvRow(f.truth.get(), state.time, f.truth_row);
   }
   if (runner.start(f.sensor_row.data(), &stamp)) writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
-  const StepOutcome steps = runSteps(job, runner, recorder, f, num_steps, sample_every, balance, progress);
+  // Which element runs away first, should the run diverge (runaway_watch.h).
+  RunawayWatch runaway(model);
+  runaway.sample(model, state);
+  const StepOutcome steps = runSteps(job, runner, recorder, f, num_steps, sample_every, balance, runaway, progress);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish();
   const std::string write_error = closeFiles(job, f);
@@ -436,7 +442,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
     return;
   }
   if (diverged) {
-    job.error = divergenceMessage(scene, sim, state.time);
+    job.error = divergenceMessage(scene, sim, state.time, runaway.firstRunaway(model));
     return;
   }
   if (!write_error.empty()) {
@@ -451,7 +457,6 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
 void checkServoLoops(const io::Scene& scene, const std::string& scene_path, std::vector<std::string>* warnings) {
   std::vector<int> warned;
   refuseDivergingServo(scene, scene.simulation, scene_path, warnings, &warned);
-  refuseUnstableGears(scene, scene.simulation, scene_path);
   refuseUnstableLinks(scene, scene.simulation, scene_path, warnings);
   warnGrowingJointSpace(scene, scene.simulation, warnings);
 }
@@ -492,7 +497,6 @@ std::vector<TrialJob> prepareTrials(const std::string& scene_path, const std::st
       }
     }
     refuseDivergingServo(job.scene, sim, scene_path, warnings, &warned);
-    refuseUnstableGears(job.scene, sim, scene_path);
     refuseUnstableLinks(job.scene, sim, scene_path, &job == &jobs.front() ? warnings : nullptr);
     warnGrowingJointSpace(job.scene, sim, &job == &jobs.front() ? warnings : nullptr);
     checkStepLimits(job.scene, sim, scene_path, &job == &jobs.front() ? warnings : nullptr);

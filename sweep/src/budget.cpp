@@ -181,53 +181,6 @@ fs::path writeBudgetSweep(const std::string& scene_path, const io::Realism& real
     doc.InsertFirstChild(comment);
   }
   fs::create_directories(out);
-  // Compliant gears add a mode the scene's step may not resolve (a light
-  // link on a stiff gear rings at a kilohertz; servo_stability.h's
-  // GearMode). Every point then runs at the step the stiffest gear needs,
-  // 0.9 of its bound, a whole fraction of the output period, so that the
-  // rows stay comparable; the budget says so. The model is measured from a
-  // probe copy, so that budget_scene.xml is written once (a budget run
-  // again compares it with what is there).
-  if (std::find(sources.begin(), sources.end(), "compliance") != sources.end()) {
-    const fs::path probe = out / ".budget_scene_gears.xml";
-    {
-      tinyxml2::XMLPrinter printer;
-      doc.Print(&printer);
-      std::ofstream(probe) << printer.CStr();
-    }
-    io::Scene scene;
-    try {
-      scene = io::loadScene(probe.string());
-    } catch (const io::SceneError&) {
-      // The scene's own faults are each point's to report, with their
-      // file and line, when it runs; here there is no model to measure.
-      scene.simulation.dt = 0.0;
-    }
-    std::error_code ignored;
-    fs::remove(probe, ignored);
-    double needed = std::numeric_limits<double>::infinity();
-    std::string joint;
-    for (const GearMode& g : gearModes(scene.model)) {
-      if (0.9 * g.bound / g.omega < needed) {
-        needed = 0.9 * g.bound / g.omega;
-        joint = scene.model.hinge_name[g.hinge];
-      }
-    }
-    XMLElement* simulation = root->FirstChildElement("simulation");
-    if (simulation && scene.simulation.dt > needed) {
-      const double period = scene.simulation.output_rate > 0.0 ? 1.0 / scene.simulation.output_rate : needed;
-      const double dt = period / std::ceil(period / needed - 1e-9);
-      simulation->SetAttribute("dt", dt);
-      if (notes) {
-        char note[320];
-        std::snprintf(note, sizeof note,
-                      "the compliant gears need a shorter step: every point runs at dt = %.4g s (the scene's %.4g s; "
-                      "joint '%s' has the stiffest mode)",
-                      dt, scene.simulation.dt, joint.c_str());
-        notes->push_back(note);
-      }
-    }
-  }
   {
     tinyxml2::XMLPrinter printer;
     doc.Print(&printer);

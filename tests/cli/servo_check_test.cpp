@@ -166,6 +166,9 @@ TEST_F(ServoCheck, DivergenceNamesTheServoedJointNearestItsBound) {
   EXPECT_NE(error.find("the simulation diverged at t ="), std::string::npos) << error;
   EXPECT_NE(error.find("likely culprit: the servo of joint 'elbow'"), std::string::npos) << error;
   EXPECT_NE(error.find("kd T / I_eff"), std::string::npos) << error;
+  // What ran away, measured during the run (runaway_watch.h), before the prediction.
+  EXPECT_NE(error.find("joint 'elbow' ran away first: its rate went from"), std::string::npos) << error;
+  EXPECT_LT(error.find("ran away first"), error.find("likely culprit"));
   suitsim::experiment::commitTrials(jobs, false);
 }
 

@@ -43,26 +43,19 @@ std::string readText(const fs::path& p) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// With the gears' compliance on, every point runs at the step JVRC-1's
-// stiffest gear needs (its protocol's 5e-4 s cannot follow the mode), a
-// whole fraction of the output period, the budget says so, the remedied
+// With the gears' compliance on, every point runs at the protocol's own
+// step (the gears' springs are implicit, gear_train.h), the remedied
 // evaluator compensates the twist (the protocol states the datasheet's
 // stiffness), and writing the budget again (a resumed run) is accepted.
-TEST_F(Budget, CompliantGearsRunEveryPointAtTheStepTheyNeed) {
+TEST_F(Budget, CompliantGearsRunEveryPointAtTheScenesStep) {
   const std::string scene = std::string(SUITSIM_SOURCE_DIR) + "/scenes/jvrc1_protocol.xml";
   suitsim::io::Realism realism = suitsim::io::keepSources(suitsim::io::realisticPreset(), {"compliance"});
   std::vector<std::string> notes;
   const fs::path file = writeBudgetSweep(scene, realism, {2, 1, true}, dir_, &notes);
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].find("every point runs at dt ="), std::string::npos) << notes[0];
+  EXPECT_TRUE(notes.empty());
   tinyxml2::XMLDocument doc;
   ASSERT_EQ(doc.LoadFile((dir_ / "budget_scene.xml").c_str()), tinyxml2::XML_SUCCESS);
-  const double dt = doc.RootElement()->FirstChildElement("simulation")->DoubleAttribute("dt");
-  EXPECT_LT(dt, 3.4e-4);
-  EXPECT_GT(dt, 1e-4);
-  const double per_sample = (1.0 / 200.0) / dt;  // the protocol's output rate
-  EXPECT_NEAR(per_sample, std::round(per_sample), 1e-9);
-  EXPECT_FALSE(fs::exists(dir_ / ".budget_scene_gears.xml"));
+  EXPECT_EQ(doc.RootElement()->FirstChildElement("simulation")->DoubleAttribute("dt"), 5e-4);
   const SweepSpec spec = readSweep(file.string());
   ASSERT_EQ(spec.evaluators.size(), 1u);
   EXPECT_EQ(spec.evaluators[0].gear_twist, "compensated");

@@ -40,8 +40,10 @@ namespace suitsim {
 std::vector<double> hingeEffectiveInertia(const Model& model);
 
 /// A compliant gear's mode (gear_train.h): the rotor and the link on the
-/// gear's spring. The spring is explicit, so a run needs omega dt below
-/// `bound` (2 undamped, less with the gear's damper).
+/// gear's spring. The spring is implicit over a step, so the mode bounds no
+/// step; omega dt says how much of it a step resolves (the scheme damps it
+/// by a ratio of about omega dt / 2 while that is small), and `bound` is
+/// what an explicit spring would need (2 undamped, less with the damper).
 struct GearMode {
   int hinge = -1;
   double rotor_inertia = 0.0;  ///< I_a (kg m^2)
@@ -79,7 +81,6 @@ struct StepLimit {
     kGround,       ///< the ground's penalty contact on the body or point it is fastest on; `index` the body or -1
     kConstraints,  ///< the hinges' Baumgarte stabilisation, e'' = -2 w e' - w^2 e (omega = w, zeta = 1)
     kJointLimit,   ///< the limit spring-damper on the joint `index`, on its least inertia
-    kGear,         ///< joint `index`'s compliant gear (GearMode)
     kLinkSprings,  ///< body `index` on its link springs (LinkMode)
   };
   Kind kind = Kind::kSpring;
