@@ -118,70 +118,11 @@ inline double heldRotorTorque(const Model& m, const Workspace& ws, int h) {
 
 // ---- one force evaluation's stages ----------------------------------------
 
-// Rows, targets, wrenches and the applied torques of hinge h.
-inline void prepareHinge(const Model& model, const State& state, const PhasePoint& x, Workspace& ws, int h,
-                  const HingeGeometry& g) {
-  const double w = model.hinge_constraint_frequency;
-  const int follows = model.hinge_follower_coupling[h];
-  const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
-  // A rotor on a compliant gear is a degree of freedom of its own, whose
-  // spring, while the teeth touch, puts a rotor of inertia B on the angle
-  // row (gear_train.h); a rigid rotor puts I_a there. A follower has neither
-  // (addCoupling).
-  const double motor = motorTorque(model, state, h);  // the windings' heating: motor_heating.h
-  const bool compliant = compliantGear(model, h);
-  GearStep gear;
-  if (compliant) {
-    const double phi = x.rotor_angle ? x.rotor_angle[h] : state.rotor_angle[h];
-    const double phi_dot = x.rotor_velocity ? x.rotor_velocity[h] : state.rotor_velocity[h];
-    gear = gearStep(model, h, phi, phi_dot, g.theta, g.theta_dot, motor, ws.solver->step_dt);
-  }
-  const double rotor_inertia = compliant ? gear.inertia : (rigidRotor(model, h) ? model.hinge_armature[h] : 0.0);
-  ws.solver->hinge_rotor_inertia[h] = rotor_inertia;
-  const bool armature = rotor_inertia > 0.0;
-  ws.solver->hinge_rows[h] = sticking || armature ? 6 : 5;
-  ws.solver->hinge_stick_row[h] = sticking ? 1 : 0;
-  double* target = &ws.solver->hinge_target[h * kRows];
-  const V3 n = vec(g.n), n_dot = vec(g.n_dot);
+// Each row's wrench on the two bodies, or on a body with a fixed particle
+// the particle gradients (prepareHinge's rows; t the plane rows' tangents).
+inline void rowWrenches(const Model& model, Workspace& ws, int h, const HingeGeometry& g, const V3 (&t)[2]) {
+  const V3 n = vec(g.n);
   const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]);
-  const V3 jc_dot = vec(g.v[kJc]);
-  // Ball joint: J_p - J_c = 0, linear in the positions.
-  for (int d = 0; d < 3; ++d) {
-    target[d] = -2.0 * w * (g.v[kJp][d] - g.v[kJc][d]) - w * w * (g.p[kJp][d] - g.p[kJc][d]);
-  }
-  // Rotation plane, T(11)-(12): n . (C_k - J_c), gradient n at C_k, -n at
-  // J_c, t_k at A and -t_k at J_p.
-  double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
-  put(n, point_grad + kNormal);
-  V3 t[2];
-  for (int k = 0; k < 2; ++k) {
-    const int point = k == 0 ? kC1 : kC2;
-    const V3 r = vec(g.p[point]) - jc;
-    const V3 r_dot = vec(g.v[point]) - jc_dot;
-    t[k] = (r - n * n.dot(r)) / g.axis_length;
-    put(t[k], point_grad + kTangent + 3 * k);
-    const double g_pos = n.dot(r);
-    const double g_vel = n_dot.dot(r) + n.dot(r_dot);
-    // Velocity-dependent part of g'': n'' = (1 - n n^T) w''/L - 2 n' L'/L - n |n'|^2.
-    const double quadratic = 2.0 * n_dot.dot(r_dot) - 2.0 * r.dot(n_dot) * g.axis_length_rate / g.axis_length -
-                             g_pos * n_dot.squaredNorm();
-    target[3 + k] = -2.0 * w * g_vel - w * w * g_pos - quadratic;
-  }
-  // The angle row: used by static friction, and to apply joint torques.
-  for (int d = 0; d < 3; ++d) {
-    point_grad[kThetaC1 + d] = g.dtheta[kC1][d];
-    point_grad[kThetaJc + d] = g.dtheta[kJc][d];
-    point_grad[kThetaB + d] = g.dtheta[kB][d];
-    point_grad[kThetaA + d] = g.dtheta[kA][d];
-    point_grad[kThetaJp + d] = g.dtheta[kJp][d];
-  }
-  // Held by static friction: theta'' drives the angle back to where it
-  // stuck. Else, with armature: the rotor's row (see the note), whose
-  // target is theta'''s velocity part, also kept for a breakaway.
-  const double quadratic = armature ? angleQuadratic(g) : 0.0;
-  ws.solver->hinge_armature_target[h] = -quadratic;
-  target[5] = sticking ? -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]) : -quadratic;
-
   // Each row's wrench on a body that takes forces rigidly. A row's point
   // pairs (A and J_p, C_k and J_c, ...) carry opposite forces, so only the
   // ball rows have a force on a body; the moments are the arms from the
@@ -249,6 +190,73 @@ inline void prepareHinge(const Model& model, const State& state, const PhasePoin
       addPointGradient(gradRow(ws, h, 5), 1, model.hinge_centre_child[h], vec(g.dtheta[kJc]));
     }
   }
+}
+
+// Rows, targets, wrenches and the applied torques of hinge h.
+inline void prepareHinge(const Model& model, const State& state, const PhasePoint& x, Workspace& ws, int h,
+                  const HingeGeometry& g) {
+  const double w = model.hinge_constraint_frequency;
+  const int follows = model.hinge_follower_coupling[h];
+  const bool sticking = follows < 0 && state.hinge_sticking[h] != 0 && hasFriction(model, h);
+  // A rotor on a compliant gear is a degree of freedom of its own, whose
+  // spring, while the teeth touch, puts a rotor of inertia B on the angle
+  // row (gear_train.h); a rigid rotor puts I_a there. A follower has neither
+  // (addCoupling).
+  const double motor = motorTorque(model, state, h);  // the windings' heating: motor_heating.h
+  const bool compliant = compliantGear(model, h);
+  GearStep gear;
+  if (compliant) {
+    const double phi = x.rotor_angle ? x.rotor_angle[h] : state.rotor_angle[h];
+    const double phi_dot = x.rotor_velocity ? x.rotor_velocity[h] : state.rotor_velocity[h];
+    gear = gearStep(model, h, phi, phi_dot, g.theta, g.theta_dot, motor, ws.solver->step_dt);
+  }
+  const double rotor_inertia = compliant ? gear.inertia : (rigidRotor(model, h) ? model.hinge_armature[h] : 0.0);
+  ws.solver->hinge_rotor_inertia[h] = rotor_inertia;
+  const bool armature = rotor_inertia > 0.0;
+  ws.solver->hinge_rows[h] = sticking || armature ? 6 : 5;
+  ws.solver->hinge_stick_row[h] = sticking ? 1 : 0;
+  double* target = &ws.solver->hinge_target[h * kRows];
+  const V3 n = vec(g.n), n_dot = vec(g.n_dot);
+  const V3 jp = vec(g.p[kJp]), jc = vec(g.p[kJc]), a = vec(g.p[kA]), b = vec(g.p[kB]);
+  const V3 jc_dot = vec(g.v[kJc]);
+  // Ball joint: J_p - J_c = 0, linear in the positions.
+  for (int d = 0; d < 3; ++d) {
+    target[d] = -2.0 * w * (g.v[kJp][d] - g.v[kJc][d]) - w * w * (g.p[kJp][d] - g.p[kJc][d]);
+  }
+  // Rotation plane, T(11)-(12): n . (C_k - J_c), gradient n at C_k, -n at
+  // J_c, t_k at A and -t_k at J_p.
+  double* point_grad = &ws.solver->hinge_point_grad[h * kPointGrad];
+  put(n, point_grad + kNormal);
+  V3 t[2];
+  for (int k = 0; k < 2; ++k) {
+    const int point = k == 0 ? kC1 : kC2;
+    const V3 r = vec(g.p[point]) - jc;
+    const V3 r_dot = vec(g.v[point]) - jc_dot;
+    t[k] = (r - n * n.dot(r)) / g.axis_length;
+    put(t[k], point_grad + kTangent + 3 * k);
+    const double g_pos = n.dot(r);
+    const double g_vel = n_dot.dot(r) + n.dot(r_dot);
+    // Velocity-dependent part of g'': n'' = (1 - n n^T) w''/L - 2 n' L'/L - n |n'|^2.
+    const double quadratic = 2.0 * n_dot.dot(r_dot) - 2.0 * r.dot(n_dot) * g.axis_length_rate / g.axis_length -
+                             g_pos * n_dot.squaredNorm();
+    target[3 + k] = -2.0 * w * g_vel - w * w * g_pos - quadratic;
+  }
+  // The angle row: used by static friction, and to apply joint torques.
+  for (int d = 0; d < 3; ++d) {
+    point_grad[kThetaC1 + d] = g.dtheta[kC1][d];
+    point_grad[kThetaJc + d] = g.dtheta[kJc][d];
+    point_grad[kThetaB + d] = g.dtheta[kB][d];
+    point_grad[kThetaA + d] = g.dtheta[kA][d];
+    point_grad[kThetaJp + d] = g.dtheta[kJp][d];
+  }
+  // Held by static friction: theta'' drives the angle back to where it
+  // stuck. Else, with armature: the rotor's row (see the note), whose
+  // target is theta'''s velocity part, also kept for a breakaway.
+  const double quadratic = armature ? angleQuadratic(g) : 0.0;
+  ws.solver->hinge_armature_target[h] = -quadratic;
+  target[5] = sticking ? -2.0 * w * g.theta_dot - w * w * (g.theta - state.hinge_stick_angle[h]) : -quadratic;
+
+  rowWrenches(model, ws, h, g, t);
 
   // Joint torques as internal pairs, T(13)-(19): motor A(6), limits, and
   // viscous friction always; Coulomb friction here only while slipping.

@@ -94,26 +94,58 @@ Slot slot(const Problem& p, Point& x, Index i) {
   return {&x.log_tau, std::log(kMinTau), std::log(kMaxTau), kLogTauStep};
 }
 
-// Phi (R x G) at the point.
-MatrixXd columns(const Problem& p, const Point& x) {
+// Fitted band f's part of its group's column of Phi at the point, (R):
+// A(21) per segment, each segment's tension acting as -J_j^T T_j.
+VectorXd bandPart(const Problem& p, const Point& x, std::size_t f) {
+  const CapstanRows& rows = p.rows;
+  const int b = p.band[f];
+  const int g = rows.band_group[static_cast<std::size_t>(b)];
+  const double l0 = x.l0[static_cast<Index>(f)];
+  const MatrixXd& length = rows.length[static_cast<std::size_t>(b)];
+  const VectorXd common =
+      p.arms ? maxwellArmTension(rows.time, length, l0, x.rho[g], std::exp(x.log_tau)) : VectorXd();
+  const MatrixXd t = capstanTensionPerStiffness(length, rows.turn[static_cast<std::size_t>(b)], l0, x.mu, common);
+  const MatrixXd& J = rows.jacobian[static_cast<std::size_t>(b)];
+  const Index nr = static_cast<Index>(rows.sample.size());
+  VectorXd part(nr);
+  for (Index r = 0; r < nr; ++r) part[r] = t.row(rows.sample[static_cast<std::size_t>(r)]).dot(J.row(r));
+  return part;
+}
+
+// Phi (R x G) from the bands' parts, summed in band order (as columns()
+// always has, so that a Phi assembled from kept parts has the same bits).
+MatrixXd assemble(const Problem& p, const std::vector<VectorXd>& parts) {
   const CapstanRows& rows = p.rows;
   const Index nr = static_cast<Index>(rows.sample.size());
   MatrixXd phi = MatrixXd::Zero(nr, rows.num_groups);
   for (std::size_t f = 0; f < p.band.size(); ++f) {
-    const int b = p.band[f];
-    const int g = rows.band_group[static_cast<std::size_t>(b)];
-    const double l0 = x.l0[static_cast<Index>(f)];
-    const MatrixXd& length = rows.length[static_cast<std::size_t>(b)];
-    const VectorXd common =
-        p.arms ? maxwellArmTension(rows.time, length, l0, x.rho[g], std::exp(x.log_tau)) : VectorXd();
-    const MatrixXd t = capstanTensionPerStiffness(length, rows.turn[static_cast<std::size_t>(b)], l0, x.mu, common);
-    const MatrixXd& J = rows.jacobian[static_cast<std::size_t>(b)];
-    for (Index r = 0; r < nr; ++r) {
-      // A(21) per segment: each segment's tension acts as -J_j^T T_j.
-      phi(r, g) -= t.row(rows.sample[static_cast<std::size_t>(r)]).dot(J.row(r));
-    }
+    const int g = rows.band_group[static_cast<std::size_t>(p.band[f])];
+    for (Index r = 0; r < nr; ++r) phi(r, g) -= parts[f][r];
   }
   return phi;
+}
+
+std::vector<VectorXd> bandParts(const Problem& p, const Point& x) {
+  std::vector<VectorXd> parts(p.band.size());
+  for (std::size_t f = 0; f < p.band.size(); ++f) parts[f] = bandPart(p, x, f);
+  return parts;
+}
+
+// Phi (R x G) at the point.
+MatrixXd columns(const Problem& p, const Point& x) { return assemble(p, bandParts(p, x)); }
+
+// Whether parameter i moves fitted band f's part: its own l0, mu and tau
+// move every band, rho_g the bands of group g.
+bool movesBand(const Problem& p, Index i, std::size_t f) {
+  const Index nf = static_cast<Index>(p.band.size());
+  if (i < nf) return i == static_cast<Index>(f);
+  i -= nf;
+  if (frictionFree(p)) {
+    if (i == 0) return true;
+    --i;
+  }
+  if (i < p.rows.num_groups) return p.rows.band_group[static_cast<std::size_t>(p.band[f])] == i;
+  return true;
 }
 
 struct Evaluation {
@@ -122,8 +154,7 @@ struct Evaluation {
   double cost = 0.0;
 };
 
-Evaluation evaluate(const Problem& p, const Point& x) {
-  const MatrixXd phi = columns(p, x);
+Evaluation evaluateColumns(const Problem& p, const MatrixXd& phi) {
   Evaluation e;
   // Columns scaled to unit norm; a group that pulls nowhere keeps k = 0.
   VectorXd scale = phi.colwise().norm().transpose();
@@ -133,6 +164,21 @@ Evaluation evaluate(const Problem& p, const Point& x) {
   e.r = p.torque - phi * e.k;
   e.cost = e.r.squaredNorm();
   return e;
+}
+
+Evaluation evaluate(const Problem& p, const Point& x) { return evaluateColumns(p, columns(p, x)); }
+
+// Phi at a point that differs from the one whose parts are kept in
+// parameter i alone: only the bands i moves are solved again.
+MatrixXd movedColumns(const Problem& p, const Point& y, Index i, std::vector<VectorXd> parts) {
+  for (std::size_t f = 0; f < p.band.size(); ++f) {
+    if (movesBand(p, i, f)) parts[f] = bandPart(p, y, f);
+  }
+  return assemble(p, parts);
+}
+
+Evaluation evaluateMoved(const Problem& p, const Point& y, Index i, const std::vector<VectorXd>& parts) {
+  return evaluateColumns(p, movedColumns(p, y, i, parts));
 }
 
 Point clampToBox(const Problem& p, Point x) {
@@ -176,9 +222,12 @@ Point levenbergMarquardt(const Problem& p, Point x) {
       .max_iterations = kMaxIterations, .max_attempts = 10};
   const auto linearise = [&] {
     MatrixXd J(at.r.size(), np);
+    // A length's difference moves its own band alone: the other bands'
+    // stick-slip solves (the fit's cost) are kept from x.
+    const std::vector<VectorXd> parts = bandParts(p, x);
     for (Index i = 0; i < np; ++i) {
       const Difference d = difference(p, x, i);
-      J.col(i) = (evaluate(p, d.plus).r - evaluate(p, d.minus).r) / d.span;
+      J.col(i) = (evaluateMoved(p, d.plus, i, parts).r - evaluateMoved(p, d.minus, i, parts).r) / d.span;
     }
     JtJ = J.transpose() * J;
     g = J.transpose() * at.r;
@@ -470,9 +519,10 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   const Index np = ng + numParameters(p);
   MatrixXd G(nr, np);
   G.leftCols(ng) = -phi;
+  const std::vector<VectorXd> parts = bandParts(p, best);
   for (Index i = 0; i < np - ng; ++i) {
     const Difference d = difference(p, best, i);
-    G.col(ng + i) = -(columns(p, d.plus) - columns(p, d.minus)) * e.k / d.span;
+    G.col(ng + i) = -(movedColumns(p, d.plus, i, parts) - movedColumns(p, d.minus, i, parts)) * e.k / d.span;
   }
   const double sigma2 = nr > np ? e.cost / static_cast<double>(nr - np) * residualCorrelationTime(e.r, static_cast<int>(nr), 1)
                                 : std::numeric_limits<double>::infinity();
