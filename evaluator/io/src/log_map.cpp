@@ -211,6 +211,177 @@ LogCoupling readCoupling(const std::string& path, const XMLElement* e) {
   return c;
 }
 
+// <format type file delimiter>.
+void readFormat(const std::string& path, const XMLElement* e, LogMap& m) {
+    const ElementReader r(path, e, {"type", "file", "delimiter"});
+    io::rejectUnknownChildren(path, e, {});
+    const std::string type = r.text("type");
+    if (type == "csv") m.format = LogMap::Format::Csv;
+    else if (type == "hdf5") m.format = LogMap::Format::Hdf5;
+    else r.failAttribute("type", "must be csv or hdf5 (got '" + type + "')");
+    m.file = r.text("file", "");
+    if (r.has("delimiter")) {
+      const std::string d = r.text("delimiter") == "\\t" ? "\t" : r.text("delimiter");
+      if (m.format != LogMap::Format::Csv) r.failAttribute("delimiter", "only a CSV log has one");
+      if (d.size() != 1 || d == "\"" || d == "#" || d == "." || d == "-" || d == "+" || (d[0] >= '0' && d[0] <= '9')) {
+        r.failAttribute("delimiter", "must be one character that no number contains (got '" + d + "')");
+      }
+      m.delimiter = d[0];
+    }
+}
+
+// <time column unit rate>.
+void readTime(const std::string& path, const XMLElement* e, LogMap& m) {
+    const ElementReader r(path, e, {"column", "unit", "rate"});
+    io::rejectUnknownChildren(path, e, {});
+    m.time_line = r.line();
+    if (!r.has("column") && !r.has("rate")) r.fail("needs a column, a rate, or both");
+    if (r.has("rate")) m.rate_hz = r.positive("rate", r.number("rate"));
+    if (r.has("column")) {
+      m.time.column = r.text("column");
+      m.time.unit = r.text("unit", "s");
+      if (!unitFactor("time", m.time.unit, &m.time.unit_factor)) {
+        r.failAttribute("unit", "'" + m.time.unit + "' is no unit of time (one of " + unitsOf("time") + ")");
+      }
+      m.time.line = r.line();
+    } else if (r.has("unit")) {
+      r.failAttribute("unit", "belongs to a time column (no column given)");
+    }
+}
+
+// <imu>: its <gyro> and <accel> columns.
+void readImu(const std::string& path, const XMLElement* e, LogMap& m) {
+    const ElementReader r(path, e, {});
+    io::rejectUnknownChildren(path, e, {"gyro", "accel"});
+    m.has_imu = true;
+    m.imu_line = r.line();
+    for (const char* kind : {"gyro", "accel"}) {
+      const XMLElement* c = e->FirstChildElement(kind);
+      if (!c) r.fail(std::string("needs a <") + kind + ">");
+      if (c->NextSiblingElement(kind)) io::checkedReader(path, c->NextSiblingElement(kind)).fail("appears twice");
+      const std::vector<ColumnMap> cols = readColumns(path, c, kind, 3);
+      for (int k = 0; k < 3; ++k) (std::string(kind) == "gyro" ? m.gyro : m.accel)[k] = cols[static_cast<std::size_t>(k)];
+    }
+}
+
+// <force_sensor name>: its <force> and <moment> columns.
+void readForceSensor(const std::string& path, const XMLElement* e, LogMap& m) {
+    const ElementReader r(path, e, {"name"});
+    io::rejectUnknownChildren(path, e, {"force", "moment"});
+    LoggedForceSensor f;
+    f.name = r.text("name");
+    f.line = r.line();
+    for (const char* kind : {"force", "moment"}) {
+      const XMLElement* c = e->FirstChildElement(kind);
+      if (!c) r.fail(std::string("needs a <") + kind + ">");
+      if (c->NextSiblingElement(kind)) io::checkedReader(path, c->NextSiblingElement(kind)).fail("appears twice");
+      const std::vector<ColumnMap> cols = readColumns(path, c, kind, 3);
+      for (int k = 0; k < 3; ++k) (std::string(kind) == "force" ? f.force : f.moment)[k] = cols[static_cast<std::size_t>(k)];
+    }
+    for (const LoggedForceSensor& other : m.force_sensors) {
+      if (other.name == f.name) r.fail("'" + f.name + "' appears twice");
+    }
+    m.force_sensors.push_back(f);
+}
+
+// <preprocess>: the conditioning and the rows the friction model serves.
+void readPreprocess(const std::string& path, const XMLElement* e, LogMap& m) {
+    const ElementReader r(path, e,
+                          {"cutoff_hz", "order", "derivatives", "decimate", "trim_s", "slip_velocity", "motion_margin"});
+    io::rejectUnknownChildren(path, e, {});
+    m.has_preprocess = true;
+    m.preprocess_line = r.line();
+    m.cutoff_hz = r.positive("cutoff_hz", r.number("cutoff_hz", m.cutoff_hz));
+    m.filter_order = r.integer("order", m.filter_order);
+    if (m.filter_order != 2 && m.filter_order != 4) r.failAttribute("order", "must be 2 or 4 (signals.h)");
+    // The identification differentiates the filtered samples with the
+    // O(h²) central differences of signals.h; no other rule is offered.
+    const std::string derivatives = r.text("derivatives", "central");
+    if (derivatives != "central") r.failAttribute("derivatives", "must be central (got '" + derivatives + "')");
+    m.decimate = r.integer("decimate", m.decimate);
+    if (m.decimate < 1) r.failAttribute("decimate", "must be >= 1");
+    m.trim_s = r.nonNegative("trim_s", r.number("trim_s", m.trim_s));
+    // Which joint rows the friction model can serve: sliding faster than
+    // slip_velocity, for motion_margin s on both sides (identification.h).
+    m.slip_velocity = r.positive("slip_velocity", r.number("slip_velocity", m.slip_velocity));
+    m.motion_margin_s = r.nonNegative("motion_margin", r.number("motion_margin", m.motion_margin_s));
+}
+
+// <checks>: what a bad sample does, and the bounds that make one.
+void readChecks(const std::string& path, const XMLElement* e, LogMap& m) {
+    const ElementReader r(path, e, {"on_bad_sample", "max_gap", "limit_margin", "speed_margin", "max_speed"});
+    io::rejectUnknownChildren(path, e, {});
+    const std::string bad = r.text("on_bad_sample", "refuse");
+    if (bad == "refuse") m.on_bad_sample = BadSample::Refuse;
+    else if (bad == "drop") m.on_bad_sample = BadSample::Drop;
+    else r.failAttribute("on_bad_sample", "must be refuse or drop (got '" + bad + "')");
+    m.max_gap = r.integer("max_gap", m.max_gap);
+    if (m.max_gap < 1) r.failAttribute("max_gap", "must be >= 1");
+    m.limit_margin = r.nonNegative("limit_margin", r.number("limit_margin", m.limit_margin));
+    m.speed_margin = r.nonNegative("speed_margin", r.number("speed_margin", m.speed_margin));
+    m.max_speed = r.positive("max_speed", r.number("max_speed", m.max_speed));
+}
+
+// <trial>: one segment of a log, with its own <header> lines.
+void readTrial(const std::string& path, const XMLElement* e, LogMap& m, std::set<std::string>& trials) {
+    const ElementReader r(path, e, {"name", "file", "group", "from", "to", "purpose", "suit"});
+    io::rejectUnknownChildren(path, e, {"header"});
+    LogSegment s;
+    for (const XMLElement* h = e->FirstChildElement("header"); h; h = h->NextSiblingElement("header")) {
+      s.headers.push_back(readHeader(path, h));
+    }
+    s.trial = r.text("name");
+    s.line = r.line();
+    if (!trials.insert(s.trial).second) r.fail("trial '" + s.trial + "' appears twice");
+    s.file = r.text("file", "");
+    s.group = r.text("group", "/");
+    s.from = r.number("from", s.from);
+    s.to = r.number("to", s.to);
+    if (!(s.from < s.to)) r.failAttribute("to", "must be after from");
+    s.purpose = r.text("purpose", "");
+    if (!s.purpose.empty() && s.purpose != "identification" && s.purpose != "evaluation") {
+      r.failAttribute("purpose", "must be identification or evaluation (got '" + s.purpose + "')");
+    }
+    s.suit = r.text("suit", "");
+    m.segments.push_back(s);
+}
+
+// After every element: the names and the format's requirements.
+void checkSegmentsAndCouplings(const std::string& path, LogMap& m) {
+  for (LogSegment& s : m.segments) {
+    if (s.file.empty()) s.file = m.file;
+    if (s.file.empty()) {
+      throw io::SceneError(path + ":" + std::to_string(s.line) +
+                           ": <trial> names no file, and <format> gives none for every trial");
+    }
+    if (m.format == LogMap::Format::Csv && s.group != "/") {
+      throw io::SceneError(path + ":" + std::to_string(s.line) + ": <trial> attribute 'group' is for HDF5 logs only");
+    }
+  }
+  std::set<std::string> coupled_joints, coupled_motors;
+  for (const LogCoupling& c : m.couplings) {
+    for (const std::string& j : c.joints) {
+      const bool direct = std::any_of(m.joints.begin(), m.joints.end(), [&](const LoggedDrive& d) { return d.name == j; });
+      if (direct || !coupled_joints.insert(j).second) {
+        throw io::SceneError(path + ":" + std::to_string(c.line) + ": <coupling> joint '" + j +
+                             (direct ? "' is logged directly too (<joint>)" : "' is in two couplings"));
+      }
+    }
+    for (const std::string& k : c.motors) {
+      const bool known = std::any_of(m.motors.begin(), m.motors.end(), [&](const LoggedDrive& d) { return d.name == k; });
+      if (!known) throw io::SceneError(path + ":" + std::to_string(c.line) + ": <coupling> motor '" + k + "' has no <motor>");
+      if (!coupled_motors.insert(k).second) {
+        throw io::SceneError(path + ":" + std::to_string(c.line) + ": <coupling> motor '" + k + "' is in two couplings");
+      }
+    }
+  }
+  for (const LoggedDrive& d : m.motors) {
+    if (!coupled_motors.count(d.name)) {
+      throw io::SceneError(path + ":" + std::to_string(d.line) + ": <motor> '" + d.name + "' is in no <coupling>");
+    }
+  }
+}
+
 }  // namespace
 
 bool unitFactor(const std::string& kind, const std::string& unit, double* factor) {
@@ -262,37 +433,9 @@ LogMap readLogMap(const std::string& path) {
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->Name();
     if (tag == "format") {
-      const ElementReader r(path, e, {"type", "file", "delimiter"});
-      io::rejectUnknownChildren(path, e, {});
-      const std::string type = r.text("type");
-      if (type == "csv") m.format = LogMap::Format::Csv;
-      else if (type == "hdf5") m.format = LogMap::Format::Hdf5;
-      else r.failAttribute("type", "must be csv or hdf5 (got '" + type + "')");
-      m.file = r.text("file", "");
-      if (r.has("delimiter")) {
-        const std::string d = r.text("delimiter") == "\\t" ? "\t" : r.text("delimiter");
-        if (m.format != LogMap::Format::Csv) r.failAttribute("delimiter", "only a CSV log has one");
-        if (d.size() != 1 || d == "\"" || d == "#" || d == "." || d == "-" || d == "+" || (d[0] >= '0' && d[0] <= '9')) {
-          r.failAttribute("delimiter", "must be one character that no number contains (got '" + d + "')");
-        }
-        m.delimiter = d[0];
-      }
+      readFormat(path, e, m);
     } else if (tag == "time") {
-      const ElementReader r(path, e, {"column", "unit", "rate"});
-      io::rejectUnknownChildren(path, e, {});
-      m.time_line = r.line();
-      if (!r.has("column") && !r.has("rate")) r.fail("needs a column, a rate, or both");
-      if (r.has("rate")) m.rate_hz = r.positive("rate", r.number("rate"));
-      if (r.has("column")) {
-        m.time.column = r.text("column");
-        m.time.unit = r.text("unit", "s");
-        if (!unitFactor("time", m.time.unit, &m.time.unit_factor)) {
-          r.failAttribute("unit", "'" + m.time.unit + "' is no unit of time (one of " + unitsOf("time") + ")");
-        }
-        m.time.line = r.line();
-      } else if (r.has("unit")) {
-        r.failAttribute("unit", "belongs to a time column (no column given)");
-      }
+      readTime(path, e, m);
     } else if (tag == "joint" || tag == "motor") {
       LoggedDrive d = readDrive(path, e);
       if (!drives.insert(d.name).second) io::checkedReader(path, e).fail("'" + d.name + "' appears twice");
@@ -300,34 +443,9 @@ LogMap readLogMap(const std::string& path) {
     } else if (tag == "coupling") {
       m.couplings.push_back(readCoupling(path, e));
     } else if (tag == "imu") {
-      const ElementReader r(path, e, {});
-      io::rejectUnknownChildren(path, e, {"gyro", "accel"});
-      m.has_imu = true;
-      m.imu_line = r.line();
-      for (const char* kind : {"gyro", "accel"}) {
-        const XMLElement* c = e->FirstChildElement(kind);
-        if (!c) r.fail(std::string("needs a <") + kind + ">");
-        if (c->NextSiblingElement(kind)) io::checkedReader(path, c->NextSiblingElement(kind)).fail("appears twice");
-        const std::vector<ColumnMap> cols = readColumns(path, c, kind, 3);
-        for (int k = 0; k < 3; ++k) (std::string(kind) == "gyro" ? m.gyro : m.accel)[k] = cols[static_cast<std::size_t>(k)];
-      }
+      readImu(path, e, m);
     } else if (tag == "force_sensor") {
-      const ElementReader r(path, e, {"name"});
-      io::rejectUnknownChildren(path, e, {"force", "moment"});
-      LoggedForceSensor f;
-      f.name = r.text("name");
-      f.line = r.line();
-      for (const char* kind : {"force", "moment"}) {
-        const XMLElement* c = e->FirstChildElement(kind);
-        if (!c) r.fail(std::string("needs a <") + kind + ">");
-        if (c->NextSiblingElement(kind)) io::checkedReader(path, c->NextSiblingElement(kind)).fail("appears twice");
-        const std::vector<ColumnMap> cols = readColumns(path, c, kind, 3);
-        for (int k = 0; k < 3; ++k) (std::string(kind) == "force" ? f.force : f.moment)[k] = cols[static_cast<std::size_t>(k)];
-      }
-      for (const LoggedForceSensor& other : m.force_sensors) {
-        if (other.name == f.name) r.fail("'" + f.name + "' appears twice");
-      }
-      m.force_sensors.push_back(f);
+      readForceSensor(path, e, m);
     } else if (tag == "channel") {
       const ElementReader r(path, e, {"name", "column", "unit", "scale", "zero", "sign", "range"});
       const std::string name = r.text("name");
@@ -336,95 +454,16 @@ LogMap readLogMap(const std::string& path) {
       }
       m.channels.emplace_back(name, readColumns(path, e, "any", 1, {"name"})[0]);
     } else if (tag == "preprocess") {
-      const ElementReader r(path, e,
-                            {"cutoff_hz", "order", "derivatives", "decimate", "trim_s", "slip_velocity", "motion_margin"});
-      io::rejectUnknownChildren(path, e, {});
-      m.has_preprocess = true;
-      m.preprocess_line = r.line();
-      m.cutoff_hz = r.positive("cutoff_hz", r.number("cutoff_hz", m.cutoff_hz));
-      m.filter_order = r.integer("order", m.filter_order);
-      if (m.filter_order != 2 && m.filter_order != 4) r.failAttribute("order", "must be 2 or 4 (signals.h)");
-      // The identification differentiates the filtered samples with the
-      // O(h²) central differences of signals.h; no other rule is offered.
-      const std::string derivatives = r.text("derivatives", "central");
-      if (derivatives != "central") r.failAttribute("derivatives", "must be central (got '" + derivatives + "')");
-      m.decimate = r.integer("decimate", m.decimate);
-      if (m.decimate < 1) r.failAttribute("decimate", "must be >= 1");
-      m.trim_s = r.nonNegative("trim_s", r.number("trim_s", m.trim_s));
-      // Which joint rows the friction model can serve: sliding faster than
-      // slip_velocity, for motion_margin s on both sides (identification.h).
-      m.slip_velocity = r.positive("slip_velocity", r.number("slip_velocity", m.slip_velocity));
-      m.motion_margin_s = r.nonNegative("motion_margin", r.number("motion_margin", m.motion_margin_s));
+      readPreprocess(path, e, m);
     } else if (tag == "checks") {
-      const ElementReader r(path, e, {"on_bad_sample", "max_gap", "limit_margin", "speed_margin", "max_speed"});
-      io::rejectUnknownChildren(path, e, {});
-      const std::string bad = r.text("on_bad_sample", "refuse");
-      if (bad == "refuse") m.on_bad_sample = BadSample::Refuse;
-      else if (bad == "drop") m.on_bad_sample = BadSample::Drop;
-      else r.failAttribute("on_bad_sample", "must be refuse or drop (got '" + bad + "')");
-      m.max_gap = r.integer("max_gap", m.max_gap);
-      if (m.max_gap < 1) r.failAttribute("max_gap", "must be >= 1");
-      m.limit_margin = r.nonNegative("limit_margin", r.number("limit_margin", m.limit_margin));
-      m.speed_margin = r.nonNegative("speed_margin", r.number("speed_margin", m.speed_margin));
-      m.max_speed = r.positive("max_speed", r.number("max_speed", m.max_speed));
+      readChecks(path, e, m);
     } else if (tag == "header") {
       m.headers.push_back(readHeader(path, e));
     } else if (tag == "trial") {
-      const ElementReader r(path, e, {"name", "file", "group", "from", "to", "purpose", "suit"});
-      io::rejectUnknownChildren(path, e, {"header"});
-      LogSegment s;
-      for (const XMLElement* h = e->FirstChildElement("header"); h; h = h->NextSiblingElement("header")) {
-        s.headers.push_back(readHeader(path, h));
-      }
-      s.trial = r.text("name");
-      s.line = r.line();
-      if (!trials.insert(s.trial).second) r.fail("trial '" + s.trial + "' appears twice");
-      s.file = r.text("file", "");
-      s.group = r.text("group", "/");
-      s.from = r.number("from", s.from);
-      s.to = r.number("to", s.to);
-      if (!(s.from < s.to)) r.failAttribute("to", "must be after from");
-      s.purpose = r.text("purpose", "");
-      if (!s.purpose.empty() && s.purpose != "identification" && s.purpose != "evaluation") {
-        r.failAttribute("purpose", "must be identification or evaluation (got '" + s.purpose + "')");
-      }
-      s.suit = r.text("suit", "");
-      m.segments.push_back(s);
+      readTrial(path, e, m, trials);
     }
   }
-  // After every element: the names and the format's requirements.
-  for (LogSegment& s : m.segments) {
-    if (s.file.empty()) s.file = m.file;
-    if (s.file.empty()) {
-      throw io::SceneError(path + ":" + std::to_string(s.line) +
-                           ": <trial> names no file, and <format> gives none for every trial");
-    }
-    if (m.format == LogMap::Format::Csv && s.group != "/") {
-      throw io::SceneError(path + ":" + std::to_string(s.line) + ": <trial> attribute 'group' is for HDF5 logs only");
-    }
-  }
-  std::set<std::string> coupled_joints, coupled_motors;
-  for (const LogCoupling& c : m.couplings) {
-    for (const std::string& j : c.joints) {
-      const bool direct = std::any_of(m.joints.begin(), m.joints.end(), [&](const LoggedDrive& d) { return d.name == j; });
-      if (direct || !coupled_joints.insert(j).second) {
-        throw io::SceneError(path + ":" + std::to_string(c.line) + ": <coupling> joint '" + j +
-                             (direct ? "' is logged directly too (<joint>)" : "' is in two couplings"));
-      }
-    }
-    for (const std::string& k : c.motors) {
-      const bool known = std::any_of(m.motors.begin(), m.motors.end(), [&](const LoggedDrive& d) { return d.name == k; });
-      if (!known) throw io::SceneError(path + ":" + std::to_string(c.line) + ": <coupling> motor '" + k + "' has no <motor>");
-      if (!coupled_motors.insert(k).second) {
-        throw io::SceneError(path + ":" + std::to_string(c.line) + ": <coupling> motor '" + k + "' is in two couplings");
-      }
-    }
-  }
-  for (const LoggedDrive& d : m.motors) {
-    if (!coupled_motors.count(d.name)) {
-      throw io::SceneError(path + ":" + std::to_string(d.line) + ": <motor> '" + d.name + "' is in no <coupling>");
-    }
-  }
+  checkSegmentsAndCouplings(path, m);
   return m;
 }
 
