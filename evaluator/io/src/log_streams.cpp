@@ -261,35 +261,46 @@ struct SegmentResult {
   LogTrialReading reading;
 };
 
-SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& model,
-                          const LogSegment& seg, std::map<std::string, LogTable>& tables) {
-  const int nj = model.num_joints;
-  Wanted w;
+// Where each channel of the map sits among the columns one trial reads.
+struct SegmentColumns {
+  Wanted wanted;
+  int time = -1;
+  std::vector<std::array<int, 4>> joint, motor;  // per drive: angle, velocity, current, torque
+  int gyro[3] = {-1, -1, -1}, accel[3] = {-1, -1, -1};
+  std::vector<std::array<int, 6>> force;  // per force sensor: force xyz, moment xyz
+  std::vector<int> channel;
+};
+
+SegmentColumns segmentColumns(const LogMap& m, const Plan& p) {
+  SegmentColumns c;
+  Wanted& w = c.wanted;
   w.map = &m;
-  const int time_col = w.add(m.time);
-  std::vector<std::array<int, 4>> joint_col(m.joints.size()), motor_col(m.motors.size());
+  c.time = w.add(m.time);
+  c.joint.resize(m.joints.size());
+  c.motor.resize(m.motors.size());
   for (std::size_t d = 0; d < m.joints.size(); ++d) {
-    for (int k = 0; k < 4; ++k) joint_col[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.joints[d], k));
+    for (int k = 0; k < 4; ++k) c.joint[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.joints[d], k));
   }
   for (std::size_t d = 0; d < m.motors.size(); ++d) {
-    for (int k = 0; k < 4; ++k) motor_col[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.motors[d], k));
+    for (int k = 0; k < 4; ++k) c.motor[d][static_cast<std::size_t>(k)] = w.add(channelOf(m.motors[d], k));
   }
-  int gyro_col[3] = {-1, -1, -1}, accel_col[3] = {-1, -1, -1};
   for (int k = 0; k < 3 && p.imu; ++k) {
-    gyro_col[k] = w.add(m.gyro[k]);
-    accel_col[k] = w.add(m.accel[k]);
+    c.gyro[k] = w.add(m.gyro[k]);
+    c.accel[k] = w.add(m.accel[k]);
   }
-  std::vector<std::array<int, 6>> force_col(m.force_sensors.size());
+  c.force.resize(m.force_sensors.size());
   for (std::size_t f = 0; f < m.force_sensors.size(); ++f) {
     for (int k = 0; k < 3; ++k) {
-      force_col[f][static_cast<std::size_t>(k)] = w.add(m.force_sensors[f].force[k]);
-      force_col[f][static_cast<std::size_t>(3 + k)] = w.add(m.force_sensors[f].moment[k]);
+      c.force[f][static_cast<std::size_t>(k)] = w.add(m.force_sensors[f].force[k]);
+      c.force[f][static_cast<std::size_t>(3 + k)] = w.add(m.force_sensors[f].moment[k]);
     }
   }
-  std::vector<int> channel_col;
-  for (const auto& [name, c] : m.channels) channel_col.push_back(w.add(c));
+  for (const auto& [name, column] : m.channels) c.channel.push_back(w.add(column));
+  return c;
+}
 
-  // The file's table, read once for every trial that shares it.
+// The file's table, read once for every trial that shares it.
+const LogTable& tableOf(const LogMap& m, const LogSegment& seg, const Wanted& w, std::map<std::string, LogTable>& tables) {
   const std::string file = (fs::path(m.folder) / seg.file).string();
   std::string group = seg.group;
   if (group.empty() || group[0] != '/') group = "/" + group;
@@ -301,9 +312,19 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
                                                  : detail::readHdf5Table(file, group, w.list);
     it = tables.emplace(key, std::move(t)).first;
   }
-  const LogTable& t = it->second;
-  const int rows = static_cast<int>(t.values.rows());
+  return it->second;
+}
 
+// The segment's rows of the file, [first, first + n), their times and rate.
+struct SegmentTimes {
+  int first = 0, n = 0;
+  VectorXd time;
+  double rate = 0.0;
+  std::string where;  // the map's <trial> line and the file, for messages
+};
+
+SegmentTimes segmentTimes(const LogMap& m, const LogSegment& seg, const LogTable& t, int time_col) {
+  const int rows = static_cast<int>(t.values.rows());
   // Time: the column (strictly increasing over the whole file), or the rate.
   VectorXd time_all(rows);
   for (int r = 0; r < rows; ++r) {
@@ -313,45 +334,56 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
                         number(time_all[r - 1]) + " s)");
     }
   }
-  int first = 0;
-  while (first < rows && time_all[first] < seg.from) ++first;
-  int last = first;
+  SegmentTimes st;
+  while (st.first < rows && time_all[st.first] < seg.from) ++st.first;
+  int last = st.first;
   while (last < rows && time_all[last] <= seg.to) ++last;
-  const int n = last - first;
-  const std::string where_seg = m.path + ":" + std::to_string(seg.line) + ": trial '" + seg.trial + "' (" + t.file +
-                                (t.hdf5 ? " group " + t.group : "") + ")";
-  if (n < 20) throw StreamError(where_seg + ": only " + std::to_string(n) + " samples; identification needs at least 20");
-  const VectorXd time = time_all.segment(first, n);
-  double rate = m.rate_hz;
-  if (!(rate > 0.0)) rate = (n - 1) / (time[n - 1] - time[0]);
+  st.n = last - st.first;
+  st.where = m.path + ":" + std::to_string(seg.line) + ": trial '" + seg.trial + "' (" + t.file +
+             (t.hdf5 ? " group " + t.group : "") + ")";
+  const int n = st.n;
+  if (n < 20) throw StreamError(st.where + ": only " + std::to_string(n) + " samples; identification needs at least 20");
+  st.time = time_all.segment(st.first, n);
+  st.rate = m.rate_hz;
+  if (!(st.rate > 0.0)) st.rate = (n - 1) / (st.time[n - 1] - st.time[0]);
   for (int r = 1; r < n && time_col >= 0; ++r) {
-    const double dt = time[r] - time[r - 1];
-    if (std::abs(dt * rate - 1.0) > 0.01) {
-      throw StreamError(t.where(first + r, time_col) + ": sample spacing " + number(dt) + " s does not match the rate " +
-                        number(rate) + " Hz (missing or extra samples?)");
+    const double dt = st.time[r] - st.time[r - 1];
+    if (std::abs(dt * st.rate - 1.0) > 0.01) {
+      throw StreamError(t.where(st.first + r, time_col) + ": sample spacing " + number(dt) + " s does not match the rate " +
+                        number(st.rate) + " Hz (missing or extra samples?)");
     }
   }
+  return st;
+}
 
-  BadSamples bad{m.on_bad_sample, std::vector<std::string>(static_cast<std::size_t>(n))};
-  auto column = [&](int col, const ColumnMap& c) { return readColumn(t, col, c, first, n, bad); };
-  // Joint-side channels (model order); `source` names the column a joint's
-  // value came from, for the messages.
-  MatrixXd angle = MatrixXd::Zero(n, nj), velocity = MatrixXd::Zero(n, nj), current = MatrixXd::Zero(n, nj),
-           torque = MatrixXd::Zero(n, nj);
-  MatrixXd* kinds[4] = {&angle, &velocity, &current, &torque};
-  std::vector<int> source(static_cast<std::size_t>(nj), -1), speed_source(static_cast<std::size_t>(nj), -1);
-  std::vector<bool> has_velocity(static_cast<std::size_t>(nj), false);
-  for (int j = 0; j < nj; ++j) {
-    const JointSource& s = p.joint[static_cast<std::size_t>(j)];
+// Joint-side channels in model order, from the joints' own columns or
+// through their couplings' motors; `source` names the column a joint's
+// value came from, for the messages.
+struct JointChannels {
+  MatrixXd angle, velocity, current, torque;
+  std::vector<int> source, speed_source;
+  std::vector<bool> has_velocity;
+};
+
+JointChannels jointChannels(const LogMap& m, const Plan& p, const RigidModel& model, const SegmentColumns& cols,
+                            const LogTable& t, const SegmentTimes& st, BadSamples& bad) {
+  const int nj = model.num_joints, n = st.n;
+  const auto column = [&](int col, const ColumnMap& c) { return readColumn(t, col, c, st.first, n, bad); };
+  JointChannels j{MatrixXd::Zero(n, nj), MatrixXd::Zero(n, nj), MatrixXd::Zero(n, nj), MatrixXd::Zero(n, nj),
+                  std::vector<int>(static_cast<std::size_t>(nj), -1), std::vector<int>(static_cast<std::size_t>(nj), -1),
+                  std::vector<bool>(static_cast<std::size_t>(nj), false)};
+  MatrixXd* kinds[4] = {&j.angle, &j.velocity, &j.current, &j.torque};
+  for (int q = 0; q < nj; ++q) {
+    const JointSource& s = p.joint[static_cast<std::size_t>(q)];
     if (s.direct < 0) continue;
     const LoggedDrive& d = m.joints[static_cast<std::size_t>(s.direct)];
     for (int k = 0; k < 4; ++k) {
-      const int col = joint_col[static_cast<std::size_t>(s.direct)][static_cast<std::size_t>(k)];
-      if (col >= 0) kinds[k]->col(j) = column(col, channelOf(d, k));
+      const int col = cols.joint[static_cast<std::size_t>(s.direct)][static_cast<std::size_t>(k)];
+      if (col >= 0) kinds[k]->col(q) = column(col, channelOf(d, k));
     }
-    source[static_cast<std::size_t>(j)] = joint_col[static_cast<std::size_t>(s.direct)][0];
-    speed_source[static_cast<std::size_t>(j)] = joint_col[static_cast<std::size_t>(s.direct)][1];
-    has_velocity[static_cast<std::size_t>(j)] = d.velocity.present();
+    j.source[static_cast<std::size_t>(q)] = cols.joint[static_cast<std::size_t>(s.direct)][0];
+    j.speed_source[static_cast<std::size_t>(q)] = cols.joint[static_cast<std::size_t>(s.direct)][1];
+    j.has_velocity[static_cast<std::size_t>(q)] = d.velocity.present();
   }
   for (std::size_t c = 0; c < m.couplings.size(); ++c) {
     const LogCoupling& cp = m.couplings[c];
@@ -363,7 +395,7 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
       bool all = true;
       for (int i = 0; i < size; ++i) {
         const int mi = p.coupling_motor[c][static_cast<std::size_t>(i)];
-        const int col = motor_col[static_cast<std::size_t>(mi)][static_cast<std::size_t>(k)];
+        const int col = cols.motor[static_cast<std::size_t>(mi)][static_cast<std::size_t>(k)];
         if (col < 0) {
           all = false;
           continue;
@@ -378,58 +410,104 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
                                     : MatrixXd(motor * p.torque_from_motor[c].transpose());
       for (int i = 0; i < size; ++i) {
         kinds[k]->col(jidx[static_cast<std::size_t>(i)]) = joint.col(i);
-        if (k == 1) has_velocity[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = true;
+        if (k == 1) j.has_velocity[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = true;
       }
     }
     for (int i = 0; i < size; ++i) {
-      const auto& cols = motor_col[static_cast<std::size_t>(p.coupling_motor[c][static_cast<std::size_t>(i)])];
-      source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = cols[0];
-      speed_source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = cols[1];
+      const auto& motor_cols = cols.motor[static_cast<std::size_t>(p.coupling_motor[c][static_cast<std::size_t>(i)])];
+      j.source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = motor_cols[0];
+      j.speed_source[static_cast<std::size_t>(jidx[static_cast<std::size_t>(i)])] = motor_cols[1];
     }
   }
-  // What no joint can do: beyond its limits, faster than it can turn
-  // (a logged speed, or a jump from the last sample kept).
+  return j;
+}
+
+// What no joint can do: beyond its limits, faster than it can turn
+// (a logged speed, or a jump from the last sample kept).
+void flagImpossibleJoints(const LogMap& m, const Plan& p, const RigidModel& model, const LogTable& t,
+                          const SegmentTimes& st, const JointChannels& j, BadSamples& bad) {
+  const int nj = model.num_joints;
+  const VectorXd& time = st.time;
   std::vector<int> last_kept(static_cast<std::size_t>(nj), -1);
-  for (int r = 0; r < n; ++r) {
-    for (int j = 0; j < nj; ++j) {
-      const std::string where = t.where(first + r, source[static_cast<std::size_t>(j)]);
-      const double q = angle(r, j), bound = p.speed_bound[static_cast<std::size_t>(j)];
-      if (q < p.lower[static_cast<std::size_t>(j)] || q > p.upper[static_cast<std::size_t>(j)]) {
-        bad.flag(r, "joint limits", where + ": joint '" + model.joint_name[j] + "' at " + number(q) + " rad, more than " +
+  for (int r = 0; r < st.n; ++r) {
+    for (int q = 0; q < nj; ++q) {
+      const std::size_t u = static_cast<std::size_t>(q);
+      const std::string where = t.where(st.first + r, j.source[u]);
+      const double angle = j.angle(r, q), bound = p.speed_bound[u];
+      if (angle < p.lower[u] || angle > p.upper[u]) {
+        bad.flag(r, "joint limits", where + ": joint '" + model.joint_name[q] + "' at " + number(angle) + " rad, more than " +
                                         number(m.limit_margin) + " rad outside its limits [" +
-                                        number(p.lower[static_cast<std::size_t>(j)] + m.limit_margin) + ", " +
-                                        number(p.upper[static_cast<std::size_t>(j)] - m.limit_margin) + "] rad");
+                                        number(p.lower[u] + m.limit_margin) + ", " + number(p.upper[u] - m.limit_margin) +
+                                        "] rad");
       }
-      if (has_velocity[static_cast<std::size_t>(j)] && std::abs(velocity(r, j)) > bound) {
-        bad.flag(r, "speed", t.where(first + r, speed_source[static_cast<std::size_t>(j)]) + ": joint '" + model.joint_name[j] + "' logs a speed of " + number(velocity(r, j)) +
-                                 " rad/s, beyond the " + number(bound) + " rad/s it can turn");
+      if (j.has_velocity[u] && std::abs(j.velocity(r, q)) > bound) {
+        bad.flag(r, "speed", t.where(st.first + r, j.speed_source[u]) + ": joint '" + model.joint_name[q] +
+                                 "' logs a speed of " + number(j.velocity(r, q)) + " rad/s, beyond the " + number(bound) +
+                                 " rad/s it can turn");
       }
-      const int k = last_kept[static_cast<std::size_t>(j)];
-      if (k >= 0 && std::abs(q - angle(k, j)) > bound * (time[r] - time[k])) {
-        bad.flag(r, "jump", where + ": joint '" + model.joint_name[j] + "' jumps by " + number(q - angle(k, j)) +
+      const int k = last_kept[u];
+      if (k >= 0 && std::abs(angle - j.angle(k, q)) > bound * (time[r] - time[k])) {
+        bad.flag(r, "jump", where + ": joint '" + model.joint_name[q] + "' jumps by " + number(angle - j.angle(k, q)) +
                                 " rad in " + number(time[r] - time[k]) + " s, faster than the " + number(bound) +
                                 " rad/s it can turn");
       }
     }
     if (!bad.bad(r)) std::fill(last_kept.begin(), last_kept.end(), r);
   }
+}
+
+// Dropped samples: cut at the ends ([a, b] is what stays), counted, and a
+// run longer than max_gap refused.
+void dropBadSamples(const LogMap& m, const LogTable& t, const SegmentTimes& st, int source, const BadSamples& bad,
+                    LogTrialReading& rd, int* a, int* b) {
+  const int n = st.n;
+  *a = 0;
+  *b = n - 1;
+  while (*a < n && bad.bad(*a)) ++*a;
+  while (*b >= *a && bad.bad(*b)) --*b;
+  for (int r = 0, run = 0; r < n; ++r) {
+    run = bad.bad(r) ? run + 1 : 0;
+    if (run > m.max_gap) {
+      throw StreamError(t.where(st.first + r, source) + ": " + std::to_string(run) +
+                        " bad samples in a row (the last: " + bad.rule[static_cast<std::size_t>(r)] +
+                        "), more than the max_gap of " + std::to_string(m.max_gap) + " the map lets drop");
+    }
+    if (bad.bad(r)) {
+      ++rd.dropped;
+      ++rd.dropped_by_rule[bad.rule[static_cast<std::size_t>(r)]];
+      if (r > *a && r < *b) ++rd.filled;
+    }
+  }
+}
+
+SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& model,
+                          const LogSegment& seg, std::map<std::string, LogTable>& tables) {
+  const int nj = model.num_joints;
+  const SegmentColumns cols = segmentColumns(m, p);
+  const LogTable& t = tableOf(m, seg, cols.wanted, tables);
+  const SegmentTimes st = segmentTimes(m, seg, t, cols.time);
+  const int n = st.n, first = st.first;
+  BadSamples bad{m.on_bad_sample, std::vector<std::string>(static_cast<std::size_t>(n))};
+  auto column = [&](int col, const ColumnMap& c) { return readColumn(t, col, c, first, n, bad); };
+  JointChannels j = jointChannels(m, p, model, cols, t, st, bad);
+  flagImpossibleJoints(m, p, model, t, st, j, bad);
   MatrixXd gyro(p.imu ? n : 0, 3), accel(p.imu ? n : 0, 3);
   for (int k = 0; k < 3 && p.imu; ++k) {
-    gyro.col(k) = column(gyro_col[k], m.gyro[k]);
-    accel.col(k) = column(accel_col[k], m.accel[k]);
+    gyro.col(k) = column(cols.gyro[k], m.gyro[k]);
+    accel.col(k) = column(cols.accel[k], m.accel[k]);
   }
   std::vector<MatrixXd> wrench;
   for (int f : p.force_sensor) {
     MatrixXd w6(n, 6);
     const LoggedForceSensor& fs_map = m.force_sensors[static_cast<std::size_t>(f)];
     for (int k = 0; k < 6; ++k) {
-      w6.col(k) = column(force_col[static_cast<std::size_t>(f)][static_cast<std::size_t>(k)], k < 3 ? fs_map.force[k] : fs_map.moment[k - 3]);
+      w6.col(k) = column(cols.force[static_cast<std::size_t>(f)][static_cast<std::size_t>(k)], k < 3 ? fs_map.force[k] : fs_map.moment[k - 3]);
     }
     wrench.push_back(w6);
   }
   MatrixXd extra(n, static_cast<Eigen::Index>(m.channels.size()));
   for (std::size_t c = 0; c < m.channels.size(); ++c) {
-    extra.col(static_cast<Eigen::Index>(c)) = column(channel_col[c], m.channels[c].second);
+    extra.col(static_cast<Eigen::Index>(c)) = column(cols.channel[c], m.channels[c].second);
   }
 
   // Dropped samples: cut at the ends, filled by linear interpolation
@@ -437,25 +515,12 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   SegmentResult out;
   LogTrialReading& rd = out.reading;
   int a = 0, b = n - 1;
-  while (a < n && bad.bad(a)) ++a;
-  while (b >= a && bad.bad(b)) --b;
-  for (int r = 0, run = 0; r < n; ++r) {
-    run = bad.bad(r) ? run + 1 : 0;
-    if (run > m.max_gap) {
-      throw StreamError(t.where(first + r, source[0]) + ": " + std::to_string(run) +
-                        " bad samples in a row (the last: " + bad.rule[static_cast<std::size_t>(r)] +
-                        "), more than the max_gap of " + std::to_string(m.max_gap) + " the map lets drop");
-    }
-    if (bad.bad(r)) {
-      ++rd.dropped;
-      ++rd.dropped_by_rule[bad.rule[static_cast<std::size_t>(r)]];
-      if (r > a && r < b) ++rd.filled;
-    }
-  }
-  for (MatrixXd* mat : {&angle, &current, &torque, &gyro, &accel, &extra}) fillDropped(*mat, time, bad, a, b);
+  dropBadSamples(m, t, st, j.source[0], bad, rd, &a, &b);
+  const VectorXd& time = st.time;
+  for (MatrixXd* mat : {&j.angle, &j.current, &j.torque, &gyro, &accel, &extra}) fillDropped(*mat, time, bad, a, b);
   for (MatrixXd& w6 : wrench) fillDropped(w6, time, bad, a, b);
   const int kept = b - a + 1;
-  if (kept < 20) throw StreamError(where_seg + ": only " + std::to_string(kept) + " samples left after dropping bad ones");
+  if (kept < 20) throw StreamError(st.where + ": only " + std::to_string(kept) + " samples left after dropping bad ones");
 
   SensorStream& s = out.stream;
   s.path = t.hdf5 ? t.file + ":" + t.group : t.file;
@@ -463,12 +528,12 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   for (const auto& [name, value] : seg.headers) s.header[name] = value;
   s.header["trial"] = seg.trial;
   s.header["log_map"] = m.path;
-  s.header["sensor_rate_hz"] = number(rate);
-  s.rate_hz = rate;
+  s.header["sensor_rate_hz"] = number(st.rate);
+  s.rate_hz = st.rate;
   s.time = time.segment(a, kept);
-  s.joint_angle = angle.middleRows(a, kept);
-  if (p.currents) s.current = current.middleRows(a, kept);
-  if (p.torques) s.joint_torque = torque.middleRows(a, kept);
+  s.joint_angle = j.angle.middleRows(a, kept);
+  if (p.currents) s.current = j.current.middleRows(a, kept);
+  if (p.torques) s.joint_torque = j.torque.middleRows(a, kept);
   if (p.imu) {
     s.gyro = gyro.middleRows(a, kept);
     s.accel = accel.middleRows(a, kept);
@@ -476,7 +541,7 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   for (MatrixXd& w6 : wrench) s.wrench.push_back(w6.middleRows(a, kept));
   if (!p.temperature.empty()) {
     s.winding_temperature.resize(kept, nj);
-    for (int j = 0; j < nj; ++j) s.winding_temperature.col(j) = extra.col(p.temperature[static_cast<std::size_t>(j)]).segment(a, kept);
+    for (int q = 0; q < nj; ++q) s.winding_temperature.col(q) = extra.col(p.temperature[static_cast<std::size_t>(q)]).segment(a, kept);
   }
   for (std::size_t c = 0; c < m.channels.size(); ++c) {
     out.channels[m.channels[c].first] = extra.col(static_cast<Eigen::Index>(c)).segment(a, kept);
@@ -486,7 +551,7 @@ SegmentResult readSegment(const LogMap& m, const Plan& p, const RigidModel& mode
   rd.group = t.hdf5 ? t.group : "";
   rd.first_row = first;
   rd.rows = n;
-  rd.rate_hz = rate;
+  rd.rate_hz = st.rate;
   return out;
 }
 
