@@ -239,8 +239,11 @@ void openSensorFiles(const TrialJob& job, const Sensors& sensors, TrialFiles& f)
 void writeStreamHeader(FILE* stream, const io::Scene& scene, const Recorder& recorder, long sample_every) {
   const io::SimulationSettings& sim = scene.simulation;
   writeTrialHeader(stream, scene);
-  std::fprintf(stream, "# integrator: %s\n# dt_s: %.9g\n# output_rate_hz: %.9g\n", integratorName(sim.integrator),
-               sim.dt, 1.0 / (sample_every * sim.dt));
+  // The spring law's rounding too: fused and separate runs differ in their
+  // last bits (engine.md#spring-arithmetic), so a stream says which it is.
+  std::fprintf(stream, "# integrator: %s\n# dt_s: %.9g\n# output_rate_hz: %.9g\n# spring_arithmetic: %s\n",
+               integratorName(sim.integrator), sim.dt, 1.0 / (sample_every * sim.dt),
+               springArithmeticName(scene.model.spring_arithmetic));
   std::fprintf(stream, "time[s]");
   for (const std::string& c : recorder.columns()) std::fprintf(stream, ",%s", c.c_str());
   std::fputc('\n', stream);
@@ -341,6 +344,7 @@ void writeSummary(TrialJob& job, int threads, const TrialRunner& runner, long st
     summary["purpose"] = scene.trial.purpose;
   }
   summary["integrator"] = integratorName(sim.integrator);
+  summary["spring_arithmetic"] = springArithmeticName(scene.model.spring_arithmetic);
   summary["dt_s"] = sim.dt;
   summary["threads"] = threads;
   summary["num_particles"] = scene.model.num_particles;

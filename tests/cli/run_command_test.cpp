@@ -235,6 +235,24 @@ TEST_F(RunCommand, SpringMassWritesStreamAndSummary) {
   // 1/2 k x^2 = 1/2 * 200 N/m * (0.05 m)^2; Verlet keeps it to well under 0.1 %.
   EXPECT_NEAR(summary.at("energy_start_j").get<double>(), 0.25, 1e-12);
   EXPECT_NEAR(summary.at("energy_end_j").get<double>(), 0.25, 2.5e-4);
+  EXPECT_EQ(summary.at("spring_arithmetic"), "separate");
+  EXPECT_NE(readFile(out / "stream.csv").find("\n# spring_arithmetic: separate\n"), std::string::npos);
+}
+
+// Fused and separate runs differ in their last bits: the stream and the
+// summary say which the run used.
+TEST_F(RunCommand, StreamAndSummaryNameTheSpringArithmetic) {
+  std::string text = readFile(sourcePath("scenes/cloth.xml"));
+  const std::size_t at = text.find("<simulation");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + std::string("<simulation").size(), " arithmetic=\"fused\"");
+  const fs::path scene = dir_ / "cloth_fused.xml";
+  std::ofstream(scene) << text;
+  const fs::path out = dir_ / "fused";
+  const Result r = run({"run", scene.string(), "--out", out.string(), "--duration", "0.05", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(readFile(out / "summary.json")).at("spring_arithmetic"), "fused");
+  EXPECT_NE(readFile(out / "stream.csv").find("\n# spring_arithmetic: fused\n"), std::string::npos);
 }
 
 TEST_F(RunCommand, ClothStreamIsIdenticalForAnyThreadCount) {
