@@ -598,7 +598,7 @@ Model ModelBuilder::build() const {
       for (int k = 0; k < 4; ++k) idx[k] = c.particles[k] >= 0 ? c.particles[k] : c.particles[0];
       m.contact_particle.push_back(idx);
       m.contact_weight.push_back(c.weights);
-      m.contacts_share_particles = true;
+      m.kernel->contacts_share_particles = true;
     }
   }
 

@@ -1,7 +1,8 @@
-// How the kernels lay out a Model's springs and hinges: the spring kernel's
-// tiles, blocks and incidence lists (spring_layout.cpp fills them, the
-// kernel in springs_kernel.h reads them) and the hinge solver's elimination
-// order (the builder's orderHinges; hinge_tree_solver.h). The builder makes
+// How the kernels lay out a Model's springs, contacts and hinges: the spring
+// kernel's tiles, blocks and incidence lists (spring_layout.cpp fills them,
+// the kernel in springs_kernel.h reads them), whether the contact pass may
+// run on several threads, and the hinge solver's elimination order (the
+// builder's orderHinges; hinge_tree_solver.h). The builder makes
 // it from the physics a caller set and only the engine reads it, so it is
 // no part of model.h: the Model holds it behind Model::kernel, as MuJoCo
 // keeps its solver's internals out of mjModel's public fields and Box2D
@@ -85,6 +86,12 @@ struct KernelLayout {
   std::vector<std::int32_t> spring_summed_particles;
   /// Index in spring_summed_particles of each tile's first, (num_tiles + 1).
   std::vector<std::int32_t> spring_tile_first_summed;
+
+  // ---- contact -----------------------------------------------------------------
+  /// Some contact points share particles (a body's points are affine
+  /// combinations of its four): then the contact pass adds their forces on
+  /// one thread, in contact order, so no two threads write one particle.
+  bool contacts_share_particles = false;
 
   // ---- hinges ------------------------------------------------------------------
   /// Elimination order of the hinge constraint system T(13)-(19) (children

@@ -137,7 +137,6 @@ struct Model {
   GroundModel ground;
   std::vector<std::array<std::int32_t, 4>> contact_particle;  ///< (num_contacts)
   std::vector<std::array<double, 4>> contact_weight;          ///< (num_contacts)
-  bool contacts_share_particles = false;  ///< then the contact pass runs on one thread
 
   // ---- hinges: rotation-plane joints, T(11)-(19) ----------------------------
   // A hinge joins a parent and a child body, each a tetrahedron of four
@@ -265,7 +264,8 @@ struct Model {
   Vec3 gravity{0.0, 0.0, -9.81};  ///< gravitational acceleration (m/s^2)
 
   /// How the kernels lay the above out (the springs' tiles, blocks and
-  /// incidence lists, the hinges' elimination order): made by the builder,
+  /// incidence lists, the contact pass's threading, the hinges' elimination
+  /// order): made by the builder,
   /// read only by the engine (engine/src/kernel_layout.h). A Model built by
   /// hand, without the builder, has an empty layout and no springs or
   /// hinges for the kernels.
