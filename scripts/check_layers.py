@@ -51,6 +51,11 @@ PRIVATE_ALLOWED = {
     # The engine's kernels and per-CPU clones, checked against their scalar
     # references below the public API.
     ("tests", "engine"),
+    # The evaluator's capstan wire model and the logger's filter delay,
+    # checked against closed forms (tests/evaluator/CMakeLists.txt).
+    ("tests", "evaluator"),
+    # Design's predicted reliability, calibrated on synthetic measurements.
+    ("tests", "design"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)

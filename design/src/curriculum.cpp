@@ -15,7 +15,7 @@
 #include <stdexcept>
 
 #include "suitsim/design/design_scene.h"
-#include "suitsim/design/reliability.h"
+#include "reliability.h"
 #include "suitsim/design/selection.h"
 #include "suitsim/design/suit_fit_guard.h"
 #include "suitsim/eval/least_squares.h"

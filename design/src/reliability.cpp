@@ -1,5 +1,5 @@
 // Predicted reliability of planned motions (reliability.h).
-#include "suitsim/design/reliability.h"
+#include "reliability.h"
 
 #include <algorithm>
 #include <cmath>

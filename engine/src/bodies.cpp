@@ -2,7 +2,7 @@
 #include <Eigen/Dense>
 
 #include "forces.h"
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 
 namespace suitsim {
 

@@ -505,17 +505,18 @@ void orderHinges(const std::vector<HingeSpec>& hinges, int num_bodies, Model& m)
     }
     depth[h] = d;
   }
-  m.hinge_order.resize(nh);
-  std::iota(m.hinge_order.begin(), m.hinge_order.end(), 0);
-  std::stable_sort(m.hinge_order.begin(), m.hinge_order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
+  std::vector<std::int32_t>& order = m.kernel->hinge_order;
+  order.resize(nh);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return depth[a] > depth[b]; });
   std::vector<int> position(nh);
-  for (int k = 0; k < nh; ++k) position[m.hinge_order[k]] = k;
-  m.hinge_coupled.assign(nh, {});
+  for (int k = 0; k < nh; ++k) position[order[k]] = k;
+  m.kernel->hinge_coupled.assign(nh, {});
   for (int h = 0; h < nh; ++h) {
     const int p = hinges[h].parent_body;
     for (int o = 0; o < nh; ++o) {
       if (o == h || position[o] < position[h]) continue;
-      if (hinges[o].parent_body == p || hinges[o].child_body == p) m.hinge_coupled[h].push_back(o);
+      if (hinges[o].parent_body == p || hinges[o].child_body == p) m.kernel->hinge_coupled[h].push_back(o);
     }
   }
 }
@@ -597,7 +598,7 @@ Model ModelBuilder::build() const {
       for (int k = 0; k < 4; ++k) idx[k] = c.particles[k] >= 0 ? c.particles[k] : c.particles[0];
       m.contact_particle.push_back(idx);
       m.contact_weight.push_back(c.weights);
-      m.contacts_share_particles = true;
+      m.kernel->contacts_share_particles = true;
     }
   }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "forces.h"
+#include "kernel_layout.h"
 
 namespace suitsim::detail {
 
@@ -93,7 +94,7 @@ void addContactForces(const Model& model, const State& state, const PhasePoint& 
       force.z[i] += w * f[2];
     }
   };
-  if (model.contacts_share_particles) {
+  if (model.kernel->contacts_share_particles) {
     // Points on one body share particles: one thread, in contact order.
 #pragma omp single
     for (int c = 0; c < nc; ++c) apply(c);

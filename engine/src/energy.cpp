@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 
 #include "bands.h"
 #include "straps.h"

@@ -21,7 +21,7 @@ inline int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::
   const int nh = model.num_hinges;
   int count = 0;
   for (int k = 0; k < nh; ++k) {
-    const int h = model.hinge_order[k];
+    const int h = model.kernel->hinge_order[k];
     double* z = v + h * kStride;
     bool nonzero = false;
     for (int q = 0; q < kRows; ++q) nonzero = nonzero || z[q] != 0.0;
@@ -31,7 +31,7 @@ inline int forwardSubstitute(const Model& model, Workspace& ws, double* v, std::
     forwardSolve(l, z);
     double scaled[kRows];
     for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * l[q * kStride + q];
-    const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+    const std::vector<std::int32_t>& coupled = model.kernel->hinge_coupled[h];
     for (std::size_t k = 0; k < coupled.size(); ++k) {
       const int a = coupled[k];
       const double* y = coupledBlock(ws, h, static_cast<int>(k));

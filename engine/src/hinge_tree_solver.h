@@ -5,6 +5,7 @@
 #pragma once
 
 #include "hinge_rows.h"
+#include "kernel_layout.h"
 
 namespace suitsim::detail::hinge_solve {
 
@@ -93,7 +94,7 @@ inline void eliminate(const Model& model, Workspace& ws, int h) {
   forwardSolve(l, z);  // kept for the back substitution
   double scaled[kRows];
   for (int q = 0; q < kRows; ++q) scaled[q] = z[q] * inv_d[q];
-  const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+  const std::vector<std::int32_t>& coupled = model.kernel->hinge_coupled[h];
   const int num_coupled = static_cast<int>(coupled.size());
   for (int k = 0; k < num_coupled; ++k) {
     const int a = coupled[k];
@@ -129,12 +130,12 @@ inline void backSubstitute(const Model& model, Workspace& ws) {
   const double* z = ws.solver->hinge_rhs.data();
   double* out = ws.solver->hinge_lambda.data();
   constexpr int stride = kRows;
-  for (auto it = model.hinge_order.rbegin(); it != model.hinge_order.rend(); ++it) {
+  for (auto it = model.kernel->hinge_order.rbegin(); it != model.kernel->hinge_order.rend(); ++it) {
     const int h = *it;
     const double* l = diagonalBlock(ws, h);
     double x[kRows];
     for (int q = 0; q < kRows; ++q) x[q] = z[h * kStride + q];
-    const std::vector<std::int32_t>& coupled = model.hinge_coupled[h];
+    const std::vector<std::int32_t>& coupled = model.kernel->hinge_coupled[h];
     for (std::size_t k = 0; k < coupled.size(); ++k) {
       const int a = coupled[k];
       const double* y = coupledBlock(ws, h, static_cast<int>(k));
@@ -161,10 +162,10 @@ inline void solveBlocks(const Model& model, Workspace& ws) {
     // back to back, overlap their chains of divisions in the processor.
     const int begin = ws.solver->hinge_batch_begin[batch], end = ws.solver->hinge_batch_begin[batch + 1];
     for (int k = begin; k < end; ++k) {
-      const int h = model.hinge_order[k];
+      const int h = model.kernel->hinge_order[k];
       factor(diagonalBlock(ws, h));
     }
-    for (int k = begin; k < end; ++k) eliminate(model, ws, model.hinge_order[k]);
+    for (int k = begin; k < end; ++k) eliminate(model, ws, model.kernel->hinge_order[k]);
   }
 }
 

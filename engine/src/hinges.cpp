@@ -187,6 +187,7 @@
 #include "hinge_rows.h"
 #include "hinge_tree_solver.h"
 #include "isa_clones.h"
+#include "kernel_layout.h"
 
 namespace suitsim::detail {
 
@@ -235,18 +236,18 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   // One block per pair of hinges on a common body, the one eliminated first
   // naming it; the elimination only ever touches these.
   ws.solver->hinge_position.assign(nh, 0);
-  for (int k = 0; k < nh; ++k) ws.solver->hinge_position[model.hinge_order[k]] = k;
+  for (int k = 0; k < nh; ++k) ws.solver->hinge_position[model.kernel->hinge_order[k]] = k;
   // Stored per hinge a: its diagonal block, then (a, hinge_coupled[a][k]).
   // Two hinges on a common body, a eliminated first, share a's parent body
   // (a's child body carries only hinges eliminated before a), so b is in
   // hinge_coupled[a]: these are all the blocks.
   ws.solver->hinge_block_begin.assign(nh + 1, 0);
   for (int h = 0; h < nh; ++h) {
-    ws.solver->hinge_block_begin[h + 1] = ws.solver->hinge_block_begin[h] + 1 + static_cast<int>(model.hinge_coupled[h].size());
+    ws.solver->hinge_block_begin[h + 1] = ws.solver->hinge_block_begin[h] + 1 + static_cast<int>(model.kernel->hinge_coupled[h].size());
   }
   auto blockIndex = [&](int a, int b) {
     if (a == b) return ws.solver->hinge_block_begin[a];
-    const std::vector<std::int32_t>& coupled = model.hinge_coupled[a];
+    const std::vector<std::int32_t>& coupled = model.kernel->hinge_coupled[a];
     for (std::size_t k = 0; k < coupled.size(); ++k) {
       if (coupled[k] == b) return ws.solver->hinge_block_begin[a] + 1 + static_cast<std::int32_t>(k);
     }
@@ -269,8 +270,8 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   ws.solver->hinge_fill_begin.assign(nh + 1, 0);
   ws.solver->hinge_fill_block.clear();
   for (int h = 0; h < nh; ++h) {
-    for (int c : model.hinge_coupled[h]) {
-      for (int a : model.hinge_coupled[h]) {
+    for (int c : model.kernel->hinge_coupled[h]) {
+      for (int a : model.kernel->hinge_coupled[h]) {
         if (ws.solver->hinge_position[a] < ws.solver->hinge_position[c]) continue;
         ws.solver->hinge_fill_block.push_back(blockIndex(c, a));
       }
@@ -285,11 +286,11 @@ void initHingeWorkspace(const Model& model, Workspace& ws) {
   constexpr int kMaxBatch = 4;
   ws.solver->hinge_batch_begin.assign(1, 0);
   for (int k = 1; k < nh; ++k) {
-    const int h = model.hinge_order[k];
+    const int h = model.kernel->hinge_order[k];
     const int begin = ws.solver->hinge_batch_begin.back();
     bool independent = k - begin < kMaxBatch;
     for (int q = begin; q < k && independent; ++q) {
-      for (int c : model.hinge_coupled[model.hinge_order[q]]) independent = independent && c != h;
+      for (int c : model.kernel->hinge_coupled[model.kernel->hinge_order[q]]) independent = independent && c != h;
     }
     if (!independent) ws.solver->hinge_batch_begin.push_back(k);
   }

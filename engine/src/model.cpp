@@ -6,9 +6,33 @@
 
 #include "bands.h"
 #include "forces.h"
+#include "kernel_layout.h"
 #include "suitsim/state.h"
 
 namespace suitsim {
+
+// The handle's members are defined here, where KernelLayout is complete, so
+// model.h needs only its name. A moved-from handle holds none (a moved-from
+// Model is only assigned or destroyed); assigning to it makes one.
+namespace detail {
+KernelLayoutHandle::KernelLayoutHandle() : layout_(std::make_unique<KernelLayout>()) {}
+KernelLayoutHandle::KernelLayoutHandle(const KernelLayoutHandle& other)
+    : layout_(other.layout_ ? std::make_unique<KernelLayout>(*other.layout_) : nullptr) {}
+KernelLayoutHandle::KernelLayoutHandle(KernelLayoutHandle&& other) noexcept = default;
+KernelLayoutHandle& KernelLayoutHandle::operator=(const KernelLayoutHandle& other) {
+  if (this == &other) return *this;
+  if (!other.layout_) {
+    layout_.reset();
+  } else if (layout_) {
+    *layout_ = *other.layout_;
+  } else {
+    layout_ = std::make_unique<KernelLayout>(*other.layout_);
+  }
+  return *this;
+}
+KernelLayoutHandle& KernelLayoutHandle::operator=(KernelLayoutHandle&& other) noexcept = default;
+KernelLayoutHandle::~KernelLayoutHandle() = default;
+}  // namespace detail
 
 bool parseIntegrator(const std::string& name, Integrator* out) {
   if (name == "semi_implicit_euler" || name == "euler") {

@@ -1,6 +1,8 @@
 // The spring counts of lattices and the memory a model needs (builder.h).
 #include "suitsim/builder.h"
 
+#include "kernel_layout.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -60,7 +62,7 @@ double modelPeakBytes(const ModelSize& size) {
   // Per spring: its ends, k, c, l0, its input index, two incidence entries,
   // and its share of a fused or edge block (push_back: grown capacity).
   const double model_spring = 2.0 * i32 + 3.0 * d + i32 + 2.0 * i32;
-  const double model_blocks = grownCapacity(s / Model::kSpringFusedBlock) * sizeof(SpringBlock);
+  const double model_blocks = grownCapacity(s / detail::KernelLayout::kSpringFusedBlock) * sizeof(SpringBlock);
   // Contacts are pushed back one a particle (contact_particle, contact_weight).
   const double model_contacts =
       grownCapacity(c) * (sizeof(std::array<std::int32_t, 4>) + sizeof(std::array<double, 4>));

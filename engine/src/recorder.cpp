@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 #include "suitsim/step.h"
 #include "bands.h"
 #include "straps.h"

@@ -54,10 +54,13 @@ long sensorStepsPerSample(double rate, double dt) {
   return static_cast<long>(whole);
 }
 
+namespace {
+// Rounds to the nearest multiple of `resolution` (> 0); 0 leaves v as is.
 double quantise(double v, double resolution) {
   // + 0.0 turns a rounded -0 into 0: the file then never shows "-0".
   return resolution > 0.0 ? std::round(v / resolution) * resolution + 0.0 : v;
 }
+}  // namespace
 
 NoiseChannel::NoiseChannel(std::uint64_t seed, std::string_view stream, double stddev, double bias, double resolution)
     : rng_(streamSeed(seed, stream)), stddev_(stddev), bias_(bias), resolution_(resolution) {}

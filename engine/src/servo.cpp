@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "forces.h"
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 
 namespace suitsim {
 

@@ -47,16 +47,16 @@ struct SolverWorkspace {
   std::vector<double> hinge_target, hinge_lambda;  ///< (num_hinges x 6)
   std::vector<double> hinge_rhs;  ///< right-hand sides, padded like the blocks' rows, (num_hinges x 8)
   std::vector<double> hinge_point_grad;                 ///< the rows' gradients at the hinge points, (num_hinges x 24)
-  std::vector<std::int32_t> hinge_position;             ///< place of each hinge in Model::hinge_order, (num_hinges)
+  std::vector<std::int32_t> hinge_position;             ///< place of each hinge in KernelLayout::hinge_order, (num_hinges)
   /// K's blocks per hinge a: first a's diagonal block, then (a, b) for each
-  /// b of Model::hinge_coupled[a], in order, (num_hinges + 1).
+  /// b of KernelLayout::hinge_coupled[a], in order, (num_hinges + 1).
   std::vector<std::int32_t> hinge_block_begin;
   std::vector<std::int32_t> body_pair_begin;   ///< each body's slice of body_pair_block, (num_bodies + 1)
   std::vector<std::int32_t> body_pair_block;   ///< block of each hinge pair on a body, the first eliminated first
   std::vector<std::int32_t> hinge_fill_begin;  ///< each hinge's slice of hinge_fill_block, (num_hinges + 1)
   std::vector<std::int32_t> hinge_fill_block;  ///< blocks K_ca a hinge's elimination updates, (c, a) coupled to it
   std::vector<double> hinge_block;                      ///< 6 x 6 blocks of K (rows padded to 8), then their factors, (num_blocks x 48)
-  std::vector<std::int32_t> hinge_batch_begin;          ///< batches of Model::hinge_order factored together, (num_batches + 1)
+  std::vector<std::int32_t> hinge_batch_begin;          ///< batches of KernelLayout::hinge_order factored together, (num_batches + 1)
   std::vector<std::vector<std::int32_t>> body_hinges;   ///< hinges touching each body
   std::vector<double> hinge_body;    ///< per body: mass, centre of mass, I^-1, particle offsets, I (hinges.cpp), (num_bodies x 36)
   std::vector<double> hinge_wrench;  ///< each row's force and moment on each side's body, component-major, rows padded to 8, (num_hinges x 2 x 6 x 8)

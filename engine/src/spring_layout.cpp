@@ -18,7 +18,7 @@ namespace {
 // index offset b - a, then by a. Springs of one offset with consecutive a
 // then sit next to each other, and wherever a network has such runs (any
 // lattice does, whatever its shape) the kernel loads a block's particles
-// as one vector. Runs of Model::kSpringFusedBlock whose ends all lie in the
+// as one vector. Runs of KernelLayout::kSpringFusedBlock whose ends all lie in the
 // tile are taken out as fused blocks, in order, to the front of the tile:
 // the kernel adds their forces straight into the particles. Runs whose `a`
 // ends lie in the tile and whose `b` ends all lie in later tiles (a
@@ -29,20 +29,21 @@ namespace {
 // ascending stored order.
 constexpr int kSpringTile = 8192;
 
-// The fused and edge blocks as the kernel reads them (Model::spring_blocks): the
+// The fused and edge blocks as the kernel reads them (KernelLayout::spring_blocks): the
 // ends once a block, and k, c and l0 once where the block's springs share
 // k and c bit for bit and their rest lengths lie within 32767 doubles of
 // the first's (the kernel rebuilds each exactly from its bit pattern).
 void fillSpringBlocks(Model& m) {
-  constexpr int kBlock = Model::kSpringFusedBlock;
+  detail::KernelLayout& layout = *m.kernel;
+  constexpr int kBlock = detail::KernelLayout::kSpringFusedBlock;
   static_assert(kSpringTile <= 32767, "a block's offset b - a is stored in 16 bits");
   const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
-  const int num_tiles = static_cast<int>(m.spring_tile_edge_end.size());
-  m.spring_blocks.clear();
-  m.spring_tile_first_block.assign(num_tiles + 1, 0);
+  const int num_tiles = static_cast<int>(layout.spring_tile_edge_end.size());
+  layout.spring_blocks.clear();
+  layout.spring_tile_first_block.assign(num_tiles + 1, 0);
   for (int t = 0; t < num_tiles; ++t) {
-    m.spring_tile_first_block[t] = static_cast<std::int32_t>(m.spring_blocks.size());
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_edge_end[t]; s += kBlock) {
+    layout.spring_tile_first_block[t] = static_cast<std::int32_t>(layout.spring_blocks.size());
+    for (int s = layout.spring_tile_begin[t]; s < layout.spring_tile_edge_end[t]; s += kBlock) {
       SpringBlock block;
       block.a = m.spring_a[s];
       block.offset = static_cast<std::int16_t>(m.spring_b[s] - m.spring_a[s]);
@@ -61,16 +62,17 @@ void fillSpringBlocks(Model& m) {
       } else {
         block.l0_ulps.fill(0);
       }
-      m.spring_blocks.push_back(block);
+      layout.spring_blocks.push_back(block);
     }
   }
-  m.spring_tile_first_block[num_tiles] = static_cast<std::int32_t>(m.spring_blocks.size());
+  layout.spring_tile_first_block[num_tiles] = static_cast<std::int32_t>(layout.spring_blocks.size());
 }
 
 }  // namespace
 
 void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Model& m) {
-  constexpr int kBlock = Model::kSpringFusedBlock;
+  detail::KernelLayout& layout = *m.kernel;
+  constexpr int kBlock = detail::KernelLayout::kSpringFusedBlock;
   const int ns = static_cast<int>(springs.size());
   std::vector<std::int32_t> sorted(ns);
   std::iota(sorted.begin(), sorted.end(), 0);
@@ -80,20 +82,20 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
   };
   std::sort(sorted.begin(), sorted.end(), [&key](int l, int r) { return key(l) < key(r); });
   const int num_tiles = (num_particles + kSpringTile - 1) / kSpringTile;
-  m.spring_tile_particles = kSpringTile;
-  m.spring_tile_begin.assign(num_tiles + 1, 0);
-  for (const SpringSpec& spec : springs) ++m.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
-  for (int t = 0; t < num_tiles; ++t) m.spring_tile_begin[t + 1] += m.spring_tile_begin[t];
+  layout.spring_tile_particles = kSpringTile;
+  layout.spring_tile_begin.assign(num_tiles + 1, 0);
+  for (const SpringSpec& spec : springs) ++layout.spring_tile_begin[std::min(spec.a, spec.b) / kSpringTile + 1];
+  for (int t = 0; t < num_tiles; ++t) layout.spring_tile_begin[t + 1] += layout.spring_tile_begin[t];
   // Each tile: its fused blocks, taken greedily in sorted order, then its
   // edge blocks (runs whose `b` ends lie in later tiles), then the rest.
   std::vector<std::int32_t> order;
   order.reserve(ns);
   std::vector<std::int32_t> edge, rest;
-  m.spring_tile_fused_end.assign(num_tiles, 0);
-  m.spring_tile_edge_end.assign(num_tiles, 0);
+  layout.spring_tile_fused_end.assign(num_tiles, 0);
+  layout.spring_tile_edge_end.assign(num_tiles, 0);
   for (int t = 0; t < num_tiles; ++t) {
     const int lo = t * kSpringTile, hi = std::min(num_particles, lo + kSpringTile);
-    const int end = m.spring_tile_begin[t + 1];
+    const int end = layout.spring_tile_begin[t + 1];
     // A run of kBlock from s whose `a` ends lie in the tile and whose `b`
     // ends lie in it too (to_later false) or all in later tiles (true).
     auto runAt = [&](int s, bool to_later) {
@@ -108,7 +110,7 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
     };
     edge.clear();
     rest.clear();
-    for (int s = m.spring_tile_begin[t]; s < end;) {
+    for (int s = layout.spring_tile_begin[t]; s < end;) {
       if (runAt(s, false)) {
         order.insert(order.end(), sorted.begin() + s, sorted.begin() + s + kBlock);
         s += kBlock;
@@ -119,9 +121,9 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
         rest.push_back(sorted[s++]);
       }
     }
-    m.spring_tile_fused_end[t] = static_cast<std::int32_t>(order.size());
+    layout.spring_tile_fused_end[t] = static_cast<std::int32_t>(order.size());
     order.insert(order.end(), edge.begin(), edge.end());
-    m.spring_tile_edge_end[t] = static_cast<std::int32_t>(order.size());
+    layout.spring_tile_edge_end[t] = static_cast<std::int32_t>(order.size());
     order.insert(order.end(), rest.begin(), rest.end());
   }
   m.num_springs = ns;
@@ -145,40 +147,40 @@ void layoutSprings(const std::vector<SpringSpec>& springs, int num_particles, Mo
   // then the edge blocks' `a` ends (added next, in the same tile), then
   // the other springs and the edge blocks' `b` ends in stored order, which
   // leaves that part ascending.
-  m.spring_incidence_begin.assign(num_particles + 1, 0);
+  layout.spring_incidence_begin.assign(num_particles + 1, 0);
   for (int s = 0; s < ns; ++s) {
-    ++m.spring_incidence_begin[m.spring_a[s] + 1];
-    ++m.spring_incidence_begin[m.spring_b[s] + 1];
+    ++layout.spring_incidence_begin[m.spring_a[s] + 1];
+    ++layout.spring_incidence_begin[m.spring_b[s] + 1];
   }
-  for (int i = 0; i < num_particles; ++i) m.spring_incidence_begin[i + 1] += m.spring_incidence_begin[i];
-  std::vector<std::int32_t> next(m.spring_incidence_begin.begin(), m.spring_incidence_begin.end() - 1);
-  m.spring_incidence.resize(2 * static_cast<std::size_t>(ns));
+  for (int i = 0; i < num_particles; ++i) layout.spring_incidence_begin[i + 1] += layout.spring_incidence_begin[i];
+  std::vector<std::int32_t> next(layout.spring_incidence_begin.begin(), layout.spring_incidence_begin.end() - 1);
+  layout.spring_incidence.resize(2 * static_cast<std::size_t>(ns));
   for (int t = 0; t < num_tiles; ++t) {
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_fused_end[t]; s += kBlock) {
-      for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_a[s + j]]++] = 2 * (s + j);
-      for (int j = 0; j < kBlock; ++j) m.spring_incidence[next[m.spring_b[s + j]]++] = 2 * (s + j) + 1;
+    for (int s = layout.spring_tile_begin[t]; s < layout.spring_tile_fused_end[t]; s += kBlock) {
+      for (int j = 0; j < kBlock; ++j) layout.spring_incidence[next[m.spring_a[s + j]]++] = 2 * (s + j);
+      for (int j = 0; j < kBlock; ++j) layout.spring_incidence[next[m.spring_b[s + j]]++] = 2 * (s + j) + 1;
     }
-    for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_edge_end[t]; ++s) {
-      m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
+    for (int s = layout.spring_tile_fused_end[t]; s < layout.spring_tile_edge_end[t]; ++s) {
+      layout.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
     }
   }
-  m.spring_incidence_fused_end = next;
+  layout.spring_incidence_fused_end = next;
   for (int t = 0; t < num_tiles; ++t) {
-    for (int s = m.spring_tile_fused_end[t]; s < m.spring_tile_begin[t + 1]; ++s) {
-      if (s >= m.spring_tile_edge_end[t]) m.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
-      m.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
+    for (int s = layout.spring_tile_fused_end[t]; s < layout.spring_tile_begin[t + 1]; ++s) {
+      if (s >= layout.spring_tile_edge_end[t]) layout.spring_incidence[next[m.spring_a[s]]++] = 2 * s;
+      layout.spring_incidence[next[m.spring_b[s]]++] = 2 * s + 1;
     }
   }
   // The second pass's particles by tile: a lattice's are a few rows at
   // each tile's start and its edges, so the pass skips the rest.
-  m.spring_summed_particles.clear();
-  m.spring_tile_first_summed.assign(num_tiles + 1, 0);
+  layout.spring_summed_particles.clear();
+  layout.spring_tile_first_summed.assign(num_tiles + 1, 0);
   for (int i = 0; i < num_particles; ++i) {
-    if (m.spring_incidence_fused_end[i] == m.spring_incidence_begin[i + 1]) continue;
-    m.spring_summed_particles.push_back(i);
-    ++m.spring_tile_first_summed[i / kSpringTile + 1];
+    if (layout.spring_incidence_fused_end[i] == layout.spring_incidence_begin[i + 1]) continue;
+    layout.spring_summed_particles.push_back(i);
+    ++layout.spring_tile_first_summed[i / kSpringTile + 1];
   }
-  for (int t = 0; t < num_tiles; ++t) m.spring_tile_first_summed[t + 1] += m.spring_tile_first_summed[t];
+  for (int t = 0; t < num_tiles; ++t) layout.spring_tile_first_summed[t + 1] += layout.spring_tile_first_summed[t];
 }
 
 }  // namespace suitsim

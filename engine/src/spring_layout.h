@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "kernel_layout.h"
 #include "suitsim/builder.h"
 #include "suitsim/model.h"
 

@@ -2,7 +2,7 @@
 //
 // Design note. Every spring's force is T u on its `a` end and -T u on its
 // `b` end. Each particle sums its springs' terms in the order of its
-// incidence list (Model::spring_incidence), which the Model fixes, so the
+// incidence list (KernelLayout::spring_incidence), which the Model fixes, so the
 // sums are the same for any thread count. Two ways in:
 //
 // Fused blocks. Wherever a network is a lattice, its springs come in runs:
@@ -16,7 +16,7 @@
 // A block whose offset b - a is below 8 (neighbours along a row) overlaps
 // its own `a` ends and the next block's: it keeps those terms in registers
 // and carries them on (fusedBlocks). A block reads a record of 48 bytes
-// (Model::spring_blocks, SpringBlock): its `a` end and offset, and where
+// (KernelLayout::spring_blocks, SpringBlock): its `a` end and offset, and where
 // its eight springs share k and c, those once and the rest lengths as
 // 16-bit steps from the first in the bits of a double (rebuilt exactly by
 // an integer add); else the per-spring arrays, 256 bytes.
@@ -28,7 +28,7 @@
 // Everything else (irregular networks, runs cut short) goes in two
 // passes. Pass 1 evaluates each spring on its own and writes T u to a slot
 // of its own; pass 2 adds a particle's slots, in the rest of its list,
-// ascending, for the particles that have any (Model::spring_summed_particles:
+// ascending, for the particles that have any (KernelLayout::spring_summed_particles:
 // 12 % of a large cloth's; visiting every particle instead was 18 % slower
 // at 1e4 springs, where nothing else differs, docs/benchmarks.md). Blocks of four gather their ends' coordinates with scalar
 // loads, or load runs as vectors.
@@ -126,6 +126,7 @@
 
 #include "forces.h"
 #include "isa_clones.h"
+#include "kernel_layout.h"
 
 namespace suitsim::detail {
 

@@ -98,12 +98,12 @@ inline void springForce(const SpringArrays& sp, const PhasePoint& x, int s) {
   springTerm(sp, x, s, t, t + 3);
 }
 
-// A fused block (Model::spring_tile_fused_end): every `a` end takes its
+// A fused block (KernelLayout::spring_tile_fused_end): every `a` end takes its
 // term, then every `b` end, straight into the particles' forces. The two
 // runs may overlap (offsets below the block size); all the `a` ends first
 // is the order the Model's incidence lists state.
 inline void fusedBlockScalar(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s) {
-  constexpr int kBlock = Model::kSpringFusedBlock;
+  constexpr int kBlock = detail::KernelLayout::kSpringFusedBlock;
   double t[kBlock][3], m[kBlock];
   for (int j = 0; j < kBlock; ++j) springTerm(sp, x, s + j, t[j], &m[j]);
   const int a = sp.a[s], b = sp.b[s];
@@ -330,7 +330,7 @@ inline __m512d minusTermIn(__mmask8 lanes, __m512d f, __m512d m, __m512d w) {
 // each particle still takes the same operations in the same order.
 inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                         int first_block) {
-  static_assert(Model::kSpringFusedBlock == 8);
+  static_assert(detail::KernelLayout::kSpringFusedBlock == 8);
   double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
   // Terms carried: w in 0..2, m in 3 (separate arithmetic: m is 0 and unused).
   constexpr int kCarried = kFused ? 4 : 3;
@@ -379,7 +379,7 @@ inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& 
   flush();
 }
 
-// The edge blocks [begin, end) of a tile (Model::spring_tile_edge_end):
+// The edge blocks [begin, end) of a tile (KernelLayout::spring_tile_edge_end):
 // their terms straight into the `a` ends (the tile's), and into the slots
 // for the `b` ends, which lie in later tiles.
 inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
@@ -412,7 +412,7 @@ inline void blockTerms4(const SpringArrays& sp, const PhasePoint& x, const Sprin
 // A fused block as two halves of four lanes: the `a` ends of both, then
 // the `b` ends, as in fusedBlockScalar.
 inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int s, int n) {
-  static_assert(Model::kSpringFusedBlock == 2 * kLanes);
+  static_assert(detail::KernelLayout::kSpringFusedBlock == 2 * kLanes);
   prefetchBlock(sp, n);
   const SpringBlock& block = sp.blocks[n];
   if (!block.shared) prefetchParameters(sp, s);
@@ -430,14 +430,14 @@ inline void fusedBlock(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
 
 inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                         int first_block) {
-  for (int s = begin, n = first_block; s < end; s += Model::kSpringFusedBlock, ++n) fusedBlock(sp, x, f, s, n);
+  for (int s = begin, n = first_block; s < end; s += detail::KernelLayout::kSpringFusedBlock, ++n) fusedBlock(sp, x, f, s, n);
 }
 
 // The edge blocks as in 8 lanes, in two halves of four.
 inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                        int first_block) {
   double* const f3[3] = {f.x.data(), f.y.data(), f.z.data()};
-  for (int s = begin, n = first_block; s < end; s += Model::kSpringFusedBlock, ++n) {
+  for (int s = begin, n = first_block; s < end; s += detail::KernelLayout::kSpringFusedBlock, ++n) {
     prefetchBlock(sp, n);
     const SpringBlock& block = sp.blocks[n];
     if (!block.shared) prefetchParameters(sp, s);
@@ -473,10 +473,11 @@ inline void springForceBlock(const SpringArrays& sp, const PhasePoint& x, int s,
 // negated by its sign bit (x + (-t) is x - t exactly, and fma(-m, w, x)
 // is fnmadd, as in the scalar path).
 inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
+  const detail::KernelLayout& layout = *model.kernel;
   alignas(32) static const double kSign[2][4] = {{0.0, 0.0, 0.0, 0.0}, {-0.0, -0.0, -0.0, -0.0}};
   __m256d f = _mm256_setr_pd(force.x[i], force.y[i], force.z[i], 0.0);
-  const std::int32_t* incidence = model.spring_incidence.data();
-  for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
+  const std::int32_t* incidence = layout.spring_incidence.data();
+  for (int e = layout.spring_incidence_fused_end[i]; e < layout.spring_incidence_begin[i + 1]; ++e) {
     const int code = incidence[e];
     const __m256d t = _mm256_loadu_pd(spring_force + 4 * static_cast<std::size_t>(code >> 1));
     const __m256d sign = _mm256_load_pd(kSign[code & 1]);
@@ -499,7 +500,7 @@ inline void sumSpringForces(const Model& model, const double* spring_force, Vec3
 // (The scalar path reads the per-spring arrays, not the block records.)
 inline void fusedBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
                         int /*first_block*/) {
-  for (int s = begin; s < end; s += Model::kSpringFusedBlock) fusedBlockScalar(sp, x, f, s);
+  for (int s = begin; s < end; s += detail::KernelLayout::kSpringFusedBlock) fusedBlockScalar(sp, x, f, s);
 }
 
 inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f, int begin, int end,
@@ -515,9 +516,10 @@ inline void edgeBlocks(const SpringArrays& sp, const PhasePoint& x, Vec3Array& f
 }
 
 inline void sumSpringForces(const Model& model, const double* spring_force, Vec3Array& force, int i) {
+  const detail::KernelLayout& layout = *model.kernel;
   double fx = force.x[i], fy = force.y[i], fz = force.z[i];
-  for (int e = model.spring_incidence_fused_end[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
-    const int code = model.spring_incidence[e];
+  for (int e = layout.spring_incidence_fused_end[i]; e < layout.spring_incidence_begin[i + 1]; ++e) {
+    const int code = layout.spring_incidence[e];
     const double* t = spring_force + 4 * static_cast<std::size_t>(code >> 1);
     if (code & 1) {
       fx = minusTerm(fx, t[3], t[0]);
@@ -552,54 +554,56 @@ inline void springForces(const SpringArrays& sp, const PhasePoint& x, int begin,
 
 // True when every spring that particle i sums in pass 2 is stored at
 // `first_spring` or later (that part of its list is ascending, so its first
-// entry decides; i is on Model::spring_summed_particles, so it has one).
+// entry decides; i is on KernelLayout::spring_summed_particles, so it has one).
 inline bool springsFrom(const Model& model, int i, int first_spring) {
-  return (model.spring_incidence[model.spring_incidence_fused_end[i]] >> 1) >= first_spring;
+  const detail::KernelLayout& layout = *model.kernel;
+  return (layout.spring_incidence[layout.spring_incidence_fused_end[i]] >> 1) >= first_spring;
 }
 
 // The whole force pass (addSpringForces in forces.h), for this ISA and arithmetic.
 inline void springKernel(const Model& model, const PhasePoint& x, double* spring_force, Vec3Array& force) {
+  const detail::KernelLayout& layout = *model.kernel;
   const SpringArrays sp{model.spring_a.data(),
                         model.spring_b.data(),
                         model.spring_stiffness.data(),
                         model.spring_damping.data(),
                         model.spring_rest_length.data(),
-                        model.spring_blocks.data(),
+                        layout.spring_blocks.data(),
                         spring_force,
                         model.num_springs - 1,
-                        static_cast<int>(model.spring_blocks.size()) - 1};
+                        static_cast<int>(layout.spring_blocks.size()) - 1};
   // Each thread takes a contiguous share of the tiles and goes through them
   // in order: a tile's springs (pass 1), then those of its particles that
-  // have slots to sum (pass 2, Model::spring_summed_particles), whose
+  // have slots to sum (pass 2, KernelLayout::spring_summed_particles), whose
   // springs all have their lower end in this tile or an earlier one, so
   // the forces pass 2 reads were just written and are still in cache. A
   // particle with a spring from an earlier thread's share waits for the
   // barrier. The shares depend on the thread count; what a particle sums,
   // and in which order, does not.
-  const std::int32_t* summed = model.spring_summed_particles.data();
-  const int num_tiles = static_cast<int>(model.spring_tile_begin.size()) - 1;
+  const std::int32_t* summed = layout.spring_summed_particles.data();
+  const int num_tiles = static_cast<int>(layout.spring_tile_begin.size()) - 1;
   if (num_tiles < 0) return;  // a Model not made by the builder has no layout (nor springs in it)
   const int threads = omp_get_num_threads();
   const int me = omp_get_thread_num();
   const int first_tile = static_cast<int>(static_cast<long>(num_tiles) * me / threads);
   const int end_tile = static_cast<int>(static_cast<long>(num_tiles) * (me + 1) / threads);
-  const int first_spring = model.spring_tile_begin[first_tile];
+  const int first_spring = layout.spring_tile_begin[first_tile];
   for (int t = first_tile; t < end_tile; ++t) {
-    const int fused_end = model.spring_tile_fused_end[t];
-    const int edge_end = model.spring_tile_edge_end[t];
+    const int fused_end = layout.spring_tile_fused_end[t];
+    const int edge_end = layout.spring_tile_edge_end[t];
     const int first_edge_block =
-        model.spring_tile_first_block[t] + (fused_end - model.spring_tile_begin[t]) / Model::kSpringFusedBlock;
-    fusedBlocks(sp, x, force, model.spring_tile_begin[t], fused_end, model.spring_tile_first_block[t]);
+        layout.spring_tile_first_block[t] + (fused_end - layout.spring_tile_begin[t]) / layout.kSpringFusedBlock;
+    fusedBlocks(sp, x, force, layout.spring_tile_begin[t], fused_end, layout.spring_tile_first_block[t]);
     edgeBlocks(sp, x, force, fused_end, edge_end, first_edge_block);
-    springForces(sp, x, edge_end, model.spring_tile_begin[t + 1]);
-    for (int k = model.spring_tile_first_summed[t]; k < model.spring_tile_first_summed[t + 1]; ++k) {
+    springForces(sp, x, edge_end, layout.spring_tile_begin[t + 1]);
+    for (int k = layout.spring_tile_first_summed[t]; k < layout.spring_tile_first_summed[t + 1]; ++k) {
       const int i = summed[k];
       if (springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
     }
   }
 #pragma omp barrier
   if (me > 0) {
-    for (int k = model.spring_tile_first_summed[first_tile]; k < model.spring_tile_first_summed[end_tile]; ++k) {
+    for (int k = layout.spring_tile_first_summed[first_tile]; k < layout.spring_tile_first_summed[end_tile]; ++k) {
       const int i = summed[k];
       if (!springsFrom(model, i, first_spring)) sumSpringForces(model, spring_force, force, i);
     }

@@ -11,7 +11,7 @@
 // grid at the elastic fit's natural lengths (the residual in mu can have
 // several minima where the motions' turns trade with l0), then refined
 // jointly with them from the best point.
-#include "suitsim/eval/band_capstan.h"
+#include "band_capstan.h"
 
 #include <algorithm>
 #include <cmath>

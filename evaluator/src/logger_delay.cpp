@@ -1,4 +1,4 @@
-#include "suitsim/eval/logger_delay.h"
+#include "logger_delay.h"
 
 #include <algorithm>
 #include <cmath>

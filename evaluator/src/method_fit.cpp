@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "suitsim/eval/band_capstan.h"
+#include "band_capstan.h"
 #include "suitsim/eval/band_relaxation.h"
 
 namespace suitsim::eval {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "suitsim/eval/logger_delay.h"
+#include "logger_delay.h"
 
 namespace suitsim::eval {
 

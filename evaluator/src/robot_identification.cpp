@@ -1,5 +1,5 @@
 #include "suitsim/eval/robot_identification.h"
-#include "suitsim/eval/logger_delay.h"
+#include "logger_delay.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "suitsim/experiment/progress.h"
+#include "progress.h"
 
 #include <cstdio>
 #include <unistd.h>

@@ -20,7 +20,7 @@
 
 #include "suitsim/core/write_failure.h"
 #include "suitsim/experiment/interrupt.h"
-#include "suitsim/experiment/progress.h"
+#include "progress.h"
 #include "suitsim/experiment/runner.h"
 #include "suitsim/centroidal.h"
 #include "suitsim/recorder.h"

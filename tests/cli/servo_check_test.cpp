@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 #include "suitsim/experiment/trials.h"
 #include "suitsim/servo_stability.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "suitsim/design/excitation.h"
-#include "suitsim/design/reliability.h"
+#include "reliability.h"
 #include "suitsim/design/selection.h"
 
 namespace suitsim::design {

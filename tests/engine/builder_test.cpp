@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "kernel_layout.h"
 #include "run_helpers.h"
 #include "suitsim/builder.h"
 
@@ -32,25 +33,25 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   // Springs come by tile of their lower particle, which the kernel relies
   // on, and each tile's fused blocks are runs at both ends within the
   // tile, its edge blocks runs from the tile to later tiles.
-  const int tile = m.spring_tile_particles;
+  const int tile = m.kernel->spring_tile_particles;
   const int num_tiles = (m.num_particles + tile - 1) / tile;
-  ASSERT_EQ(static_cast<int>(m.spring_tile_begin.size()), num_tiles + 1);
-  ASSERT_EQ(static_cast<int>(m.spring_tile_fused_end.size()), num_tiles);
-  ASSERT_EQ(static_cast<int>(m.spring_tile_edge_end.size()), num_tiles);
-  ASSERT_EQ(m.spring_tile_begin.back(), added);
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_tile_begin.size()), num_tiles + 1);
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_tile_fused_end.size()), num_tiles);
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_tile_edge_end.size()), num_tiles);
+  ASSERT_EQ(m.kernel->spring_tile_begin.back(), added);
   std::vector<char> fused(added, 0);  // 1 in a fused block, 2 in an edge block
   int edge_springs = 0;
   for (int t = 0; t < num_tiles; ++t) {
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_begin[t + 1]; ++s) {
+    for (int s = m.kernel->spring_tile_begin[t]; s < m.kernel->spring_tile_begin[t + 1]; ++s) {
       EXPECT_EQ(std::min(m.spring_a[s], m.spring_b[s]) / tile, t) << "spring " << s;
     }
     // Runs of kSpringFusedBlock in [begin, end), their `b` ends in the tile
     // (kind 1, fused blocks) or in later tiles (kind 2, edge blocks).
     const auto runs = [&](int begin, int end, char kind) {
-      ASSERT_EQ((end - begin) % Model::kSpringFusedBlock, 0);
-      ASSERT_LE(end, m.spring_tile_begin[t + 1]);
+      ASSERT_EQ((end - begin) % detail::KernelLayout::kSpringFusedBlock, 0);
+      ASSERT_LE(end, m.kernel->spring_tile_begin[t + 1]);
       for (int s = begin; s < end; ++s) {
-        const int first = s - (s - begin) % Model::kSpringFusedBlock;
+        const int first = s - (s - begin) % detail::KernelLayout::kSpringFusedBlock;
         EXPECT_EQ(m.spring_a[s], m.spring_a[first] + (s - first));
         EXPECT_EQ(m.spring_b[s], m.spring_b[first] + (s - first));
         EXPECT_EQ(m.spring_a[s] / tile, t);
@@ -59,23 +60,23 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
         edge_springs += kind == 2;
       }
     };
-    runs(m.spring_tile_begin[t], m.spring_tile_fused_end[t], 1);
-    runs(m.spring_tile_fused_end[t], m.spring_tile_edge_end[t], 2);
+    runs(m.kernel->spring_tile_begin[t], m.kernel->spring_tile_fused_end[t], 1);
+    runs(m.kernel->spring_tile_fused_end[t], m.kernel->spring_tile_edge_end[t], 2);
   }
   EXPECT_GT(edge_springs, 0);
   // The kernel's block records repeat the fused and edge blocks' ends and, where
   // the block's springs share them, their parameters, bit for bit.
-  ASSERT_EQ(static_cast<int>(m.spring_tile_first_block.size()), num_tiles + 1);
-  ASSERT_EQ(m.spring_tile_first_block.back(), static_cast<int>(m.spring_blocks.size()));
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_tile_first_block.size()), num_tiles + 1);
+  ASSERT_EQ(m.kernel->spring_tile_first_block.back(), static_cast<int>(m.kernel->spring_blocks.size()));
   const auto bits = [](double v) { return std::bit_cast<std::int64_t>(v); };
   int shared_blocks = 0;
   for (int t = 0; t < num_tiles; ++t) {
-    int n = m.spring_tile_first_block[t];
-    for (int s = m.spring_tile_begin[t]; s < m.spring_tile_edge_end[t]; s += Model::kSpringFusedBlock, ++n) {
-      ASSERT_LT(n, m.spring_tile_first_block[t + 1]);
-      const SpringBlock& block = m.spring_blocks[n];
+    int n = m.kernel->spring_tile_first_block[t];
+    for (int s = m.kernel->spring_tile_begin[t]; s < m.kernel->spring_tile_edge_end[t]; s += detail::KernelLayout::kSpringFusedBlock, ++n) {
+      ASSERT_LT(n, m.kernel->spring_tile_first_block[t + 1]);
+      const SpringBlock& block = m.kernel->spring_blocks[n];
       shared_blocks += block.shared;
-      for (int j = 0; j < Model::kSpringFusedBlock; ++j) {
+      for (int j = 0; j < detail::KernelLayout::kSpringFusedBlock; ++j) {
         EXPECT_EQ(block.a + j, m.spring_a[s + j]);
         EXPECT_EQ(block.a + block.offset + j, m.spring_b[s + j]);
         if (!block.shared) continue;
@@ -84,28 +85,28 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
         EXPECT_EQ(bits(block.l0) + block.l0_ulps[j], bits(m.spring_rest_length[s + j]));
       }
     }
-    EXPECT_EQ(n, m.spring_tile_first_block[t + 1]);
+    EXPECT_EQ(n, m.kernel->spring_tile_first_block[t + 1]);
   }
   EXPECT_GT(shared_blocks, 0);
   // Every spring appears exactly once in the list of each of its ends, as
   // that end: first the fused ones, then the rest ascending (the order
   // forces are summed in).
-  ASSERT_EQ(static_cast<int>(m.spring_incidence_begin.size()), m.num_particles + 1);
-  ASSERT_EQ(static_cast<int>(m.spring_incidence_fused_end.size()), m.num_particles);
-  ASSERT_EQ(m.spring_incidence_begin.back(), 2 * added);
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_incidence_begin.size()), m.num_particles + 1);
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_incidence_fused_end.size()), m.num_particles);
+  ASSERT_EQ(m.kernel->spring_incidence_begin.back(), 2 * added);
   std::vector<int> seen(2 * added, 0);
   for (int i = 0; i < m.num_particles; ++i) {
-    const int fused_end = m.spring_incidence_fused_end[i];
-    ASSERT_GE(fused_end, m.spring_incidence_begin[i]);
-    ASSERT_LE(fused_end, m.spring_incidence_begin[i + 1]);
-    for (int e = m.spring_incidence_begin[i]; e < m.spring_incidence_begin[i + 1]; ++e) {
-      const int code = m.spring_incidence[e];
+    const int fused_end = m.kernel->spring_incidence_fused_end[i];
+    ASSERT_GE(fused_end, m.kernel->spring_incidence_begin[i]);
+    ASSERT_LE(fused_end, m.kernel->spring_incidence_begin[i + 1]);
+    for (int e = m.kernel->spring_incidence_begin[i]; e < m.kernel->spring_incidence_begin[i + 1]; ++e) {
+      const int code = m.kernel->spring_incidence[e];
       const int s = code / 2;
       EXPECT_EQ(code % 2 == 0 ? m.spring_a[s] : m.spring_b[s], i);
       const bool direct = fused[s] == 1 || (fused[s] == 2 && code % 2 == 0);
       EXPECT_EQ(direct, e < fused_end) << "particle " << i << ", spring " << s;
       if (e > fused_end) {
-        EXPECT_LT(m.spring_incidence[e - 1], code);
+        EXPECT_LT(m.kernel->spring_incidence[e - 1], code);
       }
       ++seen[code];
     }
@@ -115,15 +116,15 @@ TEST(Builder, SpringLayoutKeepsEverySpringAndListsEachOnceAtBothEnds) {
   // their fused part, by tile, ascending.
   std::vector<int> summed;
   for (int i = 0; i < m.num_particles; ++i) {
-    if (m.spring_incidence_fused_end[i] < m.spring_incidence_begin[i + 1]) summed.push_back(i);
+    if (m.kernel->spring_incidence_fused_end[i] < m.kernel->spring_incidence_begin[i + 1]) summed.push_back(i);
   }
-  EXPECT_EQ(std::vector<int>(m.spring_summed_particles.begin(), m.spring_summed_particles.end()), summed);
+  EXPECT_EQ(std::vector<int>(m.kernel->spring_summed_particles.begin(), m.kernel->spring_summed_particles.end()), summed);
   EXPECT_LT(summed.size(), static_cast<std::size_t>(m.num_particles));
-  ASSERT_EQ(static_cast<int>(m.spring_tile_first_summed.size()), num_tiles + 1);
-  EXPECT_EQ(m.spring_tile_first_summed.back(), static_cast<int>(summed.size()));
+  ASSERT_EQ(static_cast<int>(m.kernel->spring_tile_first_summed.size()), num_tiles + 1);
+  EXPECT_EQ(m.kernel->spring_tile_first_summed.back(), static_cast<int>(summed.size()));
   for (int t = 0; t < num_tiles; ++t) {
-    for (int k = m.spring_tile_first_summed[t]; k < m.spring_tile_first_summed[t + 1]; ++k) {
-      EXPECT_EQ(m.spring_summed_particles[k] / tile, t) << "entry " << k;
+    for (int k = m.kernel->spring_tile_first_summed[t]; k < m.kernel->spring_tile_first_summed[t + 1]; ++k) {
+      EXPECT_EQ(m.kernel->spring_summed_particles[k] / tile, t) << "entry " << k;
     }
   }
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine_printers.h"
+#include "kernel_layout.h"
 #include "run_helpers.h"
 #include "suitsim/builder.h"
 #include "suitsim/step.h"
@@ -39,7 +40,7 @@ TEST_P(Determinism, OneAndTwoThreadsGiveBitIdenticalStates) {
   Model model = bigScene();
   model.spring_arithmetic = GetParam();
   ASSERT_GE(model.num_springs + model.num_particles, 20000);  // takes the parallel path
-  ASSERT_GT(model.num_particles, model.spring_tile_particles);  // each thread has a tile of its own
+  ASSERT_GT(model.num_particles, model.kernel->spring_tile_particles);  // each thread has a tile of its own
   for (Integrator integrator : {Integrator::kSemiImplicitEuler, Integrator::kVelocityVerlet, Integrator::kRk4}) {
     State one = makeState(model), two = makeState(model);
     Workspace ws1(model, 1), ws2(model, 2);
@@ -60,6 +61,36 @@ INSTANTIATE_TEST_SUITE_P(BothArithmetics, Determinism,
                          [](const ::testing::TestParamInfo<SpringArithmetic>& info) {
                            return std::string(springArithmeticName(info.param));
                          });
+
+// A Model holds its kernel layout behind a handle (engine/src/kernel_layout.h)
+// that copies what it owns: a copy, and a copy assigned over another model,
+// step bit for bit as the model they were copied from, after that model is
+// gone, and own layouts of their own (no sharing).
+TEST(ModelCopy, CopiesStepAsTheOriginalAndOwnTheirLayout) {
+  State expected;
+  Model copy, assigned;
+  {
+    Model original = bigScene();
+    copy = Model(original);
+    ModelBuilder small;
+    small.addParticle({.name = "p", .mass = 1.0});
+    assigned = small.build();
+    assigned = original;
+    expected = makeState(original);
+    Workspace ws(original, 1);
+    testing::runFor(original, expected, ws, Integrator::kVelocityVerlet, 5e-5, 0.005);
+    EXPECT_NE(&*copy.kernel, &*original.kernel);
+  }
+  for (const Model* model : {&copy, &assigned}) {
+    EXPECT_EQ(model->kernel->spring_incidence.size(), 2 * static_cast<std::size_t>(model->num_springs));
+    State state = makeState(*model);
+    Workspace ws(*model, 1);
+    testing::runFor(*model, state, ws, Integrator::kVelocityVerlet, 5e-5, 0.005);
+    EXPECT_TRUE(sameBits(state.position.x, expected.position.x));
+    EXPECT_TRUE(sameBits(state.position.z, expected.position.z));
+    EXPECT_TRUE(sameBits(state.velocity.y, expected.velocity.y));
+  }
+}
 
 // The two arithmetics round differently, each operation by at most half an
 // ulp: over the same run the cloth and the box must end where the other

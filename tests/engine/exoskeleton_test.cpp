@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 #include "suitsim/builder.h"
 #include "suitsim/exoskeleton.h"
 #include "suitsim/experiment/runner.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 #include "suitsim/rigid/balance.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/scene/stance.h"

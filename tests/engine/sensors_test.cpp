@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "suitsim/articulated.h"
+#include "suitsim/robot_readout.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"

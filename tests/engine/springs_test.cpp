@@ -8,6 +8,7 @@
 
 #include "engine_printers.h"
 #include "forces.h"
+#include "kernel_layout.h"
 #include "run_helpers.h"
 #include "spring_networks.h"
 #include "suitsim/builder.h"
@@ -155,9 +156,9 @@ Vec3Array referenceSpringForces(const Model& model, const State& state) {
   Vec3Array f;
   f.assign(model.num_particles, 0.0);
   for (int i = 0; i < model.num_particles; ++i) {
-    for (int e = model.spring_incidence_begin[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
-      const int s = model.spring_incidence[e] / 2;
-      const bool b_end = model.spring_incidence[e] % 2 == 1;
+    for (int e = model.kernel->spring_incidence_begin[i]; e < model.kernel->spring_incidence_begin[i + 1]; ++e) {
+      const int s = model.kernel->spring_incidence[e] / 2;
+      const bool b_end = model.kernel->spring_incidence[e] % 2 == 1;
       f.x[i] = b_end ? f.x[i] - tx[s] : f.x[i] + tx[s];
       f.y[i] = b_end ? f.y[i] - ty[s] : f.y[i] + ty[s];
       f.z[i] = b_end ? f.z[i] - tz[s] : f.z[i] + tz[s];
@@ -243,7 +244,7 @@ TEST(SpringNetwork, ForcesMatchTheScalarReferenceBitForBit) {
     if (i != j) b.addSpring({i, j, 10.0 + u(rng), 0.1, 0.05});
   }
   const Model model = b.build();
-  ASSERT_GT(model.num_particles, model.spring_tile_particles);
+  ASSERT_GT(model.num_particles, model.kernel->spring_tile_particles);
   State state = makeState(model);
   perturb(model, state, rng);  // 0 and the twin stay coincident
   expectAccelerationsOnOneAndTwoThreads(model, state, referenceSpringForces(model, state));
@@ -261,7 +262,7 @@ TEST(SpringNetwork, EveryKernelMatchesTheScalarReferenceOnVariedCloths) {
   testing::addVariedCloth(b, "far", {3e4, 0.0, 0.0}, 30, 20, 0.01, 100.0, 0.01);
   testing::addRandomSprings(b, 203, 13, 10.0, 0.1);
   const Model model = b.build();
-  ASSERT_GT(model.num_particles, model.spring_tile_particles);
+  ASSERT_GT(model.num_particles, model.kernel->spring_tile_particles);
   State state = makeState(model);
   std::mt19937 rng(17);
   perturb(model, state, rng);
@@ -291,9 +292,9 @@ Vec3Array referenceFusedSpringForces(const Model& model, const State& state) {
   Vec3Array f;
   f.assign(model.num_particles, 0.0);
   for (int i = 0; i < model.num_particles; ++i) {
-    for (int e = model.spring_incidence_begin[i]; e < model.spring_incidence_begin[i + 1]; ++e) {
-      const int s = model.spring_incidence[e] / 2;
-      const double signed_m = model.spring_incidence[e] % 2 == 1 ? -m[s] : m[s];
+    for (int e = model.kernel->spring_incidence_begin[i]; e < model.kernel->spring_incidence_begin[i + 1]; ++e) {
+      const int s = model.kernel->spring_incidence[e] / 2;
+      const double signed_m = model.kernel->spring_incidence[e] % 2 == 1 ? -m[s] : m[s];
       f.x[i] = std::fma(signed_m, dx[s], f.x[i]);
       f.y[i] = std::fma(signed_m, dy[s], f.y[i]);
       f.z[i] = std::fma(signed_m, dz[s], f.z[i]);
@@ -317,7 +318,7 @@ TEST(SpringNetwork, EveryFusedKernelMatchesTheScalarFmaReferenceBitForBit) {
   b.addSpring({0, b.numParticles() - 1, 30.0, 0.2, 0.0});
   Model model = b.build();
   model.spring_arithmetic = SpringArithmetic::kFused;
-  ASSERT_GT(model.num_particles, model.spring_tile_particles);
+  ASSERT_GT(model.num_particles, model.kernel->spring_tile_particles);
   State state = makeState(model);
   std::mt19937 rng(23);
   perturb(model, state, rng);  // 0 and the twin stay coincident

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "suitsim/eval/band_capstan.h"
+#include "band_capstan.h"
 #include "suitsim/eval/band_relaxation.h"
 
 namespace suitsim::eval {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "suitsim/eval/logger_delay.h"
+#include "logger_delay.h"
 #include "suitsim/sensors.h"
 
 namespace suitsim::eval {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,24 +51,6 @@ bool parseIntegrator(const std::string& name, Integrator* out);
 /// The canonical scene name of an integrator ("semi_implicit_euler", ...).
 const char* integratorName(Integrator integrator);
 
-/// A fused or edge block of springs (Model::kSpringFusedBlock of them, see
-/// Model::spring_tile_fused_end and spring_tile_edge_end) as the force kernel reads it: its ends
-/// once, and its parameters once where its springs share them, in 48 bytes
-/// where the per-spring arrays take 256. The per-spring arrays stay the
-/// reference; these repeat them exactly (the builder's fillSpringBlocks).
-struct SpringBlock {
-  std::int32_t a = 0;       ///< `a` end of the block's first spring; spring j's is a + j
-  std::int16_t offset = 0;  ///< b - a, the same for the block's springs (|b - a| < spring_tile_particles)
-  /// 1: the springs share k and c bit for bit, and spring j's rest length is
-  /// the double whose bit pattern is l0's plus l0_ulps[j]; 0: k, c, l0 and
-  /// l0_ulps are 0, and the kernel reads the per-spring arrays.
-  std::int16_t shared = 0;
-  double k = 0.0;   ///< the springs' stiffness (N/m), when shared
-  double c = 0.0;   ///< the springs' damping (N s/m), when shared
-  double l0 = 0.0;  ///< the first spring's rest length (m), when shared
-  std::array<std::int16_t, 8> l0_ulps{};  ///< spring j's rest length, in doubles from l0
-};
-
 /// A ground plane {p : normal . p = offset} with penalty contact.
 ///
 /// Normal contact is a one-sided spring-damper on penetration depth. Friction
@@ -94,6 +77,30 @@ struct GroundModel {
   double stick_speed = 1e-3;        ///< slip speed below which a sliding contact may re-stick (m/s)
 };
 
+namespace detail {
+struct KernelLayout;
+
+/// Owns a Model's kernel layout, which only the engine's sources can see.
+/// It copies what it owns, so a Model copies as a value.
+class KernelLayoutHandle {
+ public:
+  KernelLayoutHandle();
+  KernelLayoutHandle(const KernelLayoutHandle& other);
+  KernelLayoutHandle(KernelLayoutHandle&& other) noexcept;
+  KernelLayoutHandle& operator=(const KernelLayoutHandle& other);
+  KernelLayoutHandle& operator=(KernelLayoutHandle&& other) noexcept;
+  ~KernelLayoutHandle();
+
+  KernelLayout* operator->() { return layout_.get(); }
+  const KernelLayout* operator->() const { return layout_.get(); }
+  KernelLayout& operator*() { return *layout_; }
+  const KernelLayout& operator*() const { return *layout_; }
+
+ private:
+  std::unique_ptr<KernelLayout> layout_;
+};
+}  // namespace detail
+
 struct Model {
   // ---- particles -----------------------------------------------------------
   int num_particles = 0;
@@ -110,8 +117,8 @@ struct Model {
   // ---- springs ---------------------------------------------------------------
   // Stored in an order chosen for locality (the builder's layoutSprings);
   // spring_input_index maps back to the order they were added in. A
-  // particle sums its spring forces in the order of its incidence list,
-  // which is fixed by the Model and so the same for any thread count.
+  // particle sums its spring forces in an order the builder fixes (the
+  // kernel's layout, Model::kernel), so the same for any thread count.
   int num_springs = 0;
   std::vector<std::int32_t> spring_a;          ///< first particle, (num_springs)
   std::vector<std::int32_t> spring_b;          ///< second particle, (num_springs)
@@ -122,48 +129,6 @@ struct Model {
   /// How the kernel rounds the spring law (SpringArithmetic); a run setting,
   /// which the scene's <simulation arithmetic> sets after the build.
   SpringArithmetic spring_arithmetic = SpringArithmetic::kSeparate;
-  /// Particles are taken in tiles of this many (the last may be shorter);
-  /// springs are stored by the tile of their lower particle index.
-  int spring_tile_particles = 1;
-  /// First stored spring whose lower particle lies in each tile, (num_tiles + 1).
-  std::vector<std::int32_t> spring_tile_begin;
-  /// Springs in a fused block: kSpringFusedBlock of them, whose `a` ends are
-  /// consecutive particles, and so are their `b` ends, all in the tile.
-  static constexpr int kSpringFusedBlock = 8;
-  /// A tile's stored springs [spring_tile_begin[t], spring_tile_fused_end[t])
-  /// are fused blocks, the rest to spring_tile_begin[t + 1] are not, (num_tiles).
-  std::vector<std::int32_t> spring_tile_fused_end;
-  /// [spring_tile_fused_end[t], spring_tile_edge_end[t]) are the tile's edge
-  /// blocks: kSpringFusedBlock springs whose `a` ends are consecutive
-  /// particles of the tile and whose `b` ends consecutive particles of later
-  /// tiles (a lattice's rows across the tile's edge); the springs from there
-  /// to spring_tile_begin[t + 1] are in no block, (num_tiles).
-  std::vector<std::int32_t> spring_tile_edge_end;
-  /// The fused and edge blocks of every tile, in stored order, (one per
-  /// kSpringFusedBlock springs of [spring_tile_begin[t], spring_tile_edge_end[t])): what the
-  /// kernel reads of them besides the particles. A cloth's blocks share
-  /// their parameters; a network of varied springs has some that do not.
-  std::vector<SpringBlock> spring_blocks;
-  /// Index in spring_blocks of each tile's first block, (num_tiles + 1).
-  std::vector<std::int32_t> spring_tile_first_block;
-  /// Each particle's incident springs, in the order its force sums them:
-  /// spring_incidence[spring_incidence_begin[i] .. spring_incidence_begin[i + 1]),
-  /// (num_particles + 1). First the springs of fused blocks, block by block
-  /// in stored order and within a block the `a` end before the `b` end,
-  /// then the edge blocks' springs whose `a` end it is, in stored order, up
-  /// to spring_incidence_fused_end[i]; then the rest (the edge blocks' `b`
-  /// ends among them), ascending.
-  std::vector<std::int32_t> spring_incidence_begin;
-  /// End of each particle's fused springs in spring_incidence, (num_particles).
-  std::vector<std::int32_t> spring_incidence_fused_end;
-  /// 2 s for a spring s that the particle is the `a` end of (it takes +T),
-  /// 2 s + 1 for the `b` end (it takes -T), (2 num_springs).
-  std::vector<std::int32_t> spring_incidence;
-  /// The particles whose lists go on past spring_incidence_fused_end (the
-  /// kernel's second pass sums those terms), ascending.
-  std::vector<std::int32_t> spring_summed_particles;
-  /// Index in spring_summed_particles of each tile's first, (num_tiles + 1).
-  std::vector<std::int32_t> spring_tile_first_summed;
 
   // ---- contact -----------------------------------------------------------------
   // A contact is a point: a particle (weight 1), or an affine combination
@@ -172,7 +137,6 @@ struct Model {
   GroundModel ground;
   std::vector<std::array<std::int32_t, 4>> contact_particle;  ///< (num_contacts)
   std::vector<std::array<double, 4>> contact_weight;          ///< (num_contacts)
-  bool contacts_share_particles = false;  ///< then the contact pass runs on one thread
 
   // ---- hinges: rotation-plane joints, T(11)-(19) ----------------------------
   // A hinge joins a parent and a child body, each a tetrahedron of four
@@ -194,11 +158,6 @@ struct Model {
   std::vector<std::array<double, 4>> hinge_parent_arm;     ///< B weights (parent), (num_hinges)
   std::vector<std::array<double, 4>> hinge_child_arm;      ///< C1 weights (child), (num_hinges)
   std::vector<std::array<double, 4>> hinge_child_arm2;     ///< C2 weights (child), (num_hinges)
-  /// Elimination order of the hinge constraint system (children before
-  /// parents), and for each hinge the hinges eliminated after it that share
-  /// its parent body: the block structure the solver works in.
-  std::vector<std::int32_t> hinge_order;                  ///< (num_hinges)
-  std::vector<std::vector<std::int32_t>> hinge_coupled;   ///< (num_hinges) lists
   std::vector<double> hinge_motor_constant;     ///< k_T (N m/A), (num_hinges)
   std::vector<double> hinge_torque_offset;      ///< tau_o (N m), (num_hinges)
   std::vector<double> hinge_viscous;            ///< k_d (N m s/rad), (num_hinges)
@@ -303,6 +262,14 @@ struct Model {
 
   // ---- world -----------------------------------------------------------------
   Vec3 gravity{0.0, 0.0, -9.81};  ///< gravitational acceleration (m/s^2)
+
+  /// How the kernels lay the above out (the springs' tiles, blocks and
+  /// incidence lists, the contact pass's threading, the hinges' elimination
+  /// order): made by the builder,
+  /// read only by the engine (engine/src/kernel_layout.h). A Model built by
+  /// hand, without the builder, has an empty layout and no springs or
+  /// hinges for the kernels.
+  detail::KernelLayoutHandle kernel;
 
   int numContacts() const { return static_cast<int>(contact_particle.size()); }
   int numVia() const { return static_cast<int>(via_body.size()); }

@@ -222,9 +222,6 @@ class NoiseChannel {
   double stddev_, bias_, resolution_;
 };
 
-/// Rounds to the nearest multiple of `resolution` (> 0); 0 leaves v as is.
-double quantise(double v, double resolution);
-
 /// Samples a SensorSpec's channels from a state.
 class Sensors {
  public:

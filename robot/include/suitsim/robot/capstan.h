@@ -1,7 +1,7 @@
 // Capstan friction of a band along its via points: the stick-slip rule of
 // the band's material (docs/engine.md#capstan-friction). The engine's bands
 // use it at the end of every step (bands.cpp); the evaluator's capstan wire
-// model replays it over a motion's samples (eval/band_capstan.h), so both
+// model replays it over a motion's samples (evaluator/src/band_capstan.h), so both
 // hold the same law: a segment of a uniform band holding material s of
 // natural length l0 pulls with T = k l0 (L - s) / s, and at an interior via
 // point turning through theta the two tensions keep T_a / T_b within
