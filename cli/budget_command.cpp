@@ -49,7 +49,7 @@ int budgetChecked(const BudgetOptions& opt) {
     // Which sources: a preset, a realism file, or the scene's own <realism>.
     io::Realism realism;
     if (opt.realism == "scene") {
-      realism = io::loadScene(opt.scene).realism;
+      realism = io::readScene(opt.scene).realism;
       realism.source = opt.scene;
     } else {
       realism = io::realismOption(opt.realism);

@@ -13,6 +13,7 @@
 #include <exception>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -239,10 +240,12 @@ Json balanceInfo(const io::Scene& scene) {
   for (const io::TrialSpec& t : trials) {
     if (std::find(seen.begin(), seen.end(), t.motion) != seen.end()) continue;
     seen.push_back(t.motion);
-    const io::Scene trial_scene = t.name.empty() ? scene : io::loadScene(scene.path, t.name);
-    const io::RobotSetup& r = *trial_scene.robot;
+    // Another trial's motion needs its description only (no particles).
+    const std::optional<io::SceneDescription> other =
+        t.name.empty() ? std::nullopt : std::optional<io::SceneDescription>(io::readScene(scene.path, t.name));
+    const io::SceneRobot& r = other ? *other->robot : *scene.robot;
     Json m = {{"motion", t.motion.empty() ? Json(nullptr) : Json(t.motion)}};
-    if (r.motion.hinges().empty() || b.polygon.empty()) {
+    if (r.joint_motion.hinges().empty() || b.polygon.empty()) {
       m["min_zmp_margin_m"] = nullptr;
     } else {
       try {

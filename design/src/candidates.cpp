@@ -285,13 +285,13 @@ CandidateMotion candidateFromTable(const DesignRobot& robot, const io::MotionTab
   return c;
 }
 
-CandidateMotion candidateFromSetup(const DesignRobot& robot, const io::RobotSetup& setup, const std::string& name) {
+CandidateMotion candidateFromSetup(const DesignRobot& robot, const io::SceneRobot& setup, const std::string& name) {
   const eval::RigidModel& m = robot.model();
   std::vector<int> joints;
-  for (int hinge : setup.motion.hinges()) {
+  for (int source : setup.joint_motion.hinges()) {
     int joint = -1;
     for (int j = 0; j < m.num_joints; ++j) {
-      if (setup.compiled.joint_hinge[static_cast<std::size_t>(m.joint_source[static_cast<std::size_t>(j)])] == hinge) joint = j;
+      if (m.joint_source[static_cast<std::size_t>(j)] == source) joint = j;
     }
     if (joint < 0) throw std::invalid_argument("motion '" + name + "' drives a joint the rigid model does not have");
     joints.push_back(joint);
@@ -299,7 +299,7 @@ CandidateMotion candidateFromSetup(const DesignRobot& robot, const io::RobotSetu
   CandidateMotion c;
   c.name = name;
   c.source = "scene";
-  c.reference = setup.motion.renumbered(joints);
+  c.reference = setup.joint_motion.renumbered(joints);
   return c;
 }
 

@@ -26,7 +26,7 @@ SuitFitRows suitFitRows(const DesignRobot& robot, const std::string& scene_path,
   Eigen::RowVectorXd row(excitationColumns(robot));
   for (const eval::TrialInfo& trial : inputs.trials) {
     if (trial.purpose != "evaluation" || trial.suit == "none") continue;
-    const io::Scene scene = io::loadScene(scene_path, trial.name);
+    const io::SceneDescription scene = io::readScene(scene_path, trial.name);
     const CandidateMotion motion = candidateFromSetup(robot, scene.robot.value(), trial.motion);
     const eval::JointTrajectory trajectory = candidateTrajectory(robot, motion);
     eval::RigidData data(m);

@@ -78,7 +78,7 @@ py::tuple runBudget(const std::string& scene_path, const std::string& out, const
     // Which sources: a preset, a realism file, or the scene's own <realism>, as `suitsim budget --realism`.
     io::Realism realism;
     if (realism_word == "scene") {
-      realism = io::loadScene(scene_path).realism;
+      realism = io::readScene(scene_path).realism;
       realism.source = scene_path;
     } else {
       realism = io::realismOption(realism_word);

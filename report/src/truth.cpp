@@ -1,6 +1,7 @@
 #include "suitsim/report/truth.h"
 
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -17,10 +18,17 @@ Truth loadTruth(const std::string& scene_path, const io::Realism* realism) {
   std::vector<io::TrialSpec> trials = io::listTrials(scene_path);
   if (trials.empty()) trials.push_back(io::TrialSpec{});
   for (const io::TrialSpec& t : trials) {
-    const io::Scene scene = io::loadScene(scene_path, t.name, realism);
+    io::SceneOverrides overrides;
+    if (realism) overrides.realism = *realism;
+    const io::SceneDescription scene = io::readScene(scene_path, t.name, overrides);
     if (&t == &trials.front()) truth.realism = scene.realism;
     if (!scene.robot) continue;
-    truth.bands[t.name] = scene.robot->bands;
+    // A band's natural_length="auto" is its length at the initial pose as
+    // compiled into particles (what the simulation used): only then is the
+    // trial compiled.
+    const bool auto_length = std::any_of(scene.robot->bands.begin(), scene.robot->bands.end(),
+                                         [](const RobotBand& b) { return b.natural_length < 0.0; });
+    truth.bands[t.name] = auto_length ? io::compileScene(scene).robot->bands : scene.robot->bands;
     if (const auto& device = scene.robot->exoskeleton) {
       auto& settings = truth.device_settings[device->name];
       for (std::size_t k = 1; k < device->segments.size(); ++k) {

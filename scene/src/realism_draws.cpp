@@ -16,7 +16,7 @@
 namespace suitsim::io {
 
 void drawBandRealism(RobotReading& in) {
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const Realism& realism = in.realism;
   // The suit as worn (docs/realism.md): each via point moved by a random
   // vector of RMS length via_point_offset, drawn per band name and via
@@ -114,14 +114,14 @@ void drawSensorChain(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
   const tinyxml2::XMLElement* element = in.element;
   const ElementReader& r = in.r;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const Realism& realism = in.realism;
   // The causal sensor chain (docs/realism.md): the logger's filters, timing
   // and IMU bias walk, and each force sensor's calibration crosstalk drawn
   // per sensor name (the same hardware in every trial).
   if (realism.sensor_chain) {
-    if (!setup.sensors) r.fail("<realism><sensor_chain> needs the robot's <sensors>: there is no logger to make causal");
-    SensorSpec& spec = *setup.sensors;
+    if (!setup.declared_sensors) r.fail("<realism><sensor_chain> needs the robot's <sensors>: there is no logger to make causal");
+    SensorSpec& spec = *setup.declared_sensors;
     spec.chain.causal = true;
     spec.chain.imu_cutoff = realism.chain_imu_cutoff;
     spec.chain.force_cutoff = realism.chain_force_cutoff;

@@ -51,7 +51,7 @@ void spreadInertial(LinkInertial& inertial, double spread, Stream& rng) {
 void readApriori(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
   const tinyxml2::XMLElement* element = in.element;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   // The a-priori ("CAD") set: by default the URDF as it is (no payloads), no
   // friction, no torque offset, the true motor constants, and the true
   // armature (rotor inertia and gear ratio are datasheet values).

@@ -14,7 +14,7 @@ using tinyxml2::XMLElement;
 
 void readBands(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const RobotDescription& robot = in.setup.truth;
   const TrialSpec& trial = in.trial;
   const auto children = [&](const char* tag) { return in.children(tag); };

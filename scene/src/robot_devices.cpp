@@ -122,56 +122,37 @@ ExoskeletonSpec readExoskeleton(const std::string& path, const XMLElement* eleme
 
 void readDevices(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const RobotDescription& robot = in.setup.truth;
   const TrialSpec& trial = in.trial;
-  ModelBuilder& builder = in.builder;
-  const RobotCompileOptions& options = in.options;
-  const RobotPose& pose = in.pose;
   const auto children = [&](const char* tag) { return in.children(tag); };
-  // Powered devices (exoskeleton.h): every <exoskeleton> is read and built
-  // (into a copy, so an error shows whichever trial runs); the one the trial
-  // wears (outside an experiment: the scene's only one) into the model.
-  {
-    const std::vector<const XMLElement*> devices = children("exoskeleton");
-    std::vector<std::string> names;
-    for (const XMLElement* c : devices) {
-      ExoskeletonSpec spec = readExoskeleton(scene_path, c, robot);
-      const ElementReader cr = checkedReader(scene_path, c);
-      if (std::find(names.begin(), names.end(), spec.name) != names.end()) cr.failAttribute("name", "repeats an earlier device name");
-      names.push_back(spec.name);
-      const bool worn = trial.name.empty() ? true : trial.device == spec.name;
-      if (trial.name.empty() && devices.size() > 1) {
-        cr.fail("is one of several devices: outside an <experiment> a scene wears its only device (list trials that name one)");
-      }
-      try {
-        if (worn) {
-          setup.exoskeleton_compiled = addExoskeleton(builder, robot, setup.compiled, pose, spec, options);
-          setup.exoskeleton = spec;
-        } else {
-          ModelBuilder scratch = builder;
-          addExoskeleton(scratch, robot, setup.compiled, pose, spec, options);
-        }
-      } catch (const ModelError& e) {
-        // A segment's or strap's fault names its own line already.
-        const std::string message = e.what();
-        if (message.rfind(scene_path + ":", 0) == 0) throw SceneError(message);
-        cr.fail(message);
-      }
+  // Powered devices (exoskeleton.h): every <exoskeleton> is read (and the
+  // compile builds each, so an error shows whichever trial runs); the one
+  // the trial wears (outside an experiment: the scene's only one) is kept.
+  const std::vector<const XMLElement*> devices = children("exoskeleton");
+  for (const XMLElement* c : devices) {
+    ExoskeletonSpec spec = readExoskeleton(scene_path, c, robot);
+    const ElementReader cr = checkedReader(scene_path, c);
+    for (const auto& [other, line] : setup.devices) {
+      if (other.name == spec.name) cr.failAttribute("name", "repeats an earlier device name");
     }
+    const bool worn = trial.name.empty() ? true : trial.device == spec.name;
+    if (trial.name.empty() && devices.size() > 1) {
+      cr.fail("is one of several devices: outside an <experiment> a scene wears its only device (list trials that name one)");
+    }
+    if (worn) setup.exoskeleton = spec;
+    setup.devices.emplace_back(std::move(spec), c->GetLineNum());
   }
-
 }
 
 void readExternalForces(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const RobotDescription& robot = in.setup.truth;
-  const ModelBuilder& builder = in.builder;
   const auto children = [&](const char* tag) { return in.children(tag); };
   // Forces from outside (balance_assist.h), each at a point of a link.
   const auto linkPoint = [&](const ElementReader& cr, const XMLElement* c) {
-    RobotSetup::LinkPoint at;
+    SceneRobot::LinkPoint at;
     at.link = robot.findLink(cr.text("link"));
     if (at.link < 0) cr.failAttribute("link", "names no link of the robot");
     at.point = cr.vec3("point", {0.0, 0.0, 0.0});
@@ -198,7 +179,7 @@ void readExternalForces(RobotReading& in) {
     a.bandwidth_hz = cr.positive("bandwidth", cr.number("bandwidth"));
     a.rate_hz = cr.positive("rate", cr.number("rate"));
     a.margin = cr.nonNegative("margin", cr.number("margin", 0.0));
-    if (!builder.ground().enabled) cr.fail("needs a <ground>: the balance region is the support polygon on it");
+    if (!in.ground.enabled) cr.fail("needs a <ground>: the balance region is the support polygon on it");
     setup.assist.emplace(linkPoint(cr, c), a);
   }
 

@@ -1,6 +1,7 @@
 // The robot's reference motions (<motion>): a CSV file of joint angles, or
 // keyframes in joint space and task space (task_keyframe.h), each turned
-// into the servo's Motion over the compiled robot's hinges.
+// into a Motion over the robot's description joints (the compile puts it
+// on the model's hinges).
 #include "robot_reading.h"
 
 #include <algorithm>
@@ -92,11 +93,10 @@ MotionTable readMotionCsv(const std::string& path) {
 
 namespace {
 
-/// A <motion file>: the CSV's columns on the compiled robot's hinges; a
+/// A <motion file>: the CSV's columns on the robot's joints; a
 /// mimic follower's column must agree with its coupling and is dropped.
 Motion motionFromCsv(const RobotReading& in, const XMLElement* m, const ElementReader& mr) {
   const std::string& scene_path = in.scene_path;
-  const RobotSetup& setup = in.setup;
   const RobotDescription& robot = in.setup.truth;
   const RobotPose& pose = in.pose;
   const std::string file = resolve(scene_path, m, mr.text("file"));
@@ -112,7 +112,7 @@ Motion motionFromCsv(const RobotReading& in, const XMLElement* m, const ElementR
   std::vector<int> column_joint;
   for (const std::string& name : table.joints) {
     const int j = robot.findJoint(name);
-    if (j < 0 || setup.compiled.joint_hinge[j] < 0) {
+    if (j < 0 || robot.joints[j].type == JointType::kFixed) {
       throw SceneError(file + ":" + std::to_string(table.header_line) + ": column '" + name +
                        "' names no moving joint of robot '" + robot.name + "'");
     }
@@ -121,13 +121,13 @@ Motion motionFromCsv(const RobotReading& in, const XMLElement* m, const ElementR
   // A follower's column must agree with its leader's (its column, or
   // its initial angle when the motion leaves it out) on every row; it
   // is then dropped: the coupling moves that joint.
-  std::vector<int> hinges;
+  std::vector<int> joints;
   std::vector<std::size_t> kept;
   for (std::size_t k = 0; k < nc; ++k) {
     const int j = column_joint[k];
     const int leader = robot.mimicLeader(j);
     if (leader < 0) {
-      hinges.push_back(setup.compiled.joint_hinge[j]);
+      joints.push_back(j);
       kept.push_back(k);
       continue;
     }
@@ -146,14 +146,13 @@ Motion motionFromCsv(const RobotReading& in, const XMLElement* m, const ElementR
   for (std::size_t i = 0; i < table.time.size(); ++i) {
     for (std::size_t k : kept) angles.push_back(table.angles[i * nc + k]);
   }
-  return Motion(hinges, table.time, angles);
+  return Motion(joints, table.time, angles);
 }
 
 /// A <motion> of <keyframe>s: joints named anywhere take part, each keyframe
 /// solved from the pose before it.
 Motion motionFromKeyframes(RobotReading& in, const XMLElement* m) {
   const std::string& scene_path = in.scene_path;
-  const RobotSetup& setup = in.setup;
   const RobotDescription& robot = in.setup.truth;
   const RobotPose& pose = in.pose;
   const std::vector<ContactPoint>& contacts = in.contacts;
@@ -206,16 +205,14 @@ Motion motionFromKeyframes(RobotReading& in, const XMLElement* m) {
   for (const std::vector<double>& frame : frames) {
     for (int j : joints) angles.push_back(frame[j]);
   }
-  std::vector<int> hinges;
-  for (int j : joints) hinges.push_back(setup.compiled.joint_hinge[j]);
-  return Motion::minimumJerk(hinges, times, angles);
+  return Motion::minimumJerk(joints, times, angles);
 }
 
 }  // namespace
 
 void readMotions(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const auto children = [&](const char* tag) { return in.children(tag); };
   // The reference motion: a CSV file or keyframes.
   // Every motion is read (so an error in any shows whichever trial runs).
@@ -225,7 +222,7 @@ void readMotions(RobotReading& in) {
     if (mr.has("file") == has_keyframes) mr.fail("needs either a file attribute or <keyframe> children, not both");
     if (!setup.has_servo) mr.fail("needs a <servo> to follow it");
     Motion motion = mr.has("file") ? motionFromCsv(in, m, mr) : motionFromKeyframes(in, m);
-    if (m == in.selected_motion) setup.motion = std::move(motion);
+    if (m == in.selected_motion) setup.joint_motion = std::move(motion);
   }
 
 }

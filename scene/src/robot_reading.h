@@ -1,7 +1,8 @@
 // The stages of reading a scene's <robot> (readRobot, robot_scene.h), in the
 // order readRobot runs them, and what they share. Each stage reads its own
-// elements and checks them at their lines; those after compileTruth resolve
-// names against the compiled robot (its hinges, bodies and contacts).
+// elements and checks them at their lines and resolves names to the robot's
+// description; none builds particles (compileRobot, robot_compile_stage.cpp,
+// puts the result on the model).
 #pragma once
 
 #include <map>
@@ -25,9 +26,8 @@ struct RobotReading {
   const SimulationSettings& simulation;  ///< the run's, overrides applied
   const SceneOverrides& overrides;
   const Realism& realism;
-  ModelBuilder& builder;
-  RobotSetup setup = {};                 ///< what the stages fill in
-  RobotCompileOptions options = {};      ///< from <robot>'s attributes
+  const GroundModel& ground;             ///< the scene's <ground> (not enabled: none)
+  SceneRobot setup = {};                 ///< what the stages fill in
   RobotPose pose = {};                   ///< the initial pose, for the compile and the keyframes
   std::vector<ContactPoint> contacts = {};  ///< the <contact> points, in order
   RobotDescription without_payloads = {};   ///< the truth before <payload>s (the a-priori set's base)
@@ -47,7 +47,6 @@ void drawJointRealism(RobotReading& in);    // realism_draws.cpp
 void readDevices(RobotReading& in);         // robot_devices.cpp
 void readRobotSensors(RobotReading& in);    // robot_sensors.cpp
 void drawSensorChain(RobotReading& in);     // realism_draws.cpp
-void addDeviceSensors(RobotReading& in);    // robot_sensors.cpp
 void readExternalForces(RobotReading& in);  // robot_devices.cpp
 void readApriori(RobotReading& in);         // robot_apriori.cpp
 void readMotions(RobotReading& in);         // robot_motions.cpp

@@ -1,8 +1,7 @@
 // Reading a scene's <robot> element: the orchestration of its stages
 // (robot_reading.h) and the stages that make the true robot's structure:
 // the URDF or inline links, the pose, initial angles, frozen and mimic
-// joints, actuation, payloads, held objects, contact points, the compile
-// into particles and the servo.
+// joints, actuation, payloads, held objects, contact points and the servo.
 #include "robot_reading.h"
 
 #include "suitsim/core/inertia.h"
@@ -142,10 +141,10 @@ void readStructure(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
   const XMLElement* element = in.element;
   const ElementReader& r = in.r;
-  RobotSetup& setup = in.setup;
-  RobotCompileOptions& options = in.options;
+  SceneRobot& setup = in.setup;
+  RobotCompileOptions& options = in.setup.compile_options;
   RobotPose& pose = in.pose;
-  ModelBuilder& builder = in.builder;
+  const GroundModel& ground = in.ground;
   const auto children = [&](const char* tag) { return in.children(tag); };
   const bool inline_links = element->FirstChildElement("link") != nullptr;
   if (r.has("urdf") == inline_links) {
@@ -197,10 +196,10 @@ void readStructure(RobotReading& in) {
   pose.joint_angles.assign(robot.joints.size(), 0.0);
   // Without an explicit height a floating robot stands on the ground.
   const bool explicit_height = r.has("pos");
-  if (builder.ground().enabled && robot.floating_base && !explicit_height) {
+  if (ground.enabled && robot.floating_base && !explicit_height) {
     pose.place_on_ground = true;
-    pose.ground_normal = builder.ground().normal;
-    pose.ground_offset = builder.ground().offset;
+    pose.ground_normal = ground.normal;
+    pose.ground_offset = ground.offset;
   }
 
   // Initial angles, then freezing (a frozen joint is welded at its initial angle).
@@ -286,7 +285,7 @@ void readActuation(RobotReading& in) {
 // Payloads, the trial's motion and the objects it holds.
 void readPayloads(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   RobotDescription& robot = in.setup.truth;
   const TrialSpec& trial = in.trial;
   const auto children = [&](const char* tag) { return in.children(tag); };
@@ -352,10 +351,9 @@ void readPayloads(RobotReading& in) {
 
 void readContacts(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   RobotDescription& robot = in.setup.truth;
   RobotPose& pose = in.pose;
-  ModelBuilder& builder = in.builder;
   const auto children = [&](const char* tag) { return in.children(tag); };
   std::vector<ContactPoint>& contacts = in.contacts;
   // Contact points.
@@ -372,42 +370,20 @@ void readContacts(RobotReading& in) {
   }
 
   setup.contacts = contacts;
-  pose.ground_normal = builder.ground().normal;
-  pose.ground_offset = builder.ground().offset;
+  pose.ground_normal = in.ground.normal;
+  pose.ground_offset = in.ground.offset;
   setup.initial_pose = pose;
-
-}
-
-void compileTruth(RobotReading& in) {
-  const ElementReader& r = in.r;
-  RobotSetup& setup = in.setup;
-  RobotDescription& robot = in.setup.truth;
-  RobotPose& pose = in.pose;
-  ModelBuilder& builder = in.builder;
-  RobotCompileOptions& options = in.options;
-  std::vector<ContactPoint>& contacts = in.contacts;
-  // Compile the true robot into particles.
-  try {
-    setup.compiled = addRobot(builder, robot, pose, contacts, options, setup.bands);
-    for (std::size_t k = 0; k < setup.bands.size(); ++k) {
-      setup.bands[k].natural_length = setup.compiled.band_natural_length[k];
-    }
-  } catch (const ModelError& e) {
-    r.fail(e.what());
-  }
 
 }
 
 void readServo(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const RobotDescription& robot = in.setup.truth;
-  ModelBuilder& builder = in.builder;
   const auto children = [&](const char* tag) { return in.children(tag); };
-  // Servo gains per hinge, and its rate.
-  const int first_hinge = builder.numHinges() - static_cast<int>(robot.movableJoints().size());
-  setup.gains.assign(builder.numHinges(), ServoGains{});
-  setup.gain_line.assign(builder.numHinges(), 0);
+  // Servo gains per joint (the compile puts them on the hinges), and its rate.
+  setup.joint_gains.assign(robot.joints.size(), ServoGains{});
+  setup.joint_gain_line.assign(robot.joints.size(), 0);
   bool rate_given = false;
   struct FollowerGains {
     int joint;
@@ -424,8 +400,8 @@ void readServo(RobotReading& in) {
       // default (all joints) it is left out.
       if (cr.has("joints") && robot.mimicLeader(j) >= 0) follower_gains.push_back({j, g, c});
       if (robot.mimicLeader(j) < 0) {
-        setup.gains[setup.compiled.joint_hinge[j]] = g;
-        setup.gain_line[setup.compiled.joint_hinge[j]] = c->GetLineNum();
+        setup.joint_gains[j] = g;
+        setup.joint_gain_line[j] = c->GetLineNum();
       }
     }
     if (cr.has("rate")) {
@@ -436,13 +412,12 @@ void readServo(RobotReading& in) {
     }
     setup.has_servo = true;
   }
-  (void)first_hinge;
   // The leader's motor moves its followers: gains named for a follower are
   // accepted when they are its leader's (after every <servo>), refused
   // otherwise with both.
   for (const FollowerGains& fg : follower_gains) {
     const int leader = robot.mimicLeader(fg.joint);
-    const ServoGains& lg = setup.gains[setup.compiled.joint_hinge[leader]];
+    const ServoGains& lg = setup.joint_gains[leader];
     if (!agreesWithCoupling(fg.gains.kp, lg.kp, 0.0) || !agreesWithCoupling(fg.gains.kd, lg.kd, 0.0)) {
       std::ostringstream out;
       out.precision(12);
@@ -457,11 +432,11 @@ void readServo(RobotReading& in) {
 
 }  // namespace
 
-RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, ModelBuilder& builder,
+SceneRobot readRobot(const std::string& scene_path, const XMLElement* element, const GroundModel& ground,
                      const TrialSpec& trial, const SimulationSettings& simulation, const SceneOverrides& overrides,
                      const Realism& realism) {
   RobotReading in{scene_path, element, checkedReader(scene_path, element), trial, simulation, overrides, realism,
-                  builder};
+                  ground};
   readStructure(in);
   readActuation(in);
   readPayloads(in);
@@ -469,12 +444,10 @@ RobotSetup readRobot(const std::string& scene_path, const XMLElement* element, M
   readBands(in);
   drawBandRealism(in);   // the suit as worn
   drawJointRealism(in);  // gears, windings
-  compileTruth(in);      // the true robot into particles
   readDevices(in);
   readServo(in);
   readRobotSensors(in);
   drawSensorChain(in);
-  addDeviceSensors(in);
   readExternalForces(in);
   readApriori(in);
   readMotions(in);

@@ -1,5 +1,6 @@
 // The robot's <sensors> (sensors.h): what each sensor reads, resolved to
-// the compiled model's bodies, hinges, contacts and bands; and the joints
+// the robot's links, joints, contacts and bands, placed on the compiled
+// model's bodies, hinges, contacts and bands by the compile; and the joints
 // of a worn device, logged like the robot's.
 #include "robot_reading.h"
 
@@ -25,17 +26,30 @@ void checkColumnName(const ElementReader& r, const char* attr, const std::string
   }
 }
 
-/// A sensor's frame on the body that carries its link: the link's frame in
-/// the body composed with xyz, rpy given in the link frame.
-Pose sensorFrame(const ElementReader& r, const RobotSetup& setup, int link, int* body) {
-  *body = setup.compiled.link_body[link];
-  if (*body < 0) r.failAttribute("link", "is not part of a simulated body");
-  const Pose& lb = setup.compiled.link_in_body[link];
-  Eigen::Matrix3d R_lb;
-  R_lb << lb.R[0], lb.R[1], lb.R[2], lb.R[3], lb.R[4], lb.R[5], lb.R[6], lb.R[7], lb.R[8];
+/// A sensor's frame in its link's frame: xyz, rpy as given.
+Pose sensorFrame(const ElementReader& r) {
   const Vec3 xyz = r.vec3("xyz", {0.0, 0.0, 0.0});
-  const Eigen::Matrix3d R = R_lb * rotationFromRpy(r.vec3("rpy", {0.0, 0.0, 0.0}));
-  const Eigen::Vector3d p = R_lb * Eigen::Vector3d(xyz[0], xyz[1], xyz[2]) + Eigen::Vector3d(lb.p[0], lb.p[1], lb.p[2]);
+  const Eigen::Matrix3d R = rotationFromRpy(r.vec3("rpy", {0.0, 0.0, 0.0}));
+  Pose out;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) out.R[3 * i + j] = R(i, j);
+    out.p[i] = xyz[i];
+  }
+  return out;
+}
+
+/// The frame `in_link` (a sensor's pose in link l's frame) moved into the
+/// frame of the body that carries l: the link's frame in the body composed
+/// with it.
+Pose inBody(const CompiledRobot& compiled, int l, const Pose& in_link) {
+  const Pose& lb = compiled.link_in_body[l];
+  Eigen::Matrix3d R_lb, R_sl;
+  R_lb << lb.R[0], lb.R[1], lb.R[2], lb.R[3], lb.R[4], lb.R[5], lb.R[6], lb.R[7], lb.R[8];
+  R_sl << in_link.R[0], in_link.R[1], in_link.R[2], in_link.R[3], in_link.R[4], in_link.R[5], in_link.R[6],
+      in_link.R[7], in_link.R[8];
+  const Eigen::Matrix3d R = R_lb * R_sl;
+  const Eigen::Vector3d p =
+      R_lb * Eigen::Vector3d(in_link.p[0], in_link.p[1], in_link.p[2]) + Eigen::Vector3d(lb.p[0], lb.p[1], lb.p[2]);
   Pose out;
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) out.R[3 * i + j] = R(i, j);
@@ -44,19 +58,29 @@ Pose sensorFrame(const ElementReader& r, const RobotSetup& setup, int link, int*
   return out;
 }
 
-/// Hinges and names of the joints an element lists (all movable ones by default).
-void sensorJoints(const ElementReader& r, const RobotSetup& setup, std::vector<int>* hinges,
+/// The link that starts the rigid part carrying link l: up through fixed
+/// joints (frozen ones included), which the compile welds into one body.
+int weldedRoot(const RobotDescription& robot, int l) {
+  for (int j = robot.links[l].parent_joint; j >= 0 && robot.joints[j].type == JointType::kFixed;
+       j = robot.links[l].parent_joint) {
+    l = robot.joints[j].parent_link;
+  }
+  return l;
+}
+
+/// The description joints and names an element lists (all movable ones by default).
+void sensorJoints(const ElementReader& r, const SceneRobot& setup, std::vector<int>* joints,
                   std::vector<std::string>* names) {
   for (int j : jointList(r, setup.truth)) {
-    hinges->push_back(setup.compiled.joint_hinge[j]);
+    joints->push_back(j);
     names->push_back(setup.truth.joints[j].name);
   }
 }
 
 /// <sensors rate seed noise anti_alias> with <encoders>, <imu>, <force_sensor>s,
-/// <currents>, <winding_temperatures>, <joint_torques> and <band_lengths>. Force sensors hold builder contact-point indices until
-/// finishSensors maps them into the model.
-SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const RobotSetup& setup,
+/// <currents>, <winding_temperatures>, <joint_torques> and <band_lengths>,
+/// on the description (SceneRobot::declared_sensors says what each index is).
+SensorSpec readSensors(const std::string& scene_path, const XMLElement* element, const SceneRobot& setup,
                        double dt, bool dt_overridden, int noise_override) {
   const ElementReader r = checkedReader(scene_path, element);
   const RobotDescription& robot = setup.truth;
@@ -127,7 +151,7 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
       }
       if (!any_band) cr.fail("the robot wears no <band> in any suit: there is no band length to measure");
       for (std::size_t k = 0; k < setup.bands.size(); ++k) {
-        spec.band_lengths.bands.push_back(setup.compiled.band[k]);
+        spec.band_lengths.bands.push_back(static_cast<int>(k));
         spec.band_lengths.names.push_back(setup.bands[k].name);
       }
       spec.band_lengths.noise = cr.nonNegative("noise", cr.number("noise", 0.0));
@@ -137,7 +161,8 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
       ImuSpec imu;
       imu.name = cr.text("name", "imu");
       claim(cr, "name", imu.name);
-      imu.frame = sensorFrame(cr, setup, linkOf(cr), &imu.body);
+      imu.body = linkOf(cr);
+      imu.frame = sensorFrame(cr);
       imu.gyro_noise = cr.nonNegative("gyro_noise", cr.number("gyro_noise", 0.0));
       imu.gyro_bias = cr.vec3("gyro_bias", {0.0, 0.0, 0.0});
       imu.accel_noise = cr.nonNegative("accel_noise", cr.number("accel_noise", 0.0));
@@ -147,15 +172,17 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
       ForceSensorSpec fs;
       fs.name = cr.text("name");
       claim(cr, "name", fs.name);
-      fs.frame = sensorFrame(cr, setup, linkOf(cr), &fs.body);
+      fs.body = linkOf(cr);
+      fs.frame = sensorFrame(cr);
       fs.force_noise = cr.nonNegative("force_noise", cr.number("force_noise", 0.0));
       fs.torque_noise = cr.nonNegative("torque_noise", cr.number("torque_noise", 0.0));
       fs.force_resolution = cr.nonNegative("force_resolution", cr.number("force_resolution", 0.0));
       fs.torque_resolution = cr.nonNegative("torque_resolution", cr.number("torque_resolution", 0.0));
       // Every contact point on the sensor's body (its link and any link
       // merged with it): the sensor carries all the ground force the foot gets.
+      const int part = weldedRoot(robot, fs.body);
       for (std::size_t k = 0; k < setup.contact_link.size(); ++k) {
-        if (setup.compiled.link_body[setup.contact_link[k]] == fs.body) fs.contacts.push_back(setup.compiled.contact_point[k]);
+        if (weldedRoot(robot, setup.contact_link[k]) == part) fs.contacts.push_back(static_cast<int>(k));
       }
       if (fs.contacts.empty()) cr.failAttribute("link", "has no <contact> points on its body (nothing to measure)");
       spec.force_sensors.push_back(fs);
@@ -165,6 +192,28 @@ SensorSpec readSensors(const std::string& scene_path, const XMLElement* element,
 }
 
 }  // namespace
+
+void placeSensors(RobotSetup& setup) {
+  if (!setup.declared_sensors) return;
+  SensorSpec spec = *setup.declared_sensors;
+  const CompiledRobot& c = setup.compiled;
+  for (std::vector<int>* hinges : {&spec.encoders.hinges, &spec.currents.hinges, &spec.winding_temperatures.hinges,
+                                   &spec.joint_torques.hinges}) {
+    for (int& j : *hinges) j = c.joint_hinge[j];
+  }
+  for (ImuSpec& imu : spec.imus) {
+    imu.frame = inBody(c, imu.body, imu.frame);
+    imu.body = c.link_body[imu.body];
+  }
+  // Contact points become builder indices here and the model's in finishSensors.
+  for (ForceSensorSpec& fs : spec.force_sensors) {
+    fs.frame = inBody(c, fs.body, fs.frame);
+    fs.body = c.link_body[fs.body];
+    for (int& k : fs.contacts) k = c.contact_point[k];
+  }
+  for (int& k : spec.band_lengths.bands) k = c.band[k];
+  setup.sensors = std::move(spec);
+}
 
 void finishSensors(const Model& model, RobotSetup& setup) {
   if (!setup.sensors) return;
@@ -188,17 +237,16 @@ void finishSensors(const Model& model, RobotSetup& setup) {
 void readRobotSensors(RobotReading& in) {
   const std::string& scene_path = in.scene_path;
   const XMLElement* element = in.element;
-  RobotSetup& setup = in.setup;
+  SceneRobot& setup = in.setup;
   const SimulationSettings& simulation = in.simulation;
   const SceneOverrides& overrides = in.overrides;
   if (const XMLElement* e = element->FirstChildElement("sensors")) {
-    setup.sensors = readSensors(scene_path, e, setup, simulation.dt, overrides.dt > 0.0, overrides.noise);
+    setup.declared_sensors = readSensors(scene_path, e, setup, simulation.dt, overrides.dt > 0.0, overrides.noise);
     setup.sensors_line = e->GetLineNum();
   }
 }
 
-void addDeviceSensors(RobotReading& in) {
-  RobotSetup& setup = in.setup;
+void addDeviceSensors(RobotSetup& setup) {
   // A worn device logs its own joints like the robot's (exoskeleton.h): its
   // encoders and current sensors are the robot's kind, with their settings;
   // with its encoders, the attitude its controller reads (its root

@@ -1,18 +1,19 @@
 // Reading a scene file: passes 1-3 (scene_schema.cpp), then <simulation>
 // with the caller's overrides, the world (world_elements.cpp), the robot
 // (robot_scene.h), the experiment (experiment_reader.cpp) and <realism>
-// (realism_reader.cpp), in file order, into the engine's Model.
+// (realism_reader.cpp), into a SceneDescription; no particle is built
+// (the compile, scene_compile.cpp, builds them).
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include "experiment_reader.h"
 #include "realism_reader.h"
 #include "robot_scene.h"
 #include "scene_schema.h"
-#include "suitsim/builder.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/scene/xml_reader.h"
 #include "world_elements.h"
@@ -78,9 +79,12 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Re
 }
 
 Scene loadScene(const std::string& path, const std::string& trial_name, const SceneOverrides& overrides) {
-  tinyxml2::XMLDocument doc;
-  const XMLElement* root = checkScene(path, doc);
-  const std::string root_location = path + ":" + std::to_string(root->GetLineNum()) + ": <scene>";
+  return compileScene(readScene(path, trial_name, overrides));
+}
+
+SceneDescription readScene(const std::string& path, const std::string& trial_name, const SceneOverrides& overrides) {
+  auto doc = std::make_shared<tinyxml2::XMLDocument>();
+  const XMLElement* root = checkScene(path, *doc);
   const ElementReader root_reader(path, root, {"name", "relative_to"});
   const std::vector<TrialSpec> trials = readTrials(path, root);
   TrialSpec trial;
@@ -95,8 +99,9 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
     throw SceneError(path + ": has no <experiment>, so no trial '" + trial_name + "'");
   }
 
-  // Pass 4: read in file order, checking references and physics.
-  Scene scene;
+  // Pass 4: read in file order, checking references and physics; the
+  // elements that are particles wait for the compile (scene_compile.cpp).
+  SceneDescription scene;
   scene.path = path;
   scene.trial = trial;
   scene.name = root_reader.text("name", std::filesystem::path(path).stem().string());
@@ -105,13 +110,12 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
     root_reader.failAttribute("name", "must not contain line breaks or control characters");
   }
 
-  ModelBuilder builder;
   readSimulation(readerFor(path, root->FirstChildElement("simulation")), overrides, scene.simulation);
   if (const XMLElement* e = root->FirstChildElement("world")) {
-    builder.setGravity(readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81}));
+    scene.gravity = readerFor(path, e).vec3("gravity", {0.0, 0.0, -9.81});
   }
   if (const XMLElement* e = root->FirstChildElement("ground")) {
-    readGround(readerFor(path, e), builder);
+    scene.ground = readGround(readerFor(path, e));
     scene.ground_line = e->GetLineNum();
   }
   if (overrides.realism) {
@@ -119,48 +123,10 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
   } else if (const XMLElement* e = root->FirstChildElement("realism")) {
     scene.realism = readRealism(path, e);
   }
-
-  Names names;
-  for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    const std::string tag = e->Name();
-    if (tag == "spring" || tag == "cloth" || tag == "block" || tag == "robot") {
-      scene.spring_sources.push_back({tag, e->GetLineNum(), builder.numSprings()});
-    }
-    if (tag == "particle") {
-      readParticle(readerFor(path, e), builder, names);
-    } else if (tag == "spring") {
-      readSpring(readerFor(path, e), builder, names);
-    } else if (tag == "cloth") {
-      readCloth(readerFor(path, e), builder, names);
-    } else if (tag == "block") {
-      readBlock(readerFor(path, e), builder, names);
-    } else if (tag == "robot") {
-      scene.robot = readRobot(path, e, builder, scene.trial, scene.simulation, overrides, scene.realism);
-      // Robot bodies can be recorded like cloths and blocks (their com).
-      const RobotSetup& robot = *scene.robot;
-      // Every link, merged ones too, names the body it belongs to.
-      const int first_body = robot.compiled.link_body[robot.truth.root_link];
-      for (std::size_t l = 0; l < robot.truth.links.size(); ++l) {
-        const int b = robot.compiled.link_body[l] - first_body;
-        std::vector<int>& members = names.bodies[robot.truth.links[l].name];
-        for (int k = 0; k < robot.compiled.body_num_particles[b]; ++k) {
-          members.push_back(robot.compiled.body_first_particle[b] + k);
-        }
-      }
-    }
+  if (const XMLElement* e = root->FirstChildElement("robot")) {
+    scene.robot = readRobot(path, e, scene.ground, scene.trial, scene.simulation, overrides, scene.realism);
   }
-  try {
-    scene.model = builder.build();
-  } catch (const ModelError& e) {
-    throw SceneError(root_location + " " + e.what());
-  }
-  if (scene.robot) finishSensors(scene.model, *scene.robot);
-  scene.model.spring_arithmetic = scene.simulation.arithmetic;
-  // --stribeck off: the joints keep their Coulomb and viscous friction and
-  // lose the drop at low speed (the same switch the evaluator's model has).
-  if (overrides.no_stribeck) {
-    std::fill(scene.model.hinge_stribeck_velocity.begin(), scene.model.hinge_stribeck_velocity.end(), 0.0);
-  }
+  scene.stribeck_off = overrides.no_stribeck;
   scene.evaluation = readEvaluationSpec(path, root);
   if (scene.robot) {
     checkEvaluationJoints(path, scene.robot->truth, scene.evaluation.validation_joints, scene.evaluation.line,
@@ -168,13 +134,7 @@ Scene loadScene(const std::string& path, const std::string& trial_name, const Sc
     checkEvaluationJoints(path, scene.robot->truth, scene.trial.fit_joints, scene.trial.fit_joints_line, "motion",
                           "fit_joints");
   }
-
-  for (const XMLElement* e = root->FirstChildElement("record"); e; e = e->NextSiblingElement("record")) {
-    // A band of a suit this trial does not wear has nothing to record.
-    const ElementReader rr = readerFor(path, e);
-    if (rr.has("band") && scene.model.findBand(rr.text("band")) < 0 && bandOfSomeSuit(root, rr.text("band"))) continue;
-    scene.channels.push_back(readRecord(rr, scene.model, names));
-  }
+  scene.document = std::move(doc);
   return scene;
 }
 

@@ -55,7 +55,7 @@ Stance makeStance(const RobotDescription& known, const RobotPose& pose, const st
   return s;
 }
 
-Stance makeStance(const RobotSetup& setup) {
+Stance makeStance(const SceneRobot& setup) {
   RobotDescription known = setup.apriori;
   for (const HeldObject& h : setup.held) {
     const int l = known.findLink(h.link);
@@ -93,10 +93,10 @@ StanceBalance initialBalance(const Stance& stance) {
   return b;
 }
 
-eval::ZmpSummary motionBalance(const RobotSetup& setup, const Stance& stance, double dt) {
+eval::ZmpSummary motionBalance(const SceneRobot& setup, const Stance& stance, double dt) {
   const eval::RigidModel& m = stance.model;
   if (!m.floating_base) throw std::invalid_argument("motionBalance: needs a floating-base robot");
-  const Motion& motion = setup.motion;
+  const Motion& motion = setup.joint_motion;
   if (motion.hinges().empty()) throw std::invalid_argument("motionBalance: the robot has no motion");
   eval::RigidData data(m);
   const std::vector<int> feet = groundedLinks(stance, data);
@@ -104,12 +104,11 @@ eval::ZmpSummary motionBalance(const RobotSetup& setup, const Stance& stance, do
   const eval::SupportPolygon polygon =
       eval::supportPolygon(m, data, stance.initial, stance.contacts, stance.ground, stance.contact_tolerance);
   const eval::FramePose support = initialFramePose(stance, data, feet.front());
-  // Motion hinge -> rigid joint.
+  // The motion's description joints -> rigid joints.
   std::vector<int> joint_of_hinge(motion.hinges().size(), -1);
   for (int j = 0; j < m.num_joints; ++j) {
-    const int h = setup.compiled.joint_hinge[m.joint_source[j]];
     for (std::size_t k = 0; k < motion.hinges().size(); ++k) {
-      if (motion.hinges()[k] == h) joint_of_hinge[k] = j;
+      if (motion.hinges()[k] == m.joint_source[j]) joint_of_hinge[k] = j;
     }
   }
   std::vector<double> angle(motion.hinges().size()), rate(motion.hinges().size());

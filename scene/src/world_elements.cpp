@@ -138,7 +138,7 @@ auto located(const ElementReader& r, F&& f) {
 
 }  // namespace
 
-void readGround(const ElementReader& r, ModelBuilder& builder) {
+GroundModel readGround(const ElementReader& r) {
   GroundModel g;
   g.enabled = true;
   g.normal = r.vec3("normal", {0.0, 0.0, 1.0});
@@ -157,7 +157,10 @@ void readGround(const ElementReader& r, ModelBuilder& builder) {
   if (g.mu_static > 0.0 && g.friction_stiffness == 0.0) {
     r.failAttribute("friction_stiffness", "must be > 0 when mu_static > 0");
   }
-  located(r, [&] { builder.setGround(g); });
+  // The engine's own checks of a ground, on a builder that holds nothing else.
+  ModelBuilder check;
+  located(r, [&] { check.setGround(g); });
+  return g;
 }
 
 void readParticle(const ElementReader& r, ModelBuilder& builder, Names& names) {

@@ -23,7 +23,7 @@ struct Names {
   double lattice_contacts = 0.0;    // lattice particles that may touch the ground
 };
 
-void readGround(const ElementReader& r, ModelBuilder& builder);
+GroundModel readGround(const ElementReader& r);
 void readParticle(const ElementReader& r, ModelBuilder& builder, Names& names);
 void readSpring(const ElementReader& r, ModelBuilder& builder, Names& names);
 void readCloth(const ElementReader& r, ModelBuilder& builder, Names& names);

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,34 @@ constexpr double kCoulomb[6] = {6.966832, 8.123402, 6.307204, 2.484089, 3.025972
 constexpr double kIam6 = 0.007679, kFvm6 = 0.597492, kFsm6 = 2.033376;
 
 class Tx40Logs : public suitsim::testing::CliTest {};
+
+// The arm's file gives the flange (link_6) as a point mass, which no
+// particle cluster can be; an identification from the logs never builds
+// particles, so it runs on the robot as its file describes it.
+TEST_F(Tx40Logs, AnIdentificationFromLogsRunsOnAPointMassLinkTheParticleCompileRefuses) {
+  std::string text = readFile(sourcePath("scenes/tx40_identification.xml"));
+  const std::size_t a = text.find("<inertial link=\"link_6\"");
+  ASSERT_NE(a, std::string::npos);
+  text.erase(a, text.find("/>", a) + 2 - a);
+  const std::string root = "<scene name=\"tx40_identification\"";
+  text.replace(text.find(root), root.size(), root + " relative_to=\"" + sourcePath("scenes") + "\"");
+  const std::string scene = (dir_ / "tx40_point_mass.xml").string();
+  std::ofstream(scene) << text;
+  const std::string out = (dir_ / "tx40_point_mass").string();
+  const auto r = run({"identify", "--scene", scene, "--log", sourcePath("tests/data/staubli_tx40/log_map.xml"), "--out",
+                      out, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(readFile(out + "/identification.json"));
+  for (int i = 0; i < 5; ++i) {
+    const double viscous = j["joint_parameters"]["joint_" + std::to_string(i + 1)]["viscous"]["identified"];
+    EXPECT_NEAR(viscous, kViscous[i], 0.10 * kViscous[i]) << "joint " << i + 1;
+  }
+  // Stepping it needs the particles: refused at the scene's <robot>, naming the link.
+  const auto sim = run({"run", scene, "--out", (dir_ / "tx40_point_mass_run").string(), "--quiet"});
+  EXPECT_EQ(sim.exit_code, 2);
+  EXPECT_NE(sim.err.find(scene + ":27: <robot>"), std::string::npos) << sim.err;
+  EXPECT_NE(sim.err.find("'link_6'"), std::string::npos) << sim.err;
+}
 
 TEST_F(Tx40Logs, FrictionFromTheRealArmsLogsIsWithinBandsOfThePublishedIdentification) {
   const std::string out = (dir_ / "tx40").string();

@@ -505,12 +505,13 @@ TEST_F(SceneReaderWritten, GeneratedBodiesCanBeReferenced) {
 }
 
 // Twenty blocks at the particle cap need about 300 GB: the scene is refused
-// at a block's line before that block is built, never with std::bad_alloc.
-// The reader builds each lattice before it reads the next, so under the
+// at a block's line before that block is built, never with std::bad_alloc;
+// readScene builds none of them, so it reads the scene fine. The compile
+// builds each lattice before it reads the next, so under the
 // machine's memory alone (MemAvailable, 22 GB here) the first block, which
 // needs about 15 GB, is built before the second is refused: 50 s and
 // gigabytes for a refusal. An address-space limit below the first block's
-// need (the reader takes the lower of the two) makes it the one refused, on
+// need (the compile takes the lower of the two) makes it the one refused, on
 // any machine; the limit is lifted again before the test ends.
 TEST(SceneReader, SceneBeyondTheMachinesMemoryIsRefusedBeforeBuilding) {
   const std::string path = std::string(SUITSIM_SOURCE_DIR) + "/tests/scene/data/blocks_beyond_memory.xml";
@@ -524,13 +525,21 @@ TEST(SceneReader, SceneBeyondTheMachinesMemoryIsRefusedBeforeBuilding) {
   if (limited.rlim_cur == RLIM_INFINITY || limited.rlim_cur > kFourGigabytes) limited.rlim_cur = kFourGigabytes;
 #endif
   ASSERT_EQ(setrlimit(RLIMIT_AS, &limited), 0);
-  std::string m;
+  // Reading builds no particle: the scene reads fine under the limit, and
+  // only its compile (loadScene = readScene + compileScene) refuses it.
+  std::string read_error, m;
+  try {
+    suitsim::io::readScene(path);
+  } catch (const suitsim::io::SceneError& e) {
+    read_error = e.what();
+  }
   try {
     suitsim::io::loadScene(path);
   } catch (const suitsim::io::SceneError& e) {
     m = e.what();
   }
   ASSERT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
+  EXPECT_EQ(read_error, "") << "reading the scene built its particles";
   if (m.empty()) {
     ADD_FAILURE() << "no error";
   } else {

@@ -10,29 +10,17 @@ namespace suitsim::eval {
 
 namespace {
 
-// The sensor's pose in the frame of a link of its body (the engine keeps it
-// in the body frame; the evaluator's model locates links, not bodies).
-SensorMount mountOf(const std::string& name, int body, const Pose& in_body, const io::RobotSetup& setup) {
-  const CompiledRobot& c = setup.compiled;
-  for (std::size_t l = 0; l < c.link_body.size(); ++l) {
-    if (c.link_body[l] != body) continue;
-    const Pose& lb = c.link_in_body[l];  // link frame in the body frame
-    Eigen::Matrix3d R_bl, R_bs;
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) {
-        R_bl(i, j) = lb.R[3 * i + j];
-        R_bs(i, j) = in_body.R[3 * i + j];
-      }
-    }
-    const Eigen::Vector3d p_bl(lb.p[0], lb.p[1], lb.p[2]), p_bs(in_body.p[0], in_body.p[1], in_body.p[2]);
-    SensorMount m;
-    m.name = name;
-    m.link = setup.apriori.links[l].name;
-    m.R = R_bl.transpose() * R_bs;
-    m.p = R_bl.transpose() * (p_bs - p_bl);
-    return m;
+// A sensor as the scene declares it: on a link of the description, its
+// pose in that link's frame (SceneRobot::declared_sensors).
+SensorMount mountOf(const std::string& name, int link, const Pose& in_link, const io::SceneRobot& setup) {
+  SensorMount m;
+  m.name = name;
+  m.link = setup.apriori.links[link].name;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) m.R(i, j) = in_link.R[3 * i + j];
+    m.p(i) = in_link.p[i];
   }
-  throw std::invalid_argument("sensor '" + name + "' is on no link of the robot");
+  return m;
 }
 
 }  // namespace
@@ -43,14 +31,15 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
   std::vector<io::TrialSpec> trials = io::listTrials(scene_path);
   if (trials.empty()) trials.push_back(io::TrialSpec{});
   for (std::size_t k = 0; k < trials.size(); ++k) {
-    const io::Scene scene = io::loadScene(scene_path, trials[k].name);
+    // The description only: the evaluator's inputs need no particle model.
+    const io::SceneDescription scene = io::readScene(scene_path, trials[k].name);
     if (!scene.robot) throw std::invalid_argument(scene_path + ": the scene has no robot to evaluate");
-    const io::RobotSetup& robot = *scene.robot;
-    if (!robot.sensors) throw std::invalid_argument(scene_path + ": the robot has no <sensors>: nothing to evaluate from");
+    const io::SceneRobot& robot = *scene.robot;
+    if (!robot.declared_sensors) throw std::invalid_argument(scene_path + ": the robot has no <sensors>: nothing to evaluate from");
     if (k == 0) {
       in.scene_name = scene.name;
       in.apriori = robot.apriori;
-      const SensorSpec& spec = *robot.sensors;
+      const SensorSpec& spec = *robot.declared_sensors;
       in.sensor_rate_hz = spec.rate;
       // A floating base is identified in its IMU's frame (A §3.2); a fixed
       // base on its rig needs none: the rig's pose is known.
@@ -86,7 +75,7 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       in.validation_joints = scene.evaluation.validation_joints;
       in.attachment_stiffness = robot.apriori_attachment_stiffness;
     }
-    if (!robot.sensors->band_lengths.names.empty()) in.layout.has_band_lengths = true;
+    if (!robot.declared_sensors->band_lengths.names.empty()) in.layout.has_band_lengths = true;
     TrialInfo t;
     t.name = scene.trial.name;
     t.motion = scene.trial.motion;
@@ -99,7 +88,9 @@ EvaluationInputs loadEvaluationInputs(const std::string& scene_path) {
       const ExoskeletonSpec& spec = *robot.exoskeleton;
       DeviceDesign d;
       d.name = spec.name;
-      d.description = robot.exoskeleton_compiled.description;
+      // The device as a floating robot is placed on the compiled truth
+      // (addExoskeleton): this trial alone is compiled for it.
+      d.description = io::compileScene(scene).robot->exoskeleton_compiled.description;
       for (std::size_t s = 1; s < spec.segments.size(); ++s) {
         d.joints.push_back(exoPartName(spec, static_cast<int>(s)));
         d.aligned_joints.push_back(robot.truth.joints[spec.segments[s].joint].name);

@@ -78,9 +78,9 @@ std::vector<CandidateMotion> generateCandidates(const DesignRobot& robot, const 
 /// joints the design moves. Throws io::SceneError "path:1: ..." otherwise.
 CandidateMotion candidateFromTable(const DesignRobot& robot, const io::MotionTable& table, const std::string& path);
 
-/// A motion of the scene (io::RobotSetup::motion, in the engine's hinges) as
-/// a candidate, for measuring the scene's own identification motions.
-CandidateMotion candidateFromSetup(const DesignRobot& robot, const io::RobotSetup& setup, const std::string& name);
+/// A motion of the scene (io::SceneRobot::joint_motion, on description
+/// joints) as a candidate, for measuring the scene's own identification motions.
+CandidateMotion candidateFromSetup(const DesignRobot& robot, const io::SceneRobot& setup, const std::string& name);
 
 /// Why the candidate breaks a joint limit or a speed limit (`speed_fraction`
 /// of it), sampled every `dt` (s); empty when it keeps them.

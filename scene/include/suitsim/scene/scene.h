@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "suitsim/articulated.h"
@@ -17,6 +18,10 @@
 #include "suitsim/exoskeleton.h"
 #include "suitsim/sensors.h"
 #include "suitsim/servo.h"
+
+namespace tinyxml2 {
+class XMLDocument;
+}
 
 namespace suitsim::io {
 
@@ -48,39 +53,49 @@ struct HeldObject {
   double radius = 0.0;           ///< solid-sphere radius (m); 0: a point mass
 };
 
-/// A robot in a scene: the two parameter sets and how it is driven.
-struct RobotSetup {
+/// A robot as the scene describes it (readScene): the two parameter sets,
+/// the suit and device worn, the servo, the sensors and the motion, every
+/// name resolved to the description's links and joints, and nothing of the
+/// particle model. compileScene turns it into a RobotSetup.
+struct SceneRobot {
   RobotDescription truth;    ///< what the engine simulates (URDF + scene additions)
   RobotDescription apriori;  ///< what an evaluator starts from (the "CAD" set)
   /// The bands' straps as a tensile test measured them (<apriori
   /// attachment_stiffness>, N/m per strap; 0: not stated).
   double apriori_attachment_stiffness = 0.0;
-  CompiledRobot compiled;    ///< where the truth went in the particle model
   int line = 0;              ///< line of the <robot> element
+  /// How the truth is compiled (<robot link_frequency ... link_model>).
+  RobotCompileOptions compile_options;
   bool has_servo = false;
-  std::vector<ServoGains> gains;  ///< per hinge
-  std::vector<int> gain_line;     ///< line of the <servo> that set each hinge's gains, 0: none, (num_hinges)
-  double servo_rate = 1000.0;     ///< (Hz)
-  Motion motion;                  ///< reference for the servo (empty: hold the initial pose)
+  std::vector<ServoGains> joint_gains;  ///< per description joint (fixed and follower joints: zero)
+  std::vector<int> joint_gain_line;     ///< line of the <servo> that set each joint's gains, 0: none
+  double servo_rate = 1000.0;           ///< (Hz)
+  /// The trial's reference motion, task-space keyframes solved by IK, over
+  /// description joints (Motion::hinges() holds joint indices; empty: hold
+  /// the initial pose).
+  Motion joint_motion;
   /// The suit's bands, A(21)-(25), as the truth has them: via points as (link,
-  /// point in link frame), true stiffness, natural length resolved (auto: the
-  /// initial length). The a-priori set has no bands: the evaluator identifies
-  /// them, A(26). Model band index of bands[k]: compiled.band[k].
+  /// point in link frame), true stiffness. Read: natural_length < 0 means
+  /// auto (the compile resolves it to the initial length); in a RobotSetup
+  /// it is resolved. The a-priori set has no bands: the evaluator identifies
+  /// them, A(26).
   std::vector<RobotBand> bands;
   /// Objects held during this trial's motion (already in `truth`, not in `apriori`).
   std::vector<HeldObject> held;
-  /// Description link of each contact point, in the order of
-  /// compiled.contact_point (the scene's <contact link=...> elements).
+  /// Description link of each contact point (the scene's <contact link=...> elements).
   std::vector<int> contact_link;
   /// The <contact> points themselves (link, point in the link frame), same order.
   std::vector<ContactPoint> contacts;
   /// The initial pose as the scene gives it (<robot pos rpy>, <initial>), per
   /// description joint; place_on_ground and the ground plane as the engine
-  /// used them (the ground plane is set even without a <ground>: z = 0).
+  /// uses them (the ground plane is set even without a <ground>: z = 0).
   RobotPose initial_pose;
-  /// The robot's <sensors>, resolved to model indices (see sensors.h); empty
-  /// when the scene has none.
-  std::optional<SensorSpec> sensors;
+  /// The robot's <sensors> as declared, on the description: the joint
+  /// channels' `hinges` hold description joints, an IMU's or force sensor's
+  /// `body` its description link and `frame` its pose in that link's frame,
+  /// a force sensor's `contacts` indices into `contacts` (those on links
+  /// welded to its link), band_lengths.bands indices into `bands`.
+  std::optional<SensorSpec> declared_sensors;
   int sensors_line = 0;  ///< line of the <sensors> element, 0 when absent
   /// Forces from outside (balance_assist.h): <push> disturbances and an
   /// <assist>, each at a point of a link (the `at` weights are resolved on
@@ -96,9 +111,27 @@ struct RobotSetup {
   std::vector<std::vector<Vec3>> band_designed_points;
   std::optional<std::pair<LinkPoint, BalanceAssistSpec>> assist;
   /// The powered device this trial wears (<exoskeleton>, exoskeleton.h),
-  /// with names resolved to the truth's links and joints, and where it went
-  /// in the model.
+  /// with names resolved to the truth's links and joints.
   std::optional<ExoskeletonSpec> exoskeleton;
+  /// Every <exoskeleton> of the scene, worn or not, with its element's line:
+  /// the compile builds each (the others into a copy), so a device that
+  /// cannot be built is refused whichever trial runs.
+  std::vector<std::pair<ExoskeletonSpec, int>> devices;
+};
+
+/// A robot in a compiled scene: its description and where it went in the
+/// particle model.
+struct RobotSetup : SceneRobot {
+  CompiledRobot compiled;         ///< where the truth went in the particle model
+  std::vector<ServoGains> gains;  ///< per hinge
+  std::vector<int> gain_line;     ///< line of the <servo> that set each hinge's gains, 0: none, (num_hinges)
+  Motion motion;                  ///< joint_motion on the model's hinges
+  /// The sensors on the model's bodies, hinges, contacts and bands (see
+  /// sensors.h), the device's joints and attitude added; empty when the
+  /// scene has none.
+  std::optional<SensorSpec> sensors;
+  /// Where the worn device went in the model (description: the device as a
+  /// floating robot, placed on the compiled truth).
   CompiledExoskeleton exoskeleton_compiled;
 };
 
@@ -106,8 +139,9 @@ struct RobotSetup {
 BodyForcePoint robotForcePoint(const Model& model, const RobotSetup& robot, const RobotSetup::LinkPoint& at);
 
 /// One trial of an experiment, A §5: a reference motion run with one suit
-/// (or none). A scene with an <experiment> element lists several; each loads
-/// as its own Scene (its own particle model: the suit's bands are part of it).
+/// (or none). A scene with an <experiment> element lists several; each is
+/// read as its own SceneDescription and compiled into its own Scene (the
+/// suit's bands are part of the particle model).
 struct TrialSpec {
   std::string name;    ///< unique within the experiment; names the trial's output files
   std::string motion;  ///< name of the robot's <motion> it runs
@@ -300,10 +334,43 @@ struct SceneOverrides {
 /// is a typo (a dt of 1e-300) and would overflow the counters.
 inline constexpr double kMaxSteps = 1e12;
 
-/// Reads and validates a scene with `overrides` applied. For a scene with
-/// an <experiment>, `trial` names the trial to load (empty: the first one);
-/// for any other scene it must be empty. Throws SceneError naming file and
-/// line (and the override, when the value at fault came from one).
+/// A scene as read: every value checked at its line with the overrides
+/// applied, names resolved to the robot's description, and no particle
+/// model (readScene). What is made of particles by nature (<particle>,
+/// <spring>, <cloth>, <block>) and the <record>s that name them stay in the
+/// parsed file until compileScene reads them into the model.
+struct SceneDescription {
+  std::string path;   ///< the file it was read from
+  std::string name;   ///< the scene's name attribute, or the file's stem
+  TrialSpec trial;    ///< the trial it was read for (name empty: not an experiment)
+  SimulationSettings simulation;  ///< overrides applied
+  std::optional<Vec3> gravity;    ///< <world gravity> (m/s^2); empty: the engine's default
+  GroundModel ground;             ///< <ground>; not enabled when absent
+  int ground_line = 0;            ///< line of the <ground> element, 0 when absent
+  std::optional<SceneRobot> robot;  ///< the scene's robot, if it has one
+  EvaluationSpec evaluation;        ///< evaluation settings of the experiment
+  Realism realism;                  ///< the error sources switched on (<realism> or the override)
+  bool stribeck_off = false;        ///< --stribeck off: the compiled hinges lose their Stribeck drop
+  /// The parsed file, for the elements the compile reads (see above).
+  std::shared_ptr<const tinyxml2::XMLDocument> document;
+};
+
+/// Reads and validates a scene with `overrides` applied, building no
+/// particle. For a scene with an <experiment>, `trial` names the trial to
+/// read (empty: the first one); for any other scene it must be empty.
+/// Throws SceneError naming file and line (and the override, when the value
+/// at fault came from one).
+SceneDescription readScene(const std::string& path, const std::string& trial = {},
+                           const SceneOverrides& overrides = {});
+
+/// Compiles a description into the particle model: the world's elements,
+/// the true robot with its suit and device, the servo, sensors and motion
+/// on the model's hinges and bodies, and the records. Throws SceneError
+/// naming the element (file and line) that cannot be built, e.g. a moving
+/// link without mass or a lattice beyond the machine's memory.
+Scene compileScene(const SceneDescription& description);
+
+/// readScene then compileScene, for the callers that step the world.
 Scene loadScene(const std::string& path, const std::string& trial, const SceneOverrides& overrides);
 
 /// As above with only the realism overridden (null: the scene's own).

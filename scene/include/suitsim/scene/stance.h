@@ -33,7 +33,7 @@ struct Stance {
 /// The stance of `setup` (its a-priori set, held objects, initial pose and
 /// contacts). Throws std::invalid_argument when the description cannot be
 /// turned into a rigid model.
-Stance makeStance(const RobotSetup& setup);
+Stance makeStance(const SceneRobot& setup);
 
 /// The same from its parts: `known` is the description to use as it is.
 Stance makeStance(const RobotDescription& known, const RobotPose& pose, const std::vector<ContactPoint>& contacts);
@@ -58,6 +58,6 @@ StanceBalance initialBalance(const Stance& stance);
 /// stays at its initial pose, joints the motion does not name keep their
 /// initial angles; sampled every `dt` over [0, motion duration]. Throws
 /// std::invalid_argument without a motion, a floating base or a polygon.
-eval::ZmpSummary motionBalance(const RobotSetup& setup, const Stance& stance, double dt = 0.01);
+eval::ZmpSummary motionBalance(const SceneRobot& setup, const Stance& stance, double dt = 0.01);
 
 }  // namespace suitsim::io
