@@ -27,8 +27,7 @@ RunawayWatch::RunawayWatch(const Model& model) : num_hinges_(model.num_hinges) {
   last_.assign(elements_, 0.0);
 }
 
-void RunawayWatch::sample(const Model& model, const State& state) {
-  (void)model;
+void RunawayWatch::sample(const State& state) {
   if (elements_ == 0) return;
   const int slot = static_cast<int>(samples_ % kRing);
   double* rate = &rate_[static_cast<std::size_t>(slot) * elements_];

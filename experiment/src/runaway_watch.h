@@ -23,7 +23,7 @@ class RunawayWatch {
   explicit RunawayWatch(const Model& model);
 
   /// After every step (allocation-free).
-  void sample(const Model& model, const State& state);
+  void sample(const State& state);
 
   /// "joint 'X' (its rate grew from a to b rad/s between t = .. and .. s)",
   /// or empty when no element's rate stood out before the state overflowed.

@@ -276,7 +276,7 @@ StepOutcome runSteps(const TrialJob& job, TrialRunner& runner, Recorder& recorde
       }
     };
     if (runner.advance(sample_truth, f.sensor_row.data(), &stamp)) writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
-    runaway.sample(model, state);
+    runaway.sample(state);
     out.steps_done = k;
     if (k % sample_every == 0 || k == num_steps) {
       // A non-finite state, or a recorded value that overflowed (a velocity
@@ -430,7 +430,7 @@ void simulateTrial(TrialJob& job, int threads, bool show_progress) {
   if (runner.start(f.sensor_row.data(), &stamp)) writeCsvRow(f.sensors.get(), stamp, f.sensor_row);
   // Which element runs away first, should the run diverge (runaway_watch.h).
   RunawayWatch runaway(model);
-  runaway.sample(model, state);
+  runaway.sample(state);
   const StepOutcome steps = runSteps(job, runner, recorder, f, num_steps, sample_every, balance, runaway, progress);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   progress.finish();
