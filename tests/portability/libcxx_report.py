@@ -78,6 +78,10 @@ def build(source, build_dir):
         # header (docs/testing.md).
         configure += [f"-DCMAKE_CXX_COMPILER_LAUNCHER={ccache}", f"-DCMAKE_C_COMPILER_LAUNCHER={ccache}"]
         env.setdefault("CCACHE_SLOPPINESS", "pch_defines,time_macros,include_file_mtime,include_file_ctime")
+        # Paths relative to the clone, as scripts/build.sh sets them: without
+        # it the clone's absolute path is part of every file's hash, so a
+        # fresh clone (CI's) never finds the previous clone's objects.
+        env.setdefault("CCACHE_BASEDIR", os.path.abspath(source))
     subprocess.run(configure, check=True, stdout=subprocess.DEVNULL, env=env)
     subprocess.run(["cmake", "--build", libcxx_build, "--target", "suitsim", "-j", str(os.cpu_count() or 2)],
                    check=True, stdout=subprocess.DEVNULL, env=env)
