@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/eval/least_squares.h"
 #include "suitsim/rigid/regressor.h"
 

@@ -7,6 +7,7 @@
 #include <vector>
 #include <limits>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/design/assessment.h"
 #include "suitsim/design/candidates.h"
 #include "suitsim/eval/least_squares.h"

@@ -21,6 +21,7 @@
 
 #include <Eigen/QR>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/core/levenberg_marquardt.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/robot/capstan.h"

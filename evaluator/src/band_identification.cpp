@@ -2,6 +2,7 @@
 // band_identification.h for the method).
 #include "suitsim/eval/band_identification.h"
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/core/statistics.h"
 #include "suitsim/core/levenberg_marquardt.h"
 

@@ -7,6 +7,7 @@
 
 #include <Eigen/QR>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/core/stop.h"
 
 namespace suitsim::eval {

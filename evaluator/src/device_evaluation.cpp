@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/rigid/dynamics.h"
 #include "suitsim/rigid/kinematics.h"
 #include "suitsim/eval/signals.h"

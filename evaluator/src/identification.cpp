@@ -11,6 +11,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/core/statistics.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/rigid/dynamics.h"

@@ -10,6 +10,8 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include "suitsim/core/decompositions.h"
+
 namespace suitsim::eval {
 
 namespace {

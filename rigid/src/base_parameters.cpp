@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/core/random.h"
 #include "suitsim/rigid/regressor.h"
 

@@ -15,6 +15,7 @@
 #include <Eigen/LU>
 #include <tinyxml2.h>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/eval/identification.h"
 #include "suitsim/scene/scene.h"
 #include "suitsim/scene/xml_reader.h"

@@ -17,6 +17,7 @@
 #include <Eigen/LU>
 
 #include "log_table.h"
+#include "suitsim/core/decompositions.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/scene/scene.h"
 
