@@ -90,7 +90,7 @@ VectorXd restHoldQuantile(const Problem& p, const VectorXd& x, const Identificat
 /// one unbroken stretch of used rows (a joint at rest leaves its rows out),
 /// lags up to half the longest stretch, averaged with each equation's share
 /// of the weighted residual power. The band fit uses the same rule
-/// (band_identification.cpp).
+/// (band_identifiability.cpp).
 double residualCorrelationTime(const Problem& p, const VectorXd& x, bool joints, const VectorXd& weight) {
   const int ne = joints ? p.nv : 6;
   // Per trial and equation: the residual and the stretch each sample is in
