@@ -1,6 +1,6 @@
 // A capstan-aware wire model for A(26) (see band_capstan.h).
 //
-// Solver. Variable projection as in band_identification.cpp: for given
+// Solver. Variable projection as in band_projection.cpp: for given
 // natural lengths and mu the torque is linear in the group stiffnesses, so
 // k comes from a column-pivoted QR and only p = [l0_b, mu] is searched
 // (with arms, rho per group and log tau too), by a small

@@ -219,7 +219,7 @@ TEST_F(RealismOption, ViscoelasticBandModelTakesTheHysteresisOut) {
     EXPECT_NEAR(km, km_true, 0.2 * km_true);
     // The time constant is the loosest of the three: 0.85 / 1.08 s (normal /
     // modified) when written, 0.85 / 0.80 s once the sliding margin no
-    // longer depended on the clock's rounding (identification.cpp), which
+    // longer depended on the clock's rounding (identification_joint_rows.cpp), which
     // changed which few joint rows fit the friction. Hence 25 %.
     EXPECT_NEAR(after["relaxation_time_s"].get<double>(), 1.0, 0.25);
     EXPECT_EQ(after["true_relaxation_time_s"].get<double>(), 1.0);

@@ -5,7 +5,7 @@
 //
 // Why these would catch the old solver: the normal equations AᵀA x = Aᵀb
 // square the condition number. At κ(A) = 1e9, κ² = 1e18 is beyond 1/ε, and
-// LDLT of AᵀA (what identification.cpp did before) returns no correct digit;
+// LDLT of AᵀA (what the robot's identification did before) returns no correct digit;
 // the orthogonal reduction keeps about κ ε = 1e-7. Likewise a condition
 // number taken as sqrt(λmax/λmin) of AᵀA is off by λmin's rounding, ε λmax,
 // which at κ = 1e8 is as large as λmin itself.
