@@ -371,6 +371,7 @@ int evaluateChecked(const EvaluateOptions& opt, const CLI::App& app) {
   run.simulation_wall_s = sim_wall;
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   nlohmann::ordered_json id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+  id_json["band_fits"] = report::bandFitsJson(result);
   if (logs) id_json["log"] = report::logJson(*logs);
   const nlohmann::ordered_json report_json = report::reportJson(result, score, run, id_json, pngs);
   const std::vector<std::pair<std::string, std::string>> files = {

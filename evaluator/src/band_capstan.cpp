@@ -531,6 +531,10 @@ CapstanFit fitCapstan(const CapstanRows& rows, const VectorXd& torque, const Vec
   out.relative_std.resize(ng);
   for (Index g = 0; g < ng; ++g) out.relative_std[g] = std_dev[g] / std::abs(e.k[g]);
   out.friction_std = frictionFree(p) ? std_dev[ng + static_cast<Index>(p.band.size())] : 0.0;
+  out.jacobian = std::move(G);
+  out.parameter_band = p.band;
+  out.friction_column = frictionFree(p);
+  out.arm_columns = p.arms;
   return out;
 }
 

@@ -118,6 +118,13 @@ struct CapstanFit {
   /// Without: zeros and NaN.
   Eigen::VectorXd relaxing_stiffness;
   double relaxation_time = 0.0;
+  /// d(residual)/d(parameters) at the estimate, the matrix relative_std
+  /// comes from (R x P): k per group, l0 per fitted band (parameter_band),
+  /// then mu (friction_column), rho per group and log tau (arm_columns).
+  Eigen::MatrixXd jacobian;
+  std::vector<int> parameter_band;  ///< the band (index into the rows) of each l0 column
+  bool friction_column = false;
+  bool arm_columns = false;
 };
 
 /// Fits k per group, l0 per fitted band and one mu in [0, max_friction] to

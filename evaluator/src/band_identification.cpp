@@ -162,10 +162,17 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     res.noise_correlation = residualCorrelationTime(fit.r, n, m);
   }
   const VectorXd std_dev = parameterStd(G, res.noise_std * res.noise_std * res.noise_correlation);
+  res.group_parameter.assign(static_cast<std::size_t>(ng), -1);
+  for (int kp = 0; kp < p.num_k; ++kp) {
+    res.group_parameter[static_cast<std::size_t>(param_group[kp])] = kp;
+    res.parameter.push_back("k:" + options.groups[static_cast<std::size_t>(param_group[kp])].name);
+  }
+  for (int b = 0; b < nf; ++b) res.parameter.push_back("l0:" + samples.band[static_cast<std::size_t>(p.band[b])]);
   for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
 
   judgeGroups(p, samples, options, param_group, best_l0, fit, std_dev, nk, res);
   res.group_observable = res.group_identifiable;
+  res.jacobian = std::move(G);
   return res;
 }
 

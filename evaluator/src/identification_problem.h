@@ -67,6 +67,7 @@ inline double zValue(const JointRow& r, int k) {
 
 struct Solution {
   VectorXd x, relative_std;
+  MatrixXd correlation;  // of the data's covariance (parameter_correlation.h), (P x P)
   double correlation_samples = 1.0;
   double condition_number = 0.0;
   int unexcited = 0;

@@ -12,6 +12,7 @@
 #include "suitsim/core/decompositions.h"
 #include "suitsim/core/stop.h"
 #include "suitsim/eval/least_squares.h"
+#include "suitsim/eval/parameter_correlation.h"
 #include "identification_problem.h"
 #include "motion_samples.h"
 
@@ -205,6 +206,7 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
     // with both feet planted) look determined to 0.5 % while the a-priori
     // values held them 2-13 % off.
     const VectorXd variance = unitVariance(M) * sigma2;
+    if (joints) s.correlation = reducedCorrelation(M);
     s.relative_std.resize(P);
     for (int c = 0; c < P; ++c) {
       // Relative to the estimate; infinite for an estimate of exactly zero.

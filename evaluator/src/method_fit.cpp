@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "band_capstan.h"
+#include "suitsim/eval/parameter_correlation.h"
 #include "suitsim/eval/band_relaxation.h"
 
 namespace suitsim::eval {
@@ -131,6 +132,13 @@ struct MethodFitter {
   std::vector<double> fit_rmse;                 // per motion, of the fit that last ran on it
   std::vector<double> km, relaxation, friction;  // per group: Maxwell arm, its time, capstan friction
   std::vector<CapstanRows> capstan_rows;
+  // Per group, what its deciding fit says of its k's uncertainty: from the
+  // fit its estimate came from (taken), and from the one its reason names.
+  struct Uncertainty {
+    std::vector<ParameterCorrelation> correlations;
+    UnitInformation information;
+  };
+  std::vector<Uncertainty> taken_uncertainty, why_uncertainty;
 
   MethodFitter(const SuitFitSetup& s, SupportMethod m)
       : model(s.model), wires(s.wires), curves(s.curves), bopt(s.options), band_model(s.band_model),
@@ -158,9 +166,41 @@ struct MethodFitter {
     km.assign(ng, std::nan(""));
     relaxation.assign(ng, std::nan(""));
     friction.assign(ng, std::nan(""));
+    taken_uncertainty.assign(ng, {});
+    why_uncertainty.assign(ng, {});
   }
 
-  void take(std::size_t g, std::size_t k, const BandIdentificationResult& pm, int pg) {
+  // The correlations of k (its column `column` of Jacobian G, columns
+  // `names`) and the fit's unit-noise information, for a fit on motion k's
+  // rows `subset` (empty: every row, in order).
+  Uncertainty uncertainty(std::size_t k, const Eigen::MatrixXd& G, const std::vector<std::string>& names, int column,
+                          const std::vector<Eigen::Index>& subset = {}) const {
+    if (column < 0 || G.cols() == 0) return {};
+    std::vector<std::string> joints;
+    std::vector<int> row_joint;
+    for (Eigen::Index r = 0; r < G.rows(); ++r) {
+      const int j = rows[k].joint[static_cast<std::size_t>(subset.empty() ? r : subset[static_cast<std::size_t>(r)])];
+      const std::string& name = model.joint_name[static_cast<std::size_t>(j)];
+      const auto it = std::find(joints.begin(), joints.end(), name);
+      row_joint.push_back(static_cast<int>(it - joints.begin()));
+      if (it == joints.end()) joints.push_back(name);
+    }
+    const Eigen::VectorXd& time = curves[k]->time;
+    const double interval = time.size() > 1 ? (time[time.size() - 1] - time[0]) / static_cast<double>(time.size() - 1) : 0.0;
+    return {strongestCorrelations(parameterCorrelation(G), column, names),
+            unitInformation(G, row_joint, joints, names, column, interval)};
+  }
+
+  // The same for group `pg` of a band fit `pm`.
+  Uncertainty uncertainty(std::size_t k, const BandIdentificationResult& pm, int pg,
+                          const std::vector<Eigen::Index>& subset = {}) const {
+    const int column = pg >= 0 && static_cast<std::size_t>(pg) < pm.group_parameter.size() ? pm.group_parameter[static_cast<std::size_t>(pg)] : -1;
+    return uncertainty(k, pm.jacobian, pm.parameter, column, subset);
+  }
+
+  void take(std::size_t g, std::size_t k, const BandIdentificationResult& pm, int pg,
+            const std::vector<Eigen::Index>& subset = {}) {
+  taken_uncertainty[g] = uncertainty(k, pm, pg, subset);
   c.source[g] = static_cast<int>(k);
   c.k[g] = pm.stiffness[pg];
   c.rstd[g] = pm.relative_std[pg];
@@ -186,6 +226,7 @@ struct MethodFitter {
             best_failed = relevance;
             tried[g] = static_cast<int>(k);
             c.why_not[g] = label[k] + ": " + pm.group_reason[g];
+            why_uncertainty[g] = uncertainty(k, pm, static_cast<int>(g));
           }
           continue;
         }
@@ -231,6 +272,7 @@ struct MethodFitter {
           take(g, k, pm, pg);
         } else {
           c.why_not[g] = label[k] + " (others' torque taken off): " + (pg >= 0 ? pm.group_reason[pg] : "not fitted");
+          why_uncertainty[g] = uncertainty(k, pm, pg);
           c.k[g] = std::nan("");
         }
       }
@@ -309,12 +351,13 @@ struct MethodFitter {
           const std::size_t g = mine[i];
           const int pg = groupIn(pm, bopt.groups[g].name);
           if (pg >= 0 && std::isfinite(pm.stiffness[pg]) && pm.group_identifiable[pg]) {
-            take(g, k, pm, pg);
+            take(g, k, pm, pg, keep);
             km[g] = rf.relaxing_stiffness[static_cast<Eigen::Index>(i)];
             relaxation[g] = rf.relaxation_time;
           } else {
             c.why_not[g] = label[k] + " (viscoelastic, the arms' torque taken off): " +
                            (pg >= 0 ? pm.group_reason[pg] : "not fitted");
+            why_uncertainty[g] = uncertainty(k, pm, pg, keep);
             c.k[g] = std::nan("");
             km[g] = relaxation[g] = std::nan("");
           }
@@ -412,10 +455,22 @@ struct MethodFitter {
       }
       const CapstanFit cf = fitCapstan(cr, capstanOthersTakenOff(k), start, kDefaultMaxCapstanFriction, with_arms ? &arm_start : nullptr);
       fit_rmse[k] = cf.rmse;
+      // The capstan fit's columns (band_capstan.h): k per group, l0 per
+      // fitted band, then mu, each group's rho and log tau where free.
+      std::vector<std::string> names;
+      for (std::size_t g : mine) names.push_back("k:" + bopt.groups[g].name);
+      for (int b : cf.parameter_band) names.push_back("l0:" + band_names[static_cast<std::size_t>(b)]);
+      if (cf.friction_column) names.push_back("capstan_friction");
+      for (std::size_t g : mine) {
+        if (cf.arm_columns) names.push_back("arm_ratio:" + bopt.groups[g].name);
+      }
+      if (cf.arm_columns) names.push_back("arm_log_relaxation_time");
       for (std::size_t i = 0; i < mine.size(); ++i) {
         const std::size_t g = mine[i];
         const double kg = cf.stiffness[static_cast<Eigen::Index>(i)], rstd = cf.relative_std[static_cast<Eigen::Index>(i)];
+        const Uncertainty u = uncertainty(k, cf.jacobian, names, static_cast<int>(i));
         if (kg > 0.0 && std::isfinite(rstd) && rstd <= bopt.max_relative_std) {
+          taken_uncertainty[g] = u;
           c.source[g] = static_cast<int>(k);
           c.k[g] = kg;
           c.rstd[g] = rstd;
@@ -434,6 +489,7 @@ struct MethodFitter {
           std::snprintf(buf, sizeof buf, "stiffness %.3g N/m, relative std %.3g %% (limit %.3g %%), friction %.3g",
                         kg, 100.0 * rstd, 100.0 * bopt.max_relative_std, cf.friction);
           c.why_not[g] = label[k] + " (capstan): " + buf;
+          why_uncertainty[g] = u;
           c.k[g] = std::nan("");
         }
       }
@@ -458,6 +514,9 @@ struct MethodFitter {
         e.capstan_friction = friction[g];
       }
       if (!e.identifiable) e.reason = c.why_not[g].empty() ? "no motion's fit determines it" : c.why_not[g];
+      const Uncertainty& u = e.identifiable ? taken_uncertainty[g] : why_uncertainty[g];
+      e.correlations = u.correlations;
+      e.information = u.information;
       fit.groups.push_back(e);
     }
     for (std::size_t b = 0; b < band_names.size(); ++b) {

@@ -293,6 +293,12 @@ ordered_json reportJson(const eval::EvaluationResult& result, const Score& score
         }
         if (!e.identifiable) jg["reason"] = e.reason;
         jg["relative_error"] = numberOrNull(truth.relative_error[mi][g]);
+        // The Cramér-Rao bound of k (cramer_rao.h), and the error in its units.
+        const double crb = truth.crb_std[mi][g];
+        jg["crb_std_n_per_m"] = numberOrNull(crb);
+        jg["crb_relative_std"] = numberOrNull(crb / truth.group_stiffness[g]);
+        jg["error_over_crb"] = numberOrNull(std::abs(truth.relative_error[mi][g]) * truth.group_stiffness[g] / crb);
+        jg["correlations"] = correlationsJson(e.correlations);
         groups[e.name] = jg;
       }
       jm["groups"] = groups;
@@ -385,6 +391,43 @@ std::string settingsInWords(const RunInfo& run) {
 
 }  // namespace
 
+namespace {
+
+// The Cramér-Rao bound of every group's k beside its error (cramer_rao.h),
+// and what k trades with in the groups that are not identifiable or are
+// more than kOff off.
+std::string crbMarkdown(const eval::SuitFit& suit, const SuitScore& truth) {
+  constexpr double kOff = 0.01;  // approach A's goal (docs/realism.md)
+  std::string md = "\nThe Cramér-Rao bound of k under the sensors' declared noise (CRB std relative to the true k; "
+                   "|error| / CRB where there is an estimate; docs/method.md):\n\n| method |";
+  for (const std::string& g : suit.group_order) md += " `" + g + "` CRB std | \\|error\\| / CRB |";
+  md += "\n|---|";
+  for (std::size_t g = 0; g < suit.group_order.size(); ++g) md += "---|---|";
+  md += "\n";
+  std::string traded;
+  for (std::size_t mi = 0; mi < suit.methods.size(); ++mi) {
+    const eval::MethodFit& m = suit.methods[mi];
+    md += std::string("| ") + methodTitle(m.method) + " |";
+    for (std::size_t g = 0; g < m.groups.size(); ++g) {
+      const double crb = truth.crb_std[mi][g] / truth.group_stiffness[g], err = truth.relative_error[mi][g];
+      md += " " + (std::isfinite(crb) ? percent(crb) : std::string("-")) + " | " +
+            (std::isfinite(err) && crb > 0.0 && std::isfinite(crb) ? formatSig(std::abs(err) / crb) : std::string("")) + " |";
+      const eval::GroupEstimate& e = m.groups[g];
+      if ((e.identifiable && !(std::abs(err) > kOff)) || e.correlations.empty()) continue;
+      traded += "- " + std::string(methodTitle(m.method)) + ", `" + e.name + "`:";
+      for (const eval::ParameterCorrelation& c : e.correlations) traded += " " + c.parameter + " (r " + formatSig(c.r, 2) + ")";
+      traded += "\n";
+    }
+    md += "\n";
+  }
+  if (!traded.empty()) {
+    md += "\nWhat k trades with in its fit (|r| >= 0.5), where it is not identifiable or more than 1 % off:\n" + traded;
+  }
+  return md;
+}
+
+}  // namespace
+
 std::string reportMarkdown(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
                            const std::vector<std::string>& plots, const std::string& plot_note) {
   const eval::IdentificationOutcome& id = result.identification;
@@ -424,6 +467,7 @@ std::string reportMarkdown(const eval::EvaluationResult& result, const Score& sc
       md += "\n";
     }
     if (!why.empty()) md += "\nNot identifiable:\n" + why;
+    md += crbMarkdown(suit, truth);
     md += "\nFit joints per motion:\n";
     for (const eval::FitJoints& f : suit.fit_joints) {
       md += "- " + f.motion + ": " + joinNames(f.joints) + " (" + f.reason + ")\n";

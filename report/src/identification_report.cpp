@@ -160,7 +160,32 @@ ordered_json identificationJson(const eval::IdentificationOutcome& id, const std
   ex["armature"] = determined(rs.armature);
   ex["backdrive_excess"] = determined(rs.backdrive_excess);
   j["determined_to_half_percent"] = ex;
+  // The columns that trade most (parameter_correlation.h).
+  ordered_json pairs = ordered_json::array();
+  for (const auto& c : id.full.correlated_pairs) pairs.push_back({{"a", c.a}, {"b", c.b}, {"r", c.r}});
+  j["correlated_pairs"] = {{"min_abs_r", eval::kStrongCorrelation},
+                           {"count", id.full.correlated_pair_count},
+                           {"strongest", pairs}};
   return j;
+}
+
+ordered_json correlationsJson(const std::vector<eval::ParameterCorrelation>& correlations) {
+  ordered_json out = ordered_json::array();
+  for (const eval::ParameterCorrelation& c : correlations) out.push_back({{"parameter", c.parameter}, {"r", c.r}});
+  return out;
+}
+
+ordered_json bandFitsJson(const eval::EvaluationResult& result) {
+  ordered_json out;
+  for (const eval::SuitFit& suit : result.suits) {
+    for (const eval::MethodFit& m : suit.methods) {
+      for (const eval::GroupEstimate& e : m.groups) {
+        out[suit.suit][eval::methodKey(m.method)][e.name] = {
+            {"from", e.from}, {"identifiable", e.identifiable}, {"correlations", correlationsJson(e.correlations)}};
+      }
+    }
+  }
+  return out;
 }
 
 // What the count of determined base parameters means for the estimates. A

@@ -175,6 +175,12 @@ Score scoreEvaluation(const eval::EvaluationResult& result, const Truth& truth) 
         err.push_back(std::isfinite(k) ? (k - s.group_stiffness[g]) / s.group_stiffness[g] : std::nan(""));
       }
       s.relative_error.push_back(err);
+      std::vector<double> crb;
+      for (const eval::GroupEstimate& e : m.groups) {
+        crb.push_back(cramerRaoStd(e.information, truth.torque_noise, m.method,
+                                   result.identification.full.torque_sensors));
+      }
+      s.crb_std.push_back(crb);
     }
     score.suits.push_back(std::move(s));
   }

@@ -23,6 +23,7 @@ Truth loadTruth(const std::string& scene_path, const io::Realism* realism) {
     const io::SceneDescription scene = io::readScene(scene_path, t.name, overrides);
     if (&t == &trials.front()) truth.realism = scene.realism;
     if (!scene.robot) continue;
+    if (!(truth.torque_noise.rate > 0.0)) truth.torque_noise = torqueNoise(scene);
     // A band's natural_length="auto" is its length at the initial pose as
     // compiled into particles (what the simulation used): only then is the
     // trial compiled.

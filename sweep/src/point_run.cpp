@@ -104,6 +104,7 @@ std::vector<std::string> resultsHeader(const SweepSpec& spec, const ResultLayout
       for (eval::SupportMethod m : eval::kSupportMethods) {
         h.push_back(prefix + eval::methodKey(m) + ".stiffness");
         h.push_back(prefix + eval::methodKey(m) + ".relative_error");
+        h.push_back(prefix + eval::methodKey(m) + ".crb_relative_std");
       }
     }
   }
@@ -121,6 +122,7 @@ std::vector<std::string> resultsHeader(const SweepSpec& spec, const ResultLayout
         for (eval::SupportMethod m : eval::kSupportMethods) {
           h.push_back(prefix + eval::methodKey(m) + ".stiffness");
           h.push_back(prefix + eval::methodKey(m) + ".relative_error");
+        h.push_back(prefix + eval::methodKey(m) + ".crb_relative_std");
         }
       }
     }
@@ -287,7 +289,8 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
         run.band_model = eval::bandModelName(eo.band_model);
         run.straps = eval::strapsName(eo.straps);
         run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+        auto id_json = report::identificationJson(result.identification, inputs.scene_name, eo.pipeline);
+        id_json["band_fits"] = report::bandFitsJson(result);
         const std::string suffix = ev ? "_" + ev->name : "";
         writeText(dir / ("identification" + suffix + ".json"), id_json.dump(2) + "\n");
         writeText(dir / ("report" + suffix + ".json"), report::reportJson(result, score, run, id_json, {}).dump(2) + "\n");
@@ -300,6 +303,9 @@ std::vector<std::string> runPoint(const SweepSpec& spec, const std::string& base
               const eval::GroupEstimate& e = fit.methods[m].groups[g];
               row[c++] = e.identifiable ? number(e.stiffness) : "";
               row[c++] = e.identifiable ? number(score.suits[s].relative_error[m][g]) : "";
+              // The Cramér-Rao bound relative to the true k (cramer_rao.h), identifiable or not.
+              const double crb = score.suits[s].crb_std[m][g] / score.suits[s].group_stiffness[g];
+              row[c++] = std::isfinite(crb) ? number(crb) : "";
             }
           }
         }

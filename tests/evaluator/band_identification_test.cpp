@@ -6,6 +6,7 @@
 // checked against the scatter of the estimates, and a group the data cannot
 // determine is reported as such.
 #include "suitsim/eval/band_identification.h"
+#include "suitsim/eval/parameter_correlation.h"
 
 #include <gtest/gtest.h>
 
@@ -634,4 +635,51 @@ TEST(BandIdentification, BadInputThrowsWithAClearMessage) {
 }
 
 }  // namespace
-}  // namespace suitsim::eval
+
+// The Cramér-Rao bound's ingredients (parameter_correlation.h) against an
+// independent answer: under white noise of σ on every torque, the fit's
+// unit-noise information by joint, weighted by 1 / σ² and inverted as the
+// report's bound does (report/cramer_rao.h), gives the spread of the
+// least-squares k over noise draws. No estimator beats the bound; least
+// squares reaches it (its std is the same matrix with the residual's σ).
+TEST(BandIdentification, CramerRaoBoundIsTheSpreadUnderWhiteNoise) {
+  const BendCase bend = bendCase(1000, 0, VectorXd::Constant(4, 197.8));
+  constexpr int kSeeds = 40;
+  constexpr double kSigma = 0.3;
+  std::vector<double> k;
+  double bound = 0.0;
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    std::mt19937_64 rng(500 + seed);
+    std::normal_distribution<double> white(0.0, kSigma);
+    MatrixXd noise(bend.tau.rows(), bend.tau.cols());
+    for (Eigen::Index i = 0; i < noise.size(); ++i) noise.data()[i] = white(rng);
+    BandIdentificationOptions options = twoGroups();
+    options.num_starts = 1;
+    const BandIdentificationResult r = identifyBands(bend.samples, bend.tau + noise, options);
+    ASSERT_EQ(r.jacobian.cols(), static_cast<Eigen::Index>(r.parameter.size()));
+    ASSERT_EQ(r.parameter[static_cast<std::size_t>(r.group_parameter[0])], "k:typeA");
+    // Rows t m + c are about joint c.
+    std::vector<int> row_joint(static_cast<std::size_t>(r.jacobian.rows()));
+    for (std::size_t i = 0; i < row_joint.size(); ++i) row_joint[i] = static_cast<int>(i % kJoints.size());
+    const suitsim::eval::UnitInformation info = suitsim::eval::unitInformation(
+        r.jacobian, row_joint, kJoints, r.parameter, r.group_parameter[0], 0.01);
+    MatrixXd stack(static_cast<Eigen::Index>(info.factor.size()) * r.jacobian.cols(), r.jacobian.cols());
+    for (std::size_t j = 0; j < info.factor.size(); ++j) {
+      stack.middleRows(static_cast<Eigen::Index>(j) * r.jacobian.cols(), r.jacobian.cols()) = info.factor[j] / kSigma;
+    }
+    bound += parameterStd(stack, 1.0)[info.stiffness] / kSeeds;
+    k.push_back(r.stiffness_fit[0]);
+  }
+  double mean = 0.0, ss = 0.0;
+  for (double x : k) mean += x / kSeeds;
+  for (double x : k) ss += (x - mean) * (x - mean);
+  const double spread = std::sqrt(ss / (kSeeds - 1));
+  std::printf("[measured] white noise %.1f N m: spread of k %.4g N/m over %d draws, Cramér-Rao bound %.4g N/m\n",
+              kSigma, spread, kSeeds, bound);
+  // A sample std of 40 draws is uncertain by 1 / sqrt(78) = 11 % of itself:
+  // the spread lies within 25 % of the bound (above it or below by chance).
+  EXPECT_GT(spread, 0.75 * bound);
+  EXPECT_LT(spread, 1.25 * bound);
+}
+
+}  // namespace

@@ -216,6 +216,12 @@ struct BandIdentificationResult {
   int iterations = 0;         ///< LM iterations over all stages of the winning start
   double noise_std = 0.0;     ///< σ used for the stds (N m): given, or from the residual
   double noise_correlation = 1.0;  ///< c, the variance inflation for correlated residuals (>= 1)
+  // ---- the uncertainty's ingredients (parameter_correlation.h) ----------------
+  /// G = ∂r/∂[k, l0] at the estimate, (N m x P): the fitted groups' k, then
+  /// the fitted bands' l0; empty when nothing was fitted.
+  Eigen::MatrixXd jacobian;
+  std::vector<std::string> parameter;  ///< G's columns: "k:GROUP", "l0:BAND", (P)
+  std::vector<int> group_parameter;    ///< G's column of each group's k, -1 if not fitted, (G)
 };
 
 /// A(26) on prepared samples: `supporting_torque` is τ_s^(t), (N x m) with

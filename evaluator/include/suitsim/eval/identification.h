@@ -287,7 +287,24 @@ struct RobotIdentification {
   /// The joint rows read link-side joint torque sensors (every trial had
   /// them): ξ is then the a-priori set but for τ_o, the sensors' offset.
   bool torque_sensors = false;
+  /// The columns that trade most: pairs among the base parameters
+  /// ("base_parameter[k]", identification.json's order), the coupled
+  /// drives' ("drive:MOTOR.rotor_inertia", ...) and the fitted joint
+  /// parameters ("motor_constant:JOINT", "viscous:", "coulomb:", "offset:",
+  /// "armature:", "backdrive_excess:") with |r| >= kStrongCorrelation, from
+  /// the covariance the relative stds come from (parameter_correlation.h),
+  /// strongest first, at most kMostCorrelatedPairs.
+  struct Correlated {
+    std::string a, b;
+    double r = 0.0;
+  };
+  std::vector<Correlated> correlated_pairs;
+  int correlated_pair_count = 0;  ///< pairs over the threshold before the cut
 };
+
+/// RobotIdentification::correlated_pairs' threshold and length.
+inline constexpr double kStrongCorrelation = 0.9;
+inline constexpr int kMostCorrelatedPairs = 30;
 
 /// Total mass (kg) from base parameters: the vertical force a unit vertical
 /// base acceleration needs, with gravity off.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "suitsim/eval/band_identification.h"
+#include "suitsim/eval/parameter_correlation.h"
 #include "suitsim/eval/band_relaxation.h"
 #include "suitsim/eval/supporting_torque.h"
 #include "suitsim/eval/wires.h"
@@ -64,6 +65,14 @@ struct GroupEstimate {
   /// stiffness as worn, before the straps' correction (band_attachments.h);
   /// `stiffness` is then the band's own.
   double worn_stiffness = std::nan("");
+  /// The parameters of the fit that decided the group (the one its estimate
+  /// came from; without one, the one its reason names) that its k
+  /// correlates with most: at most 3, |r| >= 0.5, strongest first
+  /// (parameter_correlation.h). Empty when no fit had the group.
+  std::vector<ParameterCorrelation> correlations;
+  /// That fit's Fisher information per unit noise, by joint: what the
+  /// Cramér-Rao bound of k needs besides the noise (report/cramer_rao.h).
+  UnitInformation information;
 };
 
 struct BandEstimate {

@@ -60,6 +60,14 @@ nlohmann::ordered_json logJson(const eval::LogReading& logs);
 /// Human-readable lines: mass, determined parameters, validation.
 std::string identificationSummary(const eval::IdentificationOutcome& id);
 
+/// A group's correlations (eval::GroupEstimate::correlations) as
+/// [{"parameter", "r"}], strongest first.
+nlohmann::ordered_json correlationsJson(const std::vector<eval::ParameterCorrelation>& correlations);
+
+/// identification.json's "band_fits": per suit, method and group, what its
+/// k trades with in the fit that decided it (parameter_correlation.h).
+nlohmann::ordered_json bandFitsJson(const eval::EvaluationResult& result);
+
 /// report.json (today's keys kept; scoring keys as in the header note).
 nlohmann::ordered_json reportJson(const eval::EvaluationResult& result, const Score& score, const RunInfo& run,
                                   const nlohmann::ordered_json& identification, const std::vector<std::string>& plots);

@@ -23,6 +23,10 @@ struct SuitScore {
   std::vector<double> natural_length;   ///< true l0 per band (m), SuitFit::routes order
   /// Per method (kSupportMethods order), per group: (estimate − truth) / truth; NaN without an estimate.
   std::vector<std::vector<double>> relative_error;
+  /// Per method, per group: the Cramér-Rao bound of k's std under the
+  /// sensors' declared noise (N/m, cramer_rao.h), for the fit that decided
+  /// the group; NaN where no fit had it or the noise is unknown.
+  std::vector<std::vector<double>> crb_std;
 };
 
 /// The supporting torque the true bands give on the measured angles of one

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "suitsim/articulated.h"
+#include "suitsim/report/cramer_rao.h"
 #include "suitsim/scene/scene.h"
 
 namespace suitsim::report {
@@ -35,6 +36,9 @@ struct Truth {
   /// The error sources the truth was made with (the first trial's; every
   /// trial of a scene has the same).
   io::Realism realism;
+  /// The actuator-torque channels' declared noise (the first trial's with a
+  /// robot): what the Cramér-Rao bound of the band fits needs (cramer_rao.h).
+  TorqueNoise torque_noise;
 };
 
 /// Reads the truth of every trial of the scene (throws io::SceneError);
