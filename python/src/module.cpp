@@ -347,8 +347,12 @@ std::shared_ptr<EvaluationHandle> evaluate(const SceneHandle& scene, const std::
     checkEvaluation(h->scene_path, h->inputs, h->options);
   }
   runInterruptible([&] { h->result = eval::evaluateStreams(h->inputs, streams_dir, h->options); });
-  h->identification =
-      dumpJson(report::identificationJson(h->result.identification, h->inputs.scene_name, h->options.pipeline));
+  // As `suitsim evaluate` writes identification.json: the robot's fit and
+  // each suit's band fits.
+  nlohmann::ordered_json id_json =
+      report::identificationJson(h->result.identification, h->inputs.scene_name, h->options.pipeline);
+  id_json["band_fits"] = report::bandFitsJson(h->result);
+  h->identification = dumpJson(id_json);
   h->evaluation_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return h;
 }

@@ -28,9 +28,11 @@ using nlohmann::ordered_json;
 using suitsim::testing::readFile;
 using suitsim::testing::sourcePath;
 
+// The Cramér-Rao bound is scoring too: it reads the truth's sensor noise
+// and drive gains (report/cramer_rao.h).
 bool isScoringKey(const std::string& key) {
   return key.rfind("true_", 0) == 0 || key == "relative_error" || key == "supporting_torque_rmse" ||
-         key.find("wall_time") != std::string::npos;
+         key.rfind("crb_", 0) == 0 || key == "error_over_crb" || key.find("wall_time") != std::string::npos;
 }
 
 void stripScoring(ordered_json& j) {
