@@ -10,6 +10,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include "suitsim/core/decompositions.h"
 #include "suitsim/eval/least_squares.h"
 
 namespace suitsim::eval {
