@@ -97,7 +97,7 @@ void Sensors::setUpChain(double dt) {
   chain_ring_.assign(static_cast<std::size_t>(chain_ring_length_) * n, 0.0);
   chain_z1_.assign(n, 0.0);
   chain_z2_.assign(n, 0.0);
-  for (const std::string& d : devices) chain_jitter_rng_.emplace_back(streamSeed(spec_.seed, d + ".jitter"));
+  for (const std::string& d : devices) chain_jitter_rng_.emplace_back(streamSeed(noise_seed_, d + ".jitter"));
   chain_offset_.assign(devices.size(), 0.0);
 
   // The bias walk: a Wiener process sampled once per sample period T, so
@@ -105,7 +105,7 @@ void Sensors::setUpChain(double dt) {
   const double period = static_cast<double>(steps_per_sample_) * dt;
   chain_bias_walk_.assign(n, 0.0);
   chain_walk_step_.assign(n, 0.0);
-  for (std::size_t k = 0; k < n; ++k) chain_walk_rng_.emplace_back(streamSeed(spec_.seed, columns_[k] + ".bias_walk"));
+  for (std::size_t k = 0; k < n; ++k) chain_walk_rng_.emplace_back(streamSeed(noise_seed_, columns_[k] + ".bias_walk"));
   for (std::size_t s = 0; s < spec_.imus.size(); ++s) {
     const int accel = imu_accel_column_[s];
     for (int d = 0; d < 3; ++d) {

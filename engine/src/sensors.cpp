@@ -73,6 +73,10 @@ double NoiseChannel::operator()(double truth) {
 }
 
 Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model), spec_(std::move(spec)) {
+  // Each recording draws its own noise: two trials that shared one sequence
+  // would have errors that cancel in a with/without difference (approach A,
+  // A(21)), which no pair of real recordings has.
+  noise_seed_ = spec_.recording.empty() ? spec_.seed : streamSeed(spec_.seed, "recording." + spec_.recording);
   steps_per_sample_ = sensorStepsPerSample(spec_.rate, dt);
   if (steps_per_sample_ == 0) {
     char message[160];
@@ -87,7 +91,7 @@ Sensors::Sensors(const Model& model, SensorSpec spec, double dt) : model_(&model
   const double on = spec_.noise ? 1.0 : 0.0;
   auto add = [&](const std::string& column, double stddev, double bias, double resolution) {
     columns_.push_back(column);
-    noise_.emplace_back(spec_.seed, column, on * stddev, on * bias, on * resolution);
+    noise_.emplace_back(noise_seed_, column, on * stddev, on * bias, on * resolution);
   };
   static constexpr const char* kAxis[3] = {"x", "y", "z"};
 

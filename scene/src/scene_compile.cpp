@@ -74,6 +74,8 @@ Scene compileScene(const SceneDescription& description) {
     throw SceneError(root_location + " " + e.what());
   }
   if (scene.robot) finishSensors(scene.model, *scene.robot);
+  // The trial names the recording: its noise is its own (sensors.h).
+  if (scene.robot && scene.robot->sensors) scene.robot->sensors->recording = description.trial.name;
   scene.model.spring_arithmetic = scene.simulation.arithmetic;
   // --stribeck off: the joints keep their Coulomb and viscous friction and
   // lose the drop at low speed (the same switch the evaluator's model has).

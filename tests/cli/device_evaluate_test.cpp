@@ -40,16 +40,21 @@ TEST_F(DeviceEvaluate, Jvrc1ExoskeletonSupportAndSettingsAgainstTheTruth) {
   }
   EXPECT_EQ(d["joints"].size(), 8u);
   EXPECT_GT(d["true_supporting_torque_rms_nm"].get<double>(), 1.0);
-  // Measured: approach A 2.6 % where the joints move (5.1 % before the
-  // scene's ident_sway), B 9.4 %; the knees 1.7 % by A.
-  EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.035);
+  // Measured: approaches A and B 9.1 % where the joints move; the knees 5-6 %
+  // by A. Every row of a leg joint carries the ground's share from the foot
+  // sensors (2 N of noise a sample, some 0.4 N m at a hip after the 8 Hz
+  // filter), and approach A subtracts two trials, each with its own noise.
+  // (While the two trials shared one noise sequence, approach A read 2.6 %
+  // and the knees 1.7 %: the noise cancelled, as no pair of real recordings
+  // allows.)
+  EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.12);
   EXPECT_LT(d["supporting_torque"]["approach_b"]["relative_rmse_moving"].get<double>(), 0.2);
   // The hip rolls: approach A reads their supporting torque through their
   // identified motor constants. With the hip rolls sliding only in a small
   // sway those came out with a relative std of 16-19 % and one of them 12 %
   // low, so approach A was 2 % off at one hip and 11 % at the other; the
   // identification trials must determine them (measured: relative std 1.0-1.1 %,
-  // approach A 2.0 and 2.1 %).
+  // approach A 5.8 and 6.6 %, the foot sensors' noise).
   const json id = json::parse(readFile(out / "identification.json"));
   for (const char* hip : {"R_HIP_R", "L_HIP_R"}) {
     SCOPED_TRACE(hip);
@@ -57,13 +62,15 @@ TEST_F(DeviceEvaluate, Jvrc1ExoskeletonSupportAndSettingsAgainstTheTruth) {
     ASSERT_TRUE(kt["relative_std"].is_number()) << kt.dump();
     EXPECT_LT(kt["relative_std"].get<double>(), 0.03);
     EXPECT_LT(std::abs(kt["identified"].get<double>() / 0.15 - 1.0), 0.03);  // the scene's motor_constant
-    EXPECT_LT(d["supporting_torque_per_joint"][hip]["relative_rmse_moving"]["approach_a"].get<double>(), 0.04);
+    EXPECT_LT(d["supporting_torque_per_joint"][hip]["relative_rmse_moving"]["approach_a"].get<double>(), 0.09);
   }
   for (const char* knee : {"R_KNEE", "L_KNEE"}) {
     const json& k = d["supporting_torque_per_joint"][knee];
-    EXPECT_LT(k["relative_rmse_moving"]["approach_a"].get<double>(), 0.04) << knee;
-    // In the evaluator's band the knees' cuffs' ringing is gone: measured 0.3 %.
-    EXPECT_LT(k["relative_rmse_moving_in_band"]["approach_a"].get<double>(), 0.015) << knee;
+    EXPECT_LT(k["relative_rmse_moving"]["approach_a"].get<double>(), 0.08) << knee;
+    // In the evaluator's band the knees' cuffs' ringing is gone (0.3 % with
+    // noise-free feet); what is left is the foot sensors' noise: measured
+    // 5.1 and 5.7 %.
+    EXPECT_LT(k["relative_rmse_moving_in_band"]["approach_a"].get<double>(), 0.08) << knee;
   }
   EXPECT_EQ(d["band_hz"].get<double>(), 8.0);
   EXPECT_LE(d["supporting_torque"]["approach_a"]["relative_rmse_moving_in_band"].get<double>(),
@@ -108,15 +115,18 @@ TEST_F(DeviceEvaluate, H1ExoskeletonSupportAndAssist) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json report = json::parse(readFile(out / "report.json"));
   const json& d = report["devices"]["exo"];
-  // Measured: A 1.6 %, B 5.2 %; the assist share 2-3 % low.
-  EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.04);
+  // Measured: A 7.5 %, B 6.0 % (A 1.6 % while the two trials shared their
+  // noise: see the JVRC-1 test); the assist share 2-3.5 % low.
+  EXPECT_LT(d["supporting_torque"]["approach_a"]["relative_rmse_moving"].get<double>(), 0.1);
   EXPECT_LT(d["supporting_torque"]["approach_b"]["relative_rmse_moving"].get<double>(), 0.1);
-  // Measured: every setting within 2 % but the shanks' gravity share (4-5 %, relative std 6.5 %).
+  // Measured: every setting within 3.5 % but the left thigh's viscosity
+  // (-5.9 %) and a shank's gravity share (9.6 %, relative std 6.5 %).
   for (const char* hinge : {"exo.thigh_R", "exo.thigh_L", "exo.shank_R", "exo.shank_L"}) {
     const json& p = d["impedance"][hinge]["parameters"];
-    for (const char* key : {"inertia", "viscous", "coulomb", "assist"}) {
+    for (const char* key : {"inertia", "coulomb", "assist"}) {
       EXPECT_LT(std::abs(p[key]["relative_error"].get<double>()), 0.05) << hinge << " " << key;
     }
+    EXPECT_LT(std::abs(p["viscous"]["relative_error"].get<double>()), 0.08) << hinge;
     EXPECT_LT(std::abs(p["gravity"]["relative_error"].get<double>()), 0.12) << hinge;
   }
 }

@@ -283,6 +283,62 @@ TEST_F(StandingSensors, SameSeedSameRowsOtherSeedOthersAndStreamsIndependent) {
   }
 }
 
+// Two recordings (trials) of one scene draw independent noise: a shared
+// sequence would cancel in approach A's with/without difference, A(21),
+// which no pair of real recordings allows. The same recording draws the
+// same noise again, and a scene without trials keeps the seed's own.
+TEST_F(StandingSensors, EachRecordingDrawsItsOwnNoise) {
+  const SensorSpec base = scene_->robot->sensors.value();
+  ASSERT_TRUE(base.recording.empty()) << "jvrc1_stand.xml has no trials";
+  SensorSpec clean = base;
+  clean.noise = false;
+  const int n = 400;
+  auto errors = [&](const std::string& recording) {
+    SensorSpec sp = base;
+    sp.recording = recording;
+    Sensors noisy(scene_->model, sp, scene_->simulation.dt), exact(scene_->model, clean, scene_->simulation.dt);
+    const int c = column(noisy, "R_KNEE.current[A]");
+    std::vector<double> rn(noisy.columns().size()), re(exact.columns().size()), e(n);
+    for (int k = 0; k < n; ++k) {
+      noisy.sample(*state_, rn.data());
+      exact.sample(*state_, re.data());
+      e[k] = rn[c] - re[c];
+    }
+    return e;
+  };
+  const std::vector<double> with = errors("with_suit"), again = errors("with_suit"), without = errors("without_suit"),
+                            unnamed = errors("");
+  EXPECT_EQ(with, again);
+  EXPECT_NE(with, unnamed);
+  double sww = 0.0, soo = 0.0, swo = 0.0;
+  for (int k = 0; k < n; ++k) {
+    sww += with[k] * with[k];
+    soo += without[k] * without[k];
+    swo += with[k] * without[k];
+  }
+  // Independent draws: the sample correlation of 400 pairs is within
+  // 4 / sqrt(400) = 0.2 of zero (a shared sequence gives 1).
+  EXPECT_LT(std::abs(swo / std::sqrt(sww * soo)), 0.2);
+  // The difference of the two recordings carries both noises: its variance
+  // is about twice one recording's, not zero.
+  double sdd = 0.0;
+  for (int k = 0; k < n; ++k) sdd += (with[k] - without[k]) * (with[k] - without[k]);
+  EXPECT_GT(sdd / sww, 1.5);
+}
+
+// A compiled trial names its recording: each trial of a protocol draws its
+// own noise.
+TEST(SensorsScene, EachTrialIsItsOwnRecording) {
+  const std::string protocol = std::string(SUITSIM_SOURCE_DIR) + "/scenes/jvrc1_protocol.xml";
+  const std::vector<io::TrialSpec> trials = io::listTrials(protocol);
+  ASSERT_GE(trials.size(), 2u);
+  for (std::size_t t = 0; t < 2; ++t) {
+    const io::Scene scene = io::loadScene(protocol, trials[t].name);
+    ASSERT_TRUE(scene.robot && scene.robot->sensors);
+    EXPECT_EQ(scene.robot->sensors->recording, trials[t].name);
+  }
+}
+
 // Without a valid cached acceleration the sensors evaluate forces into
 // their own buffers; both routes agree on a settled robot.
 TEST_F(StandingSensors, ScratchAccelerationAgreesWithTheCache) {

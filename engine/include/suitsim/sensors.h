@@ -169,6 +169,11 @@ struct SensorChainSpec {
 struct SensorSpec {
   double rate = 200.0;       ///< samples per second (Hz); 1/(rate dt) must be a whole number of steps
   std::uint64_t seed = 1;    ///< root of every column's generator
+  /// The recording these samples belong to (a trial's name). Mixed into
+  /// every column's generator, so two trials of one scene draw independent
+  /// noise, jitter and bias walks, as two recordings on a real robot do;
+  /// empty (a scene without trials): the seed and the columns' names alone.
+  std::string recording;
   bool noise = true;         ///< false: ideal sensors (no noise, no bias, no quantisation)
   bool anti_alias = true;    ///< average IMU, force and current over the sample period (see Sensors)
   EncoderSpec encoders;      ///< empty hinges: no encoders
@@ -325,6 +330,7 @@ class Sensors {
 
   const Model* model_;
   SensorSpec spec_;
+  std::uint64_t noise_seed_ = 1;  // spec_.seed with the recording's name mixed in
   long steps_per_sample_ = 1;
   std::vector<std::string> columns_;
   std::vector<NoiseChannel> noise_;  // one per column
