@@ -13,6 +13,7 @@
 
 #include "suitsim/core/decompositions.h"
 #include "suitsim/core/statistics.h"
+#include "suitsim/eval/parameter_correlation.h"
 #include "band_problem.h"
 
 namespace suitsim::eval {
@@ -80,7 +81,7 @@ std::string figure(const char* format, double value) {
 // the reason and the figures behind it.
 void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentificationOptions& options,
                  const std::vector<int>& param_group, const VectorXd& best_l0, const Projection& fit,
-                 const VectorXd& std_dev, int nk, BandIdentificationResult& res) {
+                 const VectorXd& std_dev, const MatrixXd& G, int nk, BandIdentificationResult& res) {
   const int n = samples.numSamples(), m = samples.numJoints(), nf = p.numBands();
   const Eigen::Index rows = static_cast<Eigen::Index>(n) * m;
   const std::string threshold = figure("%.3g %%", 100.0 * options.max_relative_std);
@@ -125,6 +126,38 @@ void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentif
     res.group_identifiable[g] = ok;
     res.group_reason[g] = reason + context;
     if (ok) res.stiffness[g] = k;
+  }
+  // A(21) sums every group's pull on a joint, so a group fitted beside one
+  // whose stiffness came out negative beyond its noise (k + 3 std < 0: no
+  // band pushes, so the model does not fit these rows) is only as good as
+  // that impossible estimate when the two trade (|r| >= 0.5, the report's
+  // threshold for "trades with"): the fit has put the one's torque into the
+  // other. Such a group is not identifiable in this fit; its own std cannot
+  // say so, being computed as if the model fitted. A non-positive estimate
+  // within 3 std of zero is merely undetermined, and the covariance the
+  // other's std comes from already carries that.
+  std::vector<int> impossible;
+  for (int kp = 0; kp < p.num_k; ++kp) {
+    if (std::isfinite(fit.k[kp]) && std::isfinite(std_dev[kp]) && fit.k[kp] + 3.0 * std_dev[kp] < 0.0) {
+      impossible.push_back(kp);
+    }
+  }
+  if (impossible.empty()) return;
+  const MatrixXd r = parameterCorrelation(G);
+  for (int kp = 0; kp < p.num_k; ++kp) {
+    const int g = param_group[kp];
+    if (!res.group_identifiable[g]) continue;
+    for (int other : impossible) {
+      const double rho = r(kp, other);
+      if (!(std::abs(rho) >= 0.5)) continue;
+      const int h = param_group[other];
+      res.group_identifiable[g] = false;
+      res.stiffness[g] = std::numeric_limits<double>::quiet_NaN();
+      res.group_reason[g] = "trades with group '" + options.groups[static_cast<std::size_t>(h)].name + "' (r " +
+                            figure("%.2f", rho) + "), whose stiffness " + figure("%.3g N/m", fit.k[other]) +
+                            " (std " + figure("%.3g N/m", std_dev[other]) + ") is negative; " + res.group_reason[g];
+      break;
+    }
   }
 }
 

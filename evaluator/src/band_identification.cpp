@@ -170,7 +170,7 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   for (int b = 0; b < nf; ++b) res.parameter.push_back("l0:" + samples.band[static_cast<std::size_t>(p.band[b])]);
   for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
 
-  judgeGroups(p, samples, options, param_group, best_l0, fit, std_dev, nk, res);
+  judgeGroups(p, samples, options, param_group, best_l0, fit, std_dev, G, nk, res);
   res.group_observable = res.group_identifiable;
   res.jacobian = std::move(G);
   return res;

@@ -68,6 +68,6 @@ void multiStart(const Problem& p, const WireSamples& samples, const BandIdentifi
 std::string figure(const char* format, double value);
 void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentificationOptions& options,
                  const std::vector<int>& param_group, const VectorXd& best_l0, const Projection& fit,
-                 const VectorXd& std_dev, int nk, BandIdentificationResult& res);
+                 const VectorXd& std_dev, const Eigen::MatrixXd& G, int nk, BandIdentificationResult& res);
 
 }  // namespace suitsim::eval::band_fit
