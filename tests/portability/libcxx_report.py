@@ -69,7 +69,12 @@ def build(source, build_dir):
                  f"-DCMAKE_CXX_COMPILER={clang}", f"-DCMAKE_C_COMPILER={clang_c}", f"-DCMAKE_CXX_FLAGS={flags}",
                  f"-DCMAKE_EXE_LINKER_FLAGS={flags}", "-DSUITSIM_BUILD_TESTS=OFF",
                  "-DSUITSIM_BUILD_BENCH=OFF", "-DSUITSIM_BUILD_VIEWER=OFF", "-DSUITSIM_WITH_MPI=OFF",
-                 "-DSUITSIM_WITH_MUJOCO=OFF", "-DSUITSIM_BUILD_PYTHON=OFF"]
+                 "-DSUITSIM_WITH_MUJOCO=OFF", "-DSUITSIM_BUILD_PYTHON=OFF",
+                 # No precompiled header: clang's .pch holds the clone's
+                 # absolute paths, so every file compiled with it misses the
+                 # cache in a fresh clone (CI's), whatever CCACHE_BASEDIR says;
+                 # without it the objects are shared across clones.
+                 "-DSUITSIM_PCH=OFF"]
     env = dict(os.environ)
     ccache = shutil.which("ccache")
     if ccache:
