@@ -9,10 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/SVD>
 
-#include "suitsim/core/decompositions.h"
 #include "suitsim/core/statistics.h"
+#include "suitsim/eval/least_squares.h"
 #include "suitsim/eval/parameter_correlation.h"
 #include "band_problem.h"
 
@@ -36,35 +35,12 @@ double residualCorrelationTime(const VectorXd& r, int n, int m) {
 
 VectorXd parameterStd(const MatrixXd& G, double sigma2) {
   const Eigen::Index np = G.cols();
-  // Parameters that act nowhere (a never-taut band's l0, a group all of
-  // whose bands are slack) are left out: they have no std at all.
-  std::vector<Eigen::Index> kept;
-  VectorXd scale(np);
-  for (Eigen::Index j = 0; j < np; ++j) {
-    scale[j] = G.col(j).norm();
-    if (scale[j] > 0.0) kept.push_back(j);
-  }
-  const auto nk = static_cast<Eigen::Index>(kept.size());
   VectorXd std_dev = VectorXd::Constant(np, std::numeric_limits<double>::infinity());
-  if (nk == 0 || !std::isfinite(sigma2)) return std_dev;
-  MatrixXd Gs(G.rows(), nk);
-  for (Eigen::Index a = 0; a < nk; ++a) Gs.col(a) = G.col(kept[a]) / scale[kept[a]];
-  const Eigen::JacobiSVD<MatrixXd> svd(Gs, Eigen::ComputeFullV);
-  const VectorXd& sv = svd.singularValues();
-  const MatrixXd& V = svd.matrixV();
-  // Directions with a singular value below this are not seen by the data
-  // (e.g. l0 of mirror-image bands on a symmetric motion: only their sum).
-  const double tol = 1e-9 * sv[0];
-  for (Eigen::Index a = 0; a < nk; ++a) {
-    double variance = 0.0, null_part = 0.0;
-    for (Eigen::Index c = 0; c < nk; ++c) {
-      if (sv[c] > tol) {
-        variance += V(a, c) * V(a, c) / (sv[c] * sv[c]);
-      } else {
-        null_part += V(a, c) * V(a, c);
-      }
-    }
-    if (null_part <= 1e-12) std_dev[kept[a]] = std::sqrt(sigma2 * variance) / scale[kept[a]];
+  if (!std::isfinite(sigma2)) return std_dev;
+  // The fit's covariance (least_squares.h), the one its correlations read.
+  const UnitCovariance c = jacobianCovariance(G);
+  for (Eigen::Index a = 0; a < np; ++a) {
+    if (c.finite[static_cast<std::size_t>(a)]) std_dev[a] = std::sqrt(sigma2 * c.scaled(a, a)) / G.col(a).norm();
   }
   return std_dev;
 }

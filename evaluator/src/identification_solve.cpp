@@ -205,8 +205,11 @@ Solution solveRegularised(const Problem& p, bool joints, const VectorXd& x_ref, 
     // made parameters the data barely touch (a leg's inertia about hip roll
     // with both feet planted) look determined to 0.5 % while the a-priori
     // values held them 2-13 % off.
-    const VectorXd variance = unitVariance(M) * sigma2;
-    if (joints) s.correlation = reducedCorrelation(M);
+    // One covariance for the stds and the correlations (least_squares.h).
+    const UnitCovariance covariance = reducedCovariance(M);
+    VectorXd variance(P);
+    for (int c = 0; c < P; ++c) variance[c] = covariance.variance(c) * sigma2;
+    if (joints) s.correlation = correlation(covariance);
     s.relative_std.resize(P);
     for (int c = 0; c < P; ++c) {
       // Relative to the estimate; infinite for an estimate of exactly zero.

@@ -129,35 +129,100 @@ double scaledConditionNumber(const MatrixXd& M, int* unexcited) {
   return lo > 0.0 ? hi / lo : std::numeric_limits<double>::infinity();
 }
 
-VectorXd unitVariance(const MatrixXd& M) {
+double UnitCovariance::variance(Index j) const {
+  const auto k = static_cast<std::size_t>(j);
+  return finite[k] ? scaled(j, j) * unit[j] * unit[j] : std::numeric_limits<double>::infinity();
+}
+
+namespace {
+
+// Σ_k V_ak V_bk / s_k² over the directions k marked seen, summed in k's
+// order (so the diagonal is the very sum the variances always were).
+MatrixXd seenInverse(const MatrixXd& V, const VectorXd& s, const std::vector<bool>& seen) {
+  const Index n = V.rows();
+  MatrixXd C = MatrixXd::Zero(n, n);
+  for (Index a = 0; a < n; ++a) {
+    for (Index b = 0; b < n; ++b) {
+      double sum = 0.0;
+      for (Index k = 0; k < s.size(); ++k) {
+        if (seen[static_cast<std::size_t>(k)]) sum += V(a, k) * V(b, k) / (s[k] * s[k]);
+      }
+      C(a, b) = sum;
+    }
+  }
+  return C;
+}
+
+}  // namespace
+
+UnitCovariance reducedCovariance(const MatrixXd& M) {
   const Index P = M.cols();
-  const VectorXd d = unitColumnScale(M);
-  const MatrixXd S = M * d.asDiagonal();
+  UnitCovariance c;
+  c.unit = unitColumnScale(M);
+  const MatrixXd S = M * c.unit.asDiagonal();
   const Eigen::BDCSVD<MatrixXd> svd(S, Eigen::ComputeThinV);
   const VectorXd& s = svd.singularValues();
   const MatrixXd& V = svd.matrixV();
   const double floor = kUnseenSingularValue * std::max(s.size() > 0 ? s.maxCoeff() : 0.0, 1e-300);
-  VectorXd variance = VectorXd::Zero(P);
+  c.finite.assign(static_cast<std::size_t>(P), true);
+  std::vector<bool> seen(static_cast<std::size_t>(s.size()));
   for (Index k = 0; k < s.size(); ++k) {
+    seen[static_cast<std::size_t>(k)] = s[k] > floor;
+    if (seen[static_cast<std::size_t>(k)]) continue;
     for (Index j = 0; j < P; ++j) {
-      const double v = V(j, k);
-      if (s[k] > floor) {
-        variance[j] += v * v / (s[k] * s[k]);
-      } else if (std::abs(v) > 1e-6) {
-        variance[j] = std::numeric_limits<double>::infinity();
-      }
+      if (std::abs(V(j, k)) > 1e-6) c.finite[static_cast<std::size_t>(j)] = false;
     }
   }
   // M with fewer rows than columns: the missing directions are unseen too.
-  if (s.size() < P) {
-    const MatrixXd seen = V.leftCols(s.size());
-    for (Index j = 0; j < P; ++j) {
-      if (seen.row(j).squaredNorm() < 1.0 - 1e-12) variance[j] = std::numeric_limits<double>::infinity();
+  for (Index j = 0; j < P; ++j) {
+    if (c.unit[j] == 0.0 || (s.size() < P && V.row(j).squaredNorm() < 1.0 - 1e-12)) {
+      c.finite[static_cast<std::size_t>(j)] = false;
     }
   }
-  for (Index j = 0; j < P; ++j) {
-    variance[j] = d[j] > 0.0 ? variance[j] * d[j] * d[j] : std::numeric_limits<double>::infinity();
+  c.scaled = seenInverse(V, s, seen);
+  return c;
+}
+
+UnitCovariance jacobianCovariance(const MatrixXd& G) {
+  const Index np = G.cols();
+  UnitCovariance c;
+  c.unit = unitColumnScale(G);
+  c.finite.assign(static_cast<std::size_t>(np), false);
+  c.scaled = MatrixXd::Zero(np, np);
+  // Parameters that act nowhere (a never-taut band's l0, a group all of
+  // whose bands are slack) are left out: they have no std at all.
+  std::vector<Index> kept;
+  for (Index j = 0; j < np; ++j) {
+    if (c.unit[j] > 0.0) kept.push_back(j);
   }
+  const auto nk = static_cast<Index>(kept.size());
+  if (nk == 0) return c;
+  MatrixXd Gs(G.rows(), nk);
+  for (Index a = 0; a < nk; ++a) Gs.col(a) = G.col(kept[a]) / G.col(kept[a]).norm();
+  const Eigen::JacobiSVD<MatrixXd> svd(Gs, Eigen::ComputeFullV);
+  const VectorXd& sv = svd.singularValues();
+  const MatrixXd& V = svd.matrixV();
+  // Directions with a singular value below this are not seen by the data
+  // (e.g. l0 of mirror-image bands on a symmetric motion: only their sum).
+  const double tol = 1e-9 * sv[0];
+  std::vector<bool> seen(static_cast<std::size_t>(sv.size()));
+  for (Index k = 0; k < sv.size(); ++k) seen[static_cast<std::size_t>(k)] = sv[k] > tol;
+  const MatrixXd C = seenInverse(V, sv, seen);
+  for (Index a = 0; a < nk; ++a) {
+    double null_part = 0.0;
+    for (Index k = 0; k < nk; ++k) {
+      if (!seen[static_cast<std::size_t>(k)]) null_part += V(a, k) * V(a, k);
+    }
+    c.finite[static_cast<std::size_t>(kept[a])] = null_part <= 1e-12;
+    for (Index b = 0; b < nk; ++b) c.scaled(kept[a], kept[b]) = C(a, b);
+  }
+  return c;
+}
+
+VectorXd unitVariance(const MatrixXd& M) {
+  const UnitCovariance c = reducedCovariance(M);
+  VectorXd variance(M.cols());
+  for (Index j = 0; j < M.cols(); ++j) variance[j] = c.variance(j);
   return variance;
 }
 

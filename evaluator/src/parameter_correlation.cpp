@@ -7,10 +7,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include <Eigen/QR>
-#include <Eigen/SVD>
-
-#include "suitsim/core/decompositions.h"
 #include "suitsim/eval/least_squares.h"
 
 namespace suitsim::eval {
@@ -40,72 +36,11 @@ MatrixXd normalise(const MatrixXd& C, const std::vector<bool>& finite) {
 
 }  // namespace
 
-MatrixXd parameterCorrelation(const MatrixXd& G) {
-  const Index np = G.cols();
-  // parameterStd's pseudo-inverse: zero columns left out, the rest scaled to
-  // unit norm, directions under 1e-9 s_max unseen, a parameter with a share
-  // (> 1e-12 of its squared weight) in them not separable.
-  std::vector<Index> kept;
-  for (Index j = 0; j < np; ++j) {
-    if (G.col(j).norm() > 0.0) kept.push_back(j);
-  }
-  const auto nk = static_cast<Index>(kept.size());
-  std::vector<bool> finite(static_cast<std::size_t>(np), false);
-  MatrixXd C = MatrixXd::Zero(np, np);
-  if (nk == 0) return normalise(C, finite);
-  MatrixXd Gs(G.rows(), nk);
-  for (Index a = 0; a < nk; ++a) Gs.col(a) = G.col(kept[a]) / G.col(kept[a]).norm();
-  const Eigen::JacobiSVD<MatrixXd> svd(Gs, Eigen::ComputeFullV);
-  const VectorXd& sv = svd.singularValues();
-  const MatrixXd& V = svd.matrixV();
-  const double tol = 1e-9 * sv[0];
-  for (Index a = 0; a < nk; ++a) {
-    double null_part = 0.0;
-    for (Index c = 0; c < nk; ++c) {
-      if (!(sv[c] > tol)) null_part += V(a, c) * V(a, c);
-    }
-    finite[static_cast<std::size_t>(kept[a])] = null_part <= 1e-12;
-    for (Index b = 0; b < nk; ++b) {
-      double sum = 0.0;
-      for (Index c = 0; c < nk; ++c) {
-        if (sv[c] > tol) sum += V(a, c) * V(b, c) / (sv[c] * sv[c]);
-      }
-      C(kept[a], kept[b]) = sum;
-    }
-  }
-  return normalise(C, finite);
-}
+MatrixXd correlation(const UnitCovariance& c) { return normalise(c.scaled, c.finite); }
 
-MatrixXd reducedCorrelation(const MatrixXd& M) {
-  const Index np = M.cols();
-  VectorXd d(np);
-  for (Index j = 0; j < np; ++j) {
-    const double n = M.col(j).norm();
-    d[j] = n > 0.0 ? 1.0 / n : 0.0;
-  }
-  const Eigen::BDCSVD<MatrixXd> svd(M * d.asDiagonal(), Eigen::ComputeThinV);
-  const VectorXd& s = svd.singularValues();
-  const MatrixXd& V = svd.matrixV();
-  // unitVariance's rule: a direction at or below kUnseenSingularValue s_max
-  // is unseen, and so is every parameter with |V_jk| > 1e-6 in one.
-  const double floor = kUnseenSingularValue * std::max(s.size() > 0 ? s.maxCoeff() : 0.0, 1e-300);
-  std::vector<bool> finite(static_cast<std::size_t>(np), true);
-  VectorXd inverse_sq = VectorXd::Zero(s.size());
-  for (Index k = 0; k < s.size(); ++k) {
-    if (s[k] > floor) {
-      inverse_sq[k] = 1.0 / (s[k] * s[k]);
-      continue;
-    }
-    for (Index j = 0; j < np; ++j) {
-      if (std::abs(V(j, k)) > 1e-6) finite[static_cast<std::size_t>(j)] = false;
-    }
-  }
-  for (Index j = 0; j < np; ++j) {
-    if (d[j] == 0.0 || (s.size() < np && V.row(j).squaredNorm() < 1.0 - 1e-12)) finite[static_cast<std::size_t>(j)] = false;
-  }
-  const MatrixXd C = V * inverse_sq.asDiagonal() * V.transpose();
-  return normalise(C, finite);
-}
+MatrixXd parameterCorrelation(const MatrixXd& G) { return correlation(jacobianCovariance(G)); }
+
+MatrixXd reducedCorrelation(const MatrixXd& M) { return correlation(reducedCovariance(M)); }
 
 std::vector<ParameterCorrelation> strongestCorrelations(const MatrixXd& correlation, int row,
                                                         const std::vector<std::string>& names, double min_abs,

@@ -82,6 +82,33 @@ Eigen::VectorXd solveRegularisedLeastSquares(const Eigen::MatrixXd& M, const Eig
 /// no excited column.
 double scaledConditionNumber(const Eigen::MatrixXd& M, int* unexcited);
 
+/// A least-squares estimate's covariance per unit residual variance, kept
+/// in unit-norm column scaling: the covariance of parameters i and j is
+/// scaled(i, j) * unit(i) * unit(j). One rule per fit decides which
+/// directions the data do not see, and both a fit's standard deviations and
+/// its correlations (parameter_correlation.h) are read from this one
+/// matrix, so they never disagree about what is determined.
+struct UnitCovariance {
+  Eigen::MatrixXd scaled;    ///< (P x P) Σ_k v_k v_kᵀ / s_k² over the seen directions
+  Eigen::VectorXd unit;      ///< (P) each column's scaling to unit norm, 0 for a zero column
+  std::vector<bool> finite;  ///< (P) false: a zero column, or a share in an unseen direction
+  /// Parameter j's variance per unit residual variance; +inf where not finite.
+  double variance(Eigen::Index j) const;
+};
+
+/// The covariance of the robot fit from its reduction M (MᵀM = AᵀA): the
+/// SVD of M D (D: unit-norm column scaling). A direction with s_k at or
+/// below `kUnseenSingularValue` s_max is unseen, and so is every parameter
+/// with a share in one (|V_jk| > 1e-6); with fewer rows than columns, the
+/// missing directions too.
+UnitCovariance reducedCovariance(const Eigen::MatrixXd& M);
+
+/// The covariance of a band fit from its residual's Jacobian G (rows x P):
+/// (GᵀG)⁺ by the SVD of G with unit-norm columns, zero columns left out,
+/// directions below 1e-9 s_max unseen, and a parameter whose squared weight
+/// in them exceeds 1e-12 not separable.
+UnitCovariance jacobianCovariance(const Eigen::MatrixXd& G);
+
 /// diag((AᵀA)⁻¹) (P) from M, per unit residual variance: the variance the
 /// data leave each parameter. Computed from the singular value decomposition
 /// of M D (D: unit-norm column scaling): Σ_k V_jk² / s_k², times D_j². A

@@ -30,6 +30,13 @@
 
 namespace suitsim::eval {
 
+struct UnitCovariance;  // least_squares.h
+
+/// Correlation matrix (P x P) of a covariance: r_ij = C_ij / sqrt(C_ii
+/// C_jj); NaN rows and columns for parameters without a finite variance,
+/// 1 on the others' diagonal.
+Eigen::MatrixXd correlation(const UnitCovariance& c);
+
 /// Correlation matrix (P x P) of a fit whose residual has Jacobian `G`
 /// (rows x P), from (GᵀG)⁺ as parameterStd computes it. NaN rows and
 /// columns for parameters without a finite std; 1 on the others' diagonal.
