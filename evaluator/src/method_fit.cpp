@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "band_capstan.h"
@@ -187,8 +188,29 @@ struct MethodFitter {
     }
     const Eigen::VectorXd& time = curves[k]->time;
     const double interval = time.size() > 1 ? (time[time.size() - 1] - time[0]) / static_cast<double>(time.size() - 1) : 0.0;
-    return {strongestCorrelations(parameterCorrelation(G), column, names),
-            unitInformation(G, row_joint, joints, names, column, interval)};
+    Uncertainty u{strongestCorrelations(parameterCorrelation(G), column, names),
+                  unitInformation(G, row_joint, joints, names, column, interval)};
+    // Each force sensor's least gain over each joint's rows (the bound's
+    // share of the foot sensors' noise, report/cramer_rao.h).
+    const SupportCurves& c = *curves[k];
+    UnitInformation& info = u.information;
+    info.force_sensor = c.force_sensor;
+    const std::size_t ns = c.force_sensor.size();
+    info.force_gain.assign(info.joint.size(), std::vector<double>(ns, std::numeric_limits<double>::infinity()));
+    info.moment_gain = info.force_gain;
+    for (Eigen::Index r = 0; r < G.rows(); ++r) {
+      const std::size_t row = static_cast<std::size_t>(subset.empty() ? r : subset[static_cast<std::size_t>(r)]);
+      const Eigen::Index sample = rows[k].sample[row];
+      const int j = rows[k].joint[row];
+      const auto at = std::find(info.joint.begin(), info.joint.end(), model.joint_name[static_cast<std::size_t>(j)]);
+      if (at == info.joint.end()) continue;
+      const auto ji = static_cast<std::size_t>(at - info.joint.begin());
+      for (std::size_t f = 0; f < ns; ++f) {
+        info.force_gain[ji][f] = std::min(info.force_gain[ji][f], c.force_gain[f](sample, j));
+        info.moment_gain[ji][f] = std::min(info.moment_gain[ji][f], c.moment_gain[f](sample, j));
+      }
+    }
+    return u;
   }
 
   // The same for group `pg` of a band fit `pm`.

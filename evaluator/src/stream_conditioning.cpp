@@ -146,6 +146,11 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
   if (cur.rows() > 0) d.current.resize(n, nj);
   if (torque.rows() > 0) d.joint_torque.resize(n, nj);
   d.F = MatrixXd::Zero(n, model.nv);
+  for (const SensorMount& m : layout.force_sensors) {
+    d.force_sensor.push_back(m.name);
+    d.force_gain.push_back(MatrixXd::Zero(n, model.nv));
+    d.moment_gain.push_back(MatrixXd::Zero(n, model.nv));
+  }
   RigidData data(model);
   MatrixXd Jp(3, model.nv), J(6, model.nv);
   for (int k = 0; k < n; ++k) {
@@ -181,6 +186,8 @@ MotionData conditionStream(const RigidModel& model, const SensorLayout& layout, 
       pointJacobian(model, data, fr, m.p, Jp);
       frameJacobian(model, data, fr, J);
       d.F.row(k) += (Jp.transpose() * force + J.bottomRows<3>().transpose() * moment).transpose();
+      d.force_gain[f].row(k) = Jp.colwise().squaredNorm();
+      d.moment_gain[f].row(k) = J.bottomRows<3>().colwise().squaredNorm();
     }
   }
   return d;

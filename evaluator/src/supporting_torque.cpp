@@ -67,6 +67,13 @@ SupportCurves supportCurves(const EvaluationInputs& inputs, const Identification
   c.angle = worn.q.topRows(n);
   c.velocity = worn.qd.topRows(n);
   c.rest = (worn.qd.topRows(n).array().abs() <= stop) || (bare.qd.topRows(n).array().abs() <= stop);
+  // The two trials run one motion, so the suit trial's gains stand for both
+  // (the Cramér-Rao bound, report/cramer_rao.h, counts the trials).
+  c.force_sensor = worn.force_sensor;
+  for (std::size_t f = 0; f < worn.force_sensor.size(); ++f) {
+    c.force_gain.push_back(worn.force_gain[f].rightCols(nj).topRows(n));
+    c.moment_gain.push_back(worn.moment_gain[f].rightCols(nj).topRows(n));
+  }
   for (const ModelSet* m : {&identified, &apriori}) {
     Eigen::MatrixXd dyn_bare, dyn_worn;
     const Eigen::MatrixXd act_bare = actuator(*m, bare, &dyn_bare);

@@ -22,6 +22,10 @@ TorqueNoise torqueNoise(const io::SceneDescription& scene) {
     // backdriven): less noise keeps the bound a lower one.
     out.current[s.currents.names[c]] = on * std::abs(a.motor_constant * a.gear_efficiency) * s.currents.noise;
   }
+  for (const ForceSensorSpec& f : s.force_sensors) {
+    out.force_sensor[f.name] = {on * std::sqrt(f.force_noise * f.force_noise + f.force_resolution * f.force_resolution / 12.0),
+                                on * std::sqrt(f.torque_noise * f.torque_noise + f.torque_resolution * f.torque_resolution / 12.0)};
+  }
   const JointTorqueSpec& t = s.joint_torques;
   for (std::size_t c = 0; c < t.hinges.size(); ++c) {
     out.torque_sensor[t.names[c]] = on * std::sqrt(t.noise * t.noise + t.resolution * t.resolution / 12.0);
@@ -46,7 +50,14 @@ double cramerRaoStd(const eval::UnitInformation& info, const TorqueNoise& noise,
   for (std::size_t j = 0; j < info.joint.size(); ++j) {
     const auto it = channel.find(info.joint[j]);
     if (it == channel.end()) return kNaN;
-    const double variance = trials * it->second * it->second;
+    double per_trial = it->second * it->second;
+    for (std::size_t f = 0; f < info.force_sensor.size() && j < info.force_gain.size(); ++f) {
+      const auto fs = noise.force_sensor.find(info.force_sensor[f]);
+      if (fs == noise.force_sensor.end()) return kNaN;
+      const double sf = fs->second.first, sm = fs->second.second;
+      per_trial += info.force_gain[j][f] * sf * sf + info.moment_gain[j][f] * sm * sm;
+    }
+    const double variance = trials * per_trial;
     if (!(variance > 0.0)) return 0.0;  // a noise-free channel bounds nothing
     stack.middleRows(static_cast<Eigen::Index>(j) * np, np) = std::sqrt(per_row / variance) * info.factor[j];
   }

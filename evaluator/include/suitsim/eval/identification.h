@@ -115,6 +115,14 @@ struct MotionData {
   /// (identifyRobot, actuatorTorque), whatever else the stream has.
   Eigen::MatrixXd joint_torque;
   Eigen::MatrixXd F;           ///< (N x nv) generalised contact force A(10)
+  /// How each force sensor's noise reaches F: per sample and row, the sum
+  /// over the sensor's three force axes of the squared Jacobian entry
+  /// (force_gain) and over its three moment axes (moment_gain). A rotation
+  /// does not change it, so noise of σ on each axis of the sensor adds σ²
+  /// times the gain to the row's variance. (N x nv) each, in the order of
+  /// `force_sensor` (the layout's).
+  std::vector<std::string> force_sensor;
+  std::vector<Eigen::MatrixXd> force_gain, moment_gain;
   /// Fixed base: the rig's orientation (world from base), constant, which
   /// turns gravity into the base frame; the identity on a floating base
   /// (the IMU's frame is the reference there).

@@ -85,6 +85,13 @@ struct UnitInformation {
   std::vector<Eigen::MatrixXd> factor;   ///< T_j per joint, (P x P) upper triangular
   std::vector<int> rows;                 ///< the fit's rows about each joint (J)
   double row_interval = 0.0;             ///< time between the samples the rows are taken at (s)
+  /// The force sensors whose noise reaches the rows through the ground's
+  /// share F_j (A(10)), and per joint (J) and sensor the least force and
+  /// moment gain (MotionData::force_gain) over the joint's rows: the
+  /// smallest share of each sensor's noise variance any row of the joint
+  /// carries. Empty without force sensors.
+  std::vector<std::string> force_sensor;
+  std::vector<std::vector<double>> force_gain, moment_gain;
 };
 
 /// UnitInformation of Jacobian `G` (rows x P) whose row r is about joint

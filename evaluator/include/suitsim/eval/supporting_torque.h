@@ -37,6 +37,10 @@ struct SupportCurves {
   /// estimate is unknown.
   Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> rest;
   std::vector<Eigen::MatrixXd> method;  ///< per SupportMethod (N x num_joints), N m
+  /// The suit trial's force sensors and how their noise reaches each joint
+  /// row (MotionData::force_gain, moment_gain), (N x num_joints) each.
+  std::vector<std::string> force_sensor;
+  std::vector<Eigen::MatrixXd> force_gain, moment_gain;
 };
 
 /// Estimates the supporting torque of `suit_trial` against `bare_trial` (the

@@ -18,8 +18,17 @@
 //   joint torque sensors  σ_j² = σ_T² + q²/12    (white noise and the
 //                                quantisation step q as a uniform error)
 //
-// times 2 for approach A, A(3) (two independent trials subtracted: the
-// variances add), times 1 for approach B, A(4). Each fit row stands for
+// plus, on the rows that carry the ground's share F_j of A(10) (the joints
+// between the base and a foot), each foot sensor's
+//
+//   force_gain σ_F² + moment_gain σ_M²   (σ² = noise² + step²/12 per axis)
+//
+// with the gains the evaluator reports (eval::UnitInformation: the least
+// over the joint's rows of the squared Jacobian entries, so the bound stays
+// one: every row carries at least that much), times 2 for approach A,
+// A(3) (two independent trials subtracted: the variances add; approach A's
+// contact term is the two trials' difference of F_j), times 1 for approach
+// B, A(4), whose τ_dyn holds one trial's F_j. Each fit row stands for
 // d = row_interval × rate raw samples (the evaluator low-passes below its
 // band and decimates; the band torque varies slowly over d samples), so
 // joint j's information is d T_jᵀ T_j / (a σ_j²). The raw samples' noise is
@@ -30,13 +39,14 @@
 //
 // Left out, which keeps it a lower bound (more noise cannot lower the
 // achievable variance): the encoders' noise on the regressor and in τ_dyn,
-// the IMU's and the force sensors' noise (approach B's dynamics, approach
-// A's contact term on leg joints), and every error source of the realism
-// (they are bias or slow drift, not the sensors' white noise).
+// the IMU's noise in approach B's dynamics, the force sensors' noise beyond
+// each joint's least gain, and every error source of the realism (they are
+// bias or slow drift, not the sensors' white noise).
 #pragma once
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "suitsim/eval/parameter_correlation.h"
 #include "suitsim/eval/supporting_torque.h"
@@ -50,6 +60,9 @@ struct TorqueNoise {
   double rate = 0.0;                           ///< samples per second (Hz); 0: no sensors
   std::map<std::string, double> current;       ///< through the currents, σ_j (N m)
   std::map<std::string, double> torque_sensor; ///< link-side torque sensors, σ_j (N m)
+  /// Per force sensor (by name): each force axis' σ (N) and each moment
+  /// axis' σ (N m), quantisation included.
+  std::map<std::string, std::pair<double, double>> force_sensor;
 };
 
 /// From a scene's truth robot and declared sensors (every σ 0 for
@@ -59,7 +72,8 @@ TorqueNoise torqueNoise(const io::SceneDescription& scene);
 /// The CRB std of the stiffness in `info` (N/m) for supporting-torque method
 /// `method`, reading the torque sensors' channel when `torque_sensors` (the
 /// identification read them) and the currents' otherwise. NaN when `info`
-/// is empty, a joint of it has no channel, or there is no sensor rate; 0
+/// is empty, a joint of it has no channel, a force sensor of it is not
+/// among the scene's, or there is no sensor rate; 0
 /// for noise-free channels; +inf when the stiffness is not separable.
 double cramerRaoStd(const eval::UnitInformation& info, const TorqueNoise& noise, eval::SupportMethod method,
                     bool torque_sensors);
