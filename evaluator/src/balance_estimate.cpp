@@ -13,7 +13,63 @@ namespace suitsim::eval {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The centre of pressure of the total wrench (F, moment M about the stance
+// frame's origin): r on the ground with (M - r × F) along the normal, i.e.
+// u·(M - r × F) = v·(M - r × F) = 0 and n·r = offset. NaN where the feet
+// carry nothing (F·up <= 0).
+Eigen::Vector3d centreOfPressure(const Eigen::Vector3d& M, const Eigen::Vector3d& F, const Eigen::Vector3d& up,
+                                 const GroundPlane& ground, double offset) {
+  if (!(F.dot(up) > 0.0)) return Eigen::Vector3d::Constant(kNaN);
+  Eigen::Matrix3d A;
+  Eigen::Vector3d b;
+  // r × F = -[F]x r, so u·(M - r × F) = u·M + u^T [F]x r.
+  Eigen::Matrix3d Fx;
+  Fx << 0, -F.z(), F.y(), F.z(), 0, -F.x(), -F.y(), F.x(), 0;
+  A.row(0) = ground.u.transpose() * Fx;
+  A.row(1) = ground.v.transpose() * Fx;
+  A.row(2) = ground.normal.transpose();
+  b << -ground.u.dot(M), -ground.v.dot(M), offset;
+  return A.colPivHouseholderQr().solve(b);
 }
+
+// Each sample's DCM margin against the polygon of the soles of the feet
+// that carry more than `support_fraction` of the weight; the mean and the
+// least over the window [window_start, window_end].
+void supportMargins(const SensorStream& stream, const std::vector<std::vector<Eigen::Vector3d>>& force_S,
+                    const std::vector<std::vector<Eigen::Vector3d>>& sole_S,
+                    const std::vector<std::vector<int>>& sensor_soles, const GroundPlane& ground, double g,
+                    const BalanceEstimateOptions& options, BalanceEstimate& out) {
+  const int n = stream.numSamples();
+  const int num_sensors = static_cast<int>(sensor_soles.size());
+  std::vector<Eigen::Vector2d> corners;
+  SupportPolygon polygon;
+  double sum = 0.0;
+  int count = 0;
+  out.min_margin = kNaN;
+  out.window_start = stream.time(0) + options.trim_s;
+  out.window_end = stream.time(n - 1) - options.trim_s;
+  for (int k = 0; k < n; ++k) {
+    corners.clear();
+    for (int i = 0; i < num_sensors; ++i) {
+      if (!(force_S[k][i].dot(out.up) > options.support_fraction * out.mass * g)) continue;
+      for (int c : sensor_soles[i]) corners.push_back(groundCoordinates(ground, sole_S[k][c]));
+    }
+    DcmPoints& p = out.points[k];
+    if (corners.empty() || !p.dcm.allFinite()) {
+      p.margin = kNaN;
+      continue;
+    }
+    convexHull(corners, polygon);
+    p.margin = polygonMargin(polygon, p.dcm_ground);
+    if (stream.time(k) < out.window_start || stream.time(k) > out.window_end) continue;
+    sum += p.margin;
+    ++count;
+    if (std::isnan(out.min_margin) || p.margin < out.min_margin) out.min_margin = p.margin;
+  }
+  out.mean_margin = count > 0 ? sum / count : kNaN;
+}
+}  // namespace
 
 BalanceEstimate estimateBalance(const RigidModel& model, const SensorLayout& layout, const SensorStream& stream,
                                 const std::vector<ContactPoint>& soles, const std::vector<HeldLoad>& held,
@@ -132,54 +188,12 @@ BalanceEstimate estimateBalance(const RigidModel& model, const SensorLayout& lay
     s.com_velocity = com_rate.row(k).transpose();
     s.contact_force = total_force[k];
     s.com_acceleration = total_force[k] / out.mass + gravity;
-    // The centre of pressure: r on the ground with (M - r × F) along the
-    // normal, i.e. u·(M - r × F) = v·(M - r × F) = 0 and n·r = offset.
-    const Eigen::Vector3d M = moment_S.row(k).transpose();
-    const Eigen::Vector3d& F = total_force[k];
-    if (F.dot(out.up) > 0.0) {
-      Eigen::Matrix3d A;
-      Eigen::Vector3d b;
-      // r × F = -[F]x r, so u·(M - r × F) = u·M + u^T [F]x r.
-      Eigen::Matrix3d Fx;
-      Fx << 0, -F.z(), F.y(), F.z(), 0, -F.x(), -F.y(), F.x(), 0;
-      A.row(0) = ground.u.transpose() * Fx;
-      A.row(1) = ground.v.transpose() * Fx;
-      A.row(2) = ground.normal.transpose();
-      b << -ground.u.dot(M), -ground.v.dot(M), offset;
-      out.cop.row(k) = A.colPivHouseholderQr().solve(b).transpose();
-    } else {
-      out.cop.row(k).setConstant(kNaN);
-    }
+    out.cop.row(k) = centreOfPressure(moment_S.row(k).transpose(), total_force[k], out.up, ground, offset).transpose();
   }
   out.points = dcmPoints(samples, out.mass, gravity, ground, SupportPolygon{});
 
   // Margins against the polygon of the feet that carry weight.
-  std::vector<Eigen::Vector2d> corners;
-  SupportPolygon polygon;
-  double sum = 0.0;
-  int count = 0;
-  out.min_margin = kNaN;
-  out.window_start = stream.time(0) + options.trim_s;
-  out.window_end = stream.time(n - 1) - options.trim_s;
-  for (int k = 0; k < n; ++k) {
-    corners.clear();
-    for (int i = 0; i < num_sensors; ++i) {
-      if (!(force_S[k][i].dot(out.up) > options.support_fraction * out.mass * g)) continue;
-      for (int c : sensor_soles[i]) corners.push_back(groundCoordinates(ground, sole_S[k][c]));
-    }
-    DcmPoints& p = out.points[k];
-    if (corners.empty() || !p.dcm.allFinite()) {
-      p.margin = kNaN;
-      continue;
-    }
-    convexHull(corners, polygon);
-    p.margin = polygonMargin(polygon, p.dcm_ground);
-    if (stream.time(k) < out.window_start || stream.time(k) > out.window_end) continue;
-    sum += p.margin;
-    ++count;
-    if (std::isnan(out.min_margin) || p.margin < out.min_margin) out.min_margin = p.margin;
-  }
-  out.mean_margin = count > 0 ? sum / count : kNaN;
+  supportMargins(stream, force_S, sole_S, sensor_soles, ground, g, options, out);
   return out;
 }
 
