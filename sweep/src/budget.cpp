@@ -316,6 +316,43 @@ nlohmann::ordered_json cellJson(const BudgetCell& c) {
           {"ci95_half_width", c.n ? num(c.half_width) : nullptr}};
 }
 
+// The evaluations that did not finish, counted per source and status
+// (empty when every one did).
+std::string failuresSection(const TableText& t, int source_col, int status) {
+  std::map<std::string, int> failures;
+  for (const auto& r : t.rows) {
+    if (r[status] != "ok") ++failures[r[source_col] + ": " + r[status]];
+  }
+  if (failures.empty()) return "";
+  std::string md = "## Evaluations that did not finish\n\n| source: status | seeds |\n|---|---|\n";
+  for (const auto& [why, n] : failures) md += "| " + why + " | " + std::to_string(n) + " |\n";
+  return md + "\n";
+}
+
+// What each row's other evaluations changed (their NAME/settings columns):
+// a table per evaluation, and the same in budget.json's sources.
+std::string settingsSections(const TableText& t, int source_col, const std::vector<std::string>& evaluators,
+                             const std::vector<std::string>& sources, nlohmann::ordered_json& json) {
+  std::string md;
+  for (const std::string& ev : evaluators) {
+    const int settings = ev.empty() ? -1 : t.column(ev + "/settings");
+    if (settings < 0) continue;
+    md += "\nSettings of the `" + ev + "` evaluation per source (a source without any has no " + ev +
+          " figures):\n\n| source | settings |\n|---|---|\n";
+    for (const std::string& source : sources) {
+      std::string used;
+      for (const auto& r : t.rows) {
+        if (r[source_col] == source && !r[settings].empty()) used = r[settings];
+      }
+      md += "| " + source + " | " + (used.empty() ? "none" : "`" + used + "`") + " |\n";
+      for (auto& js : json["sources"]) {
+        if (js["source"] == source) js["settings"][ev] = used.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(used);
+      }
+    }
+  }
+  return md;
+}
+
 }  // namespace
 
 SummaryFiles writeBudgetSummary(const fs::path& out, bool plots, const fs::path& plot_script) {
@@ -351,24 +388,15 @@ SummaryFiles writeBudgetSummary(const fs::path& out, bool plots, const fs::path&
     return -1;
   };
 
-  nlohmann::ordered_json json;
-  json["table"] = "results.csv";
-  json["confidence"] = "95 % interval of the mean over seeds, Student t";
+  nlohmann::ordered_json json = {{"table", "results.csv"},
+                                 {"confidence", "95 % interval of the mean over seeds, Student t"}};
   std::string md = "# Error budget\n\n";
   md += "From `results.csv`: " + std::to_string(t.rows.size()) + " evaluations. Each cell is the band stiffness's "
         "relative error, (estimate - truth) / truth, as its mean over the seeds ± the half width of the mean's 95 % "
         "confidence interval (Student t); \"n.i.\": not identifiable (the fit's relative std over 10 %) in that many "
         "seeds, left out of the mean. Sources: `none` is the scene as written (its own sensor noise and friction), "
         "each other row adds one error source of the truth, `all` adds them all (docs/realism.md).\n\n";
-  std::map<std::string, int> failures;
-  for (const auto& r : t.rows) {
-    if (r[status] != "ok") ++failures[r[source_col] + ": " + r[status]];
-  }
-  if (!failures.empty()) {
-    md += "## Evaluations that did not finish\n\n| source: status | seeds |\n|---|---|\n";
-    for (const auto& [why, n] : failures) md += "| " + why + " | " + std::to_string(n) + " |\n";
-    md += "\n";
-  }
+  md += failuresSection(t, source_col, status);
 
   // Mean |error| over the bands, per seed, then over the seeds.
   md += "## Mean |error| over the bands\n\n| source |";
@@ -461,23 +489,7 @@ SummaryFiles writeBudgetSummary(const fs::path& out, bool plots, const fs::path&
   }
   json["sources"] = js_sources;
   md += "\nA mean over the bands counts a seed only where every band was identifiable.\n";
-  // What each row's other evaluations changed (the NAME/settings columns).
-  for (const std::string& ev : evaluators) {
-    const int settings = ev.empty() ? -1 : t.column(ev + "/settings");
-    if (settings < 0) continue;
-    md += "\nSettings of the `" + ev + "` evaluation per source (a source without any has no " + ev +
-          " figures):\n\n| source | settings |\n|---|---|\n";
-    for (const std::string& source : sources) {
-      std::string used;
-      for (const auto& r : t.rows) {
-        if (r[source_col] == source && !r[settings].empty()) used = r[settings];
-      }
-      md += "| " + source + " | " + (used.empty() ? "none" : "`" + used + "`") + " |\n";
-      for (auto& js : json["sources"]) {
-        if (js["source"] == source) js["settings"][ev] = used.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(used);
-      }
-    }
-  }
+  md += settingsSections(t, source_col, evaluators, sources, json);
   md += "\n## Per band (signed)\n\n";
   for (const std::string& table : band_tables) md += table + "\n";
   md += "## Per band: the Cramér-Rao bound\n\nThe smallest std any unbiased estimator of k could have under the "
