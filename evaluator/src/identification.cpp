@@ -30,6 +30,42 @@ double totalMass(const RigidModel& model, const BaseParameters& base, const Eige
   return (base.reduce(Y).row(2) * phi)(0);
 }
 
+namespace {
+
+// The most correlated pairs of the fit's columns, named from the model:
+// base parameters by index, drives by motor, joint parameters by joint.
+// Columns held at a value (torque sensors, a known k_T, tau_s^max estimated
+// apart) have a NaN std and no correlation.
+void strongestPairs(const RigidModel& model, const Problem& p, const Solution& s, RobotIdentification& out) {
+  std::vector<std::string> name(static_cast<std::size_t>(s.x.size()));
+  std::vector<int> columns;
+  for (int k = 0; k < p.nphi; ++k) name[static_cast<std::size_t>(k)] = "base_parameter[" + std::to_string(k) + "]";
+  for (std::size_t c = 0; c < p.drives.size(); ++c) {
+    const std::size_t at = static_cast<std::size_t>(p.nphi) + 3 * c;
+    name[at] = "drive:" + p.drives[c].name + ".rotor_inertia";
+    name[at + 1] = "drive:" + p.drives[c].name + ".viscous";
+    name[at + 2] = "drive:" + p.drives[c].name + ".coulomb";
+  }
+  static const char* const kBlock[kXi] = {"motor_constant", "viscous", "coulomb", "static_max", "offset", "armature",
+                                          "backdrive_excess"};
+  for (int block = 0; block < kXi; ++block) {
+    for (int i = 0; i < p.nj; ++i) {
+      name[static_cast<std::size_t>(xiColumn(p, block, i))] = std::string(kBlock[block]) + ":" + model.joint_name[static_cast<std::size_t>(i)];
+    }
+  }
+  for (Eigen::Index c = 0; c < s.x.size(); ++c) {
+    if (std::isfinite(s.relative_std[c])) columns.push_back(static_cast<int>(c));
+  }
+  if (s.correlation.rows() == s.x.size()) {
+    for (const CorrelatedPair& pair :
+         correlatedPairs(s.correlation, columns, kStrongCorrelation, kMostCorrelatedPairs, &out.correlated_pair_count)) {
+      out.correlated_pairs.push_back({name[static_cast<std::size_t>(pair.a)], name[static_cast<std::size_t>(pair.b)], pair.r});
+    }
+  }
+}
+
+}  // namespace
+
 RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters& base,
                                   const JointParameters& xi_apriori, const std::vector<MotionData>& trials,
                                   const IdentificationOptions& options) {
@@ -170,34 +206,7 @@ RobotIdentification identifyRobot(const RigidModel& model, const BaseParameters&
   out.num_samples = p.samples;
   out.torque_sensors = p.sensed;
   out.row_rms = s.row_rms;
-  // Names from the model: base parameters by index, drives by motor, joint
-  // parameters by joint. Columns held at a value (torque sensors, a known
-  // k_T, tau_s^max estimated apart) have a NaN std and no correlation.
-  std::vector<std::string> name(static_cast<std::size_t>(s.x.size()));
-  std::vector<int> columns;
-  for (int k = 0; k < p.nphi; ++k) name[static_cast<std::size_t>(k)] = "base_parameter[" + std::to_string(k) + "]";
-  for (std::size_t c = 0; c < p.drives.size(); ++c) {
-    const std::size_t at = static_cast<std::size_t>(p.nphi) + 3 * c;
-    name[at] = "drive:" + p.drives[c].name + ".rotor_inertia";
-    name[at + 1] = "drive:" + p.drives[c].name + ".viscous";
-    name[at + 2] = "drive:" + p.drives[c].name + ".coulomb";
-  }
-  static const char* const kBlock[kXi] = {"motor_constant", "viscous", "coulomb", "static_max", "offset", "armature",
-                                          "backdrive_excess"};
-  for (int block = 0; block < kXi; ++block) {
-    for (int i = 0; i < p.nj; ++i) {
-      name[static_cast<std::size_t>(xiColumn(p, block, i))] = std::string(kBlock[block]) + ":" + model.joint_name[static_cast<std::size_t>(i)];
-    }
-  }
-  for (Eigen::Index c = 0; c < s.x.size(); ++c) {
-    if (std::isfinite(s.relative_std[c])) columns.push_back(static_cast<int>(c));
-  }
-  if (s.correlation.rows() == s.x.size()) {
-    for (const CorrelatedPair& pair :
-         correlatedPairs(s.correlation, columns, kStrongCorrelation, kMostCorrelatedPairs, &out.correlated_pair_count)) {
-      out.correlated_pairs.push_back({name[static_cast<std::size_t>(pair.a)], name[static_cast<std::size_t>(pair.b)], pair.r});
-    }
-  }
+  strongestPairs(model, p, s, out);
   return out;
 }
 
