@@ -34,18 +34,20 @@ double residualCorrelationTime(const VectorXd& r, int n, int m) {
 }
 
 VectorXd parameterStd(const MatrixXd& G, double sigma2) {
+  return band_fit::parameterStd(jacobianCovariance(G), G, sigma2);
+}
+
+namespace band_fit {
+
+VectorXd parameterStd(const UnitCovariance& c, const MatrixXd& G, double sigma2) {
   const Eigen::Index np = G.cols();
   VectorXd std_dev = VectorXd::Constant(np, std::numeric_limits<double>::infinity());
   if (!std::isfinite(sigma2)) return std_dev;
-  // The fit's covariance (least_squares.h), the one its correlations read.
-  const UnitCovariance c = jacobianCovariance(G);
   for (Eigen::Index a = 0; a < np; ++a) {
     if (c.finite[static_cast<std::size_t>(a)]) std_dev[a] = std::sqrt(sigma2 * c.scaled(a, a)) / G.col(a).norm();
   }
   return std_dev;
 }
-
-namespace band_fit {
 
 std::string figure(const char* format, double value) {
   char buffer[64];
@@ -57,7 +59,7 @@ std::string figure(const char* format, double value) {
 // the reason and the figures behind it.
 void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentificationOptions& options,
                  const std::vector<int>& param_group, const VectorXd& best_l0, const Projection& fit,
-                 const VectorXd& std_dev, const MatrixXd& G, int nk, BandIdentificationResult& res) {
+                 const VectorXd& std_dev, const UnitCovariance& covariance, int nk, BandIdentificationResult& res) {
   const int n = samples.numSamples(), m = samples.numJoints(), nf = p.numBands();
   const Eigen::Index rows = static_cast<Eigen::Index>(n) * m;
   const std::string threshold = figure("%.3g %%", 100.0 * options.max_relative_std);
@@ -119,7 +121,7 @@ void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentif
     }
   }
   if (impossible.empty()) return;
-  const MatrixXd r = parameterCorrelation(G);
+  const MatrixXd r = correlation(covariance);
   for (int kp = 0; kp < p.num_k; ++kp) {
     const int g = param_group[kp];
     if (!res.group_identifiable[g]) continue;

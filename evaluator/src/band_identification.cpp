@@ -161,7 +161,8 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
     res.noise_std = rows > nk ? std::sqrt(fit.cost / static_cast<double>(rows - nk)) : kInf;
     res.noise_correlation = residualCorrelationTime(fit.r, n, m);
   }
-  const VectorXd std_dev = parameterStd(G, res.noise_std * res.noise_std * res.noise_correlation);
+  const UnitCovariance covariance = jacobianCovariance(G);
+  const VectorXd std_dev = band_fit::parameterStd(covariance, G, res.noise_std * res.noise_std * res.noise_correlation);
   res.group_parameter.assign(static_cast<std::size_t>(ng), -1);
   for (int kp = 0; kp < p.num_k; ++kp) {
     res.group_parameter[static_cast<std::size_t>(param_group[kp])] = kp;
@@ -170,7 +171,7 @@ BandIdentificationResult identifyBands(const WireSamples& samples,
   for (int b = 0; b < nf; ++b) res.parameter.push_back("l0:" + samples.band[static_cast<std::size_t>(p.band[b])]);
   for (int b = 0; b < nf; ++b) res.natural_length_std[p.band[b]] = std_dev[p.num_k + b];
 
-  judgeGroups(p, samples, options, param_group, best_l0, fit, std_dev, G, nk, res);
+  judgeGroups(p, samples, options, param_group, best_l0, fit, std_dev, covariance, nk, res);
   res.group_observable = res.group_identifiable;
   res.jacobian = std::move(G);
   return res;

@@ -14,6 +14,7 @@
 
 #include "suitsim/core/decompositions.h"
 #include "suitsim/eval/band_identification.h"
+#include "suitsim/eval/least_squares.h"
 
 namespace suitsim::eval::band_fit {
 
@@ -68,6 +69,9 @@ void multiStart(const Problem& p, const WireSamples& samples, const BandIdentifi
 std::string figure(const char* format, double value);
 void judgeGroups(const Problem& p, const WireSamples& samples, const BandIdentificationOptions& options,
                  const std::vector<int>& param_group, const VectorXd& best_l0, const Projection& fit,
-                 const VectorXd& std_dev, const Eigen::MatrixXd& G, int nk, BandIdentificationResult& res);
+                 const VectorXd& std_dev, const UnitCovariance& covariance, int nk, BandIdentificationResult& res);
+// The stds sqrt(sigma2 C_jj) from the fit's covariance (least_squares.h),
+// which the verdicts' correlations read too: one decomposition per fit.
+VectorXd parameterStd(const UnitCovariance& covariance, const Eigen::MatrixXd& G, double sigma2);
 
 }  // namespace suitsim::eval::band_fit
